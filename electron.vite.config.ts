@@ -1,0 +1,34 @@
+import { resolve } from 'node:path'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'electron-vite'
+
+// One build, three main-process entries: the Electron shell, the browser-mode server and the CLI
+// run the same bundled code (DESIGN §9).
+export default defineConfig({
+  main: {
+    build: {
+      rolldownOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          cli: resolve(__dirname, 'src/main/cli/index.ts')
+        }
+      }
+    }
+  },
+  preload: {
+    build: {
+      rolldownOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') }
+      }
+    }
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    build: {
+      rolldownOptions: {
+        input: resolve(__dirname, 'src/renderer/index.html')
+      }
+    },
+    plugins: [react()]
+  }
+})

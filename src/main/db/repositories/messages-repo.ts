@@ -1,0 +1,54 @@
+import { asc, eq, sql } from 'drizzle-orm'
+import type { ChatMessage } from '../../../shared/domain/chat-message'
+import type { Db } from '../client'
+import { chatMessages, type ChatMessageRow, type NewChatMessageRow } from '../schema'
+
+export function toChatMessage(row: ChatMessageRow): ChatMessage {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    seq: row.seq,
+    role: row.role,
+    parts: row.parts,
+    status: row.status,
+    error: row.error ?? null,
+    tokenCount: row.tokenCount,
+    tokenCounter: row.tokenCounter,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    createdAt: row.createdAt
+  }
+}
+
+/**
+ * Appends a message with the next seq of its session. Call inside a transaction when the caller
+ * writes more than this one row; the unique (session_id, seq) index guards against races.
+ */
+export function appendMessage(db: Db, row: Omit<NewChatMessageRow, 'seq' | 'rid'>): ChatMessage {
+  const next = db
+    .select({ seq: sql<number>`coalesce(max(${chatMessages.seq}), 0) + 1` })
+    .from(chatMessages)
+    .where(eq(chatMessages.sessionId, row.sessionId))
+    .get()
+  const inserted = db
+    .insert(chatMessages)
+    .values({ ...row, seq: next?.seq ?? 1 })
+    .returning()
+    .get()
+  return toChatMessage(inserted)
+}
+
+export function listMessages(db: Db, sessionId: string): ChatMessage[] {
+  return db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.sessionId, sessionId))
+    .orderBy(asc(chatMessages.seq))
+    .all()
+    .map(toChatMessage)
+}
+
+export function findMessage(db: Db, id: string): ChatMessage | undefined {
+  const row = db.select().from(chatMessages).where(eq(chatMessages.id, id)).get()
+  return row ? toChatMessage(row) : undefined
+}

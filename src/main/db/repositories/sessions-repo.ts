@@ -1,0 +1,77 @@
+import { and, desc, eq, like, sql } from 'drizzle-orm'
+import type { Session, SessionSummary } from '../../../shared/domain/session'
+import { messageText, type MessagePart } from '../../../shared/domain/chat-message'
+import type { Db } from '../client'
+import { chatMessages, sessions, type NewSessionRow, type SessionRow } from '../schema'
+
+export function toSession(row: SessionRow): Session {
+  return {
+    id: row.id,
+    title: row.title,
+    provider: row.provider,
+    modelId: row.modelId,
+    strategy: row.strategy,
+    autoCompress: row.autoCompress,
+    systemPrompt: row.systemPrompt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    archived: row.archived
+  }
+}
+
+export function insertSession(db: Db, row: NewSessionRow): Session {
+  return toSession(db.insert(sessions).values(row).returning().get())
+}
+
+export function findSession(db: Db, id: string): Session | undefined {
+  const row = db.select().from(sessions).where(eq(sessions.id, id)).get()
+  return row ? toSession(row) : undefined
+}
+
+export function updateSession(
+  db: Db,
+  id: string,
+  patch: Partial<Omit<NewSessionRow, 'id' | 'createdAt'>>
+): Session | undefined {
+  const row = db.update(sessions).set(patch).where(eq(sessions.id, id)).returning().get()
+  return row ? toSession(row) : undefined
+}
+
+export function deleteSession(db: Db, id: string): boolean {
+  return db.delete(sessions).where(eq(sessions.id, id)).run().changes > 0
+}
+
+/** Escapes LIKE wildcards so a search for "50%" finds "50%" and not everything. */
+function likePattern(query: string): string {
+  return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+const PREVIEW_CHARS = 120
+
+/** Sessions, most recently active first, optionally filtered by a title search. */
+export function listSessions(db: Db, query?: string): SessionSummary[] {
+  const q = query?.trim()
+  const rows = db
+    .select({
+      session: sessions,
+      messageCount: sql<number>`(SELECT count(*) FROM ${chatMessages} m WHERE m.session_id = ${sessions.id})`,
+      lastParts: sql<string | null>`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = ${sessions.id} ORDER BY m.seq DESC LIMIT 1)`
+    })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.archived, false),
+        q ? like(sessions.title, likePattern(q)).append(sql` ESCAPE '\\'`) : undefined
+      )
+    )
+    .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt))
+    .all()
+  return rows.map(({ session, messageCount, lastParts }) => {
+    const text = lastParts ? messageText(JSON.parse(lastParts) as MessagePart[]).replace(/\s+/g, ' ').trim() : ''
+    return {
+      ...toSession(session),
+      messageCount,
+      lastMessagePreview: text ? text.slice(0, PREVIEW_CHARS) : null
+    }
+  })
+}

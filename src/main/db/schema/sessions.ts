@@ -1,0 +1,23 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    provider: text('provider'),
+    modelId: text('model_id'),
+    /** null = inherit the global setting */
+    strategy: text('strategy', { enum: ['rolling', 'tiered', 'importance'] }),
+    /** null = inherit the global setting */
+    autoCompress: integer('auto_compress', { mode: 'boolean' }),
+    systemPrompt: text('system_prompt'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    archived: integer('archived', { mode: 'boolean' }).notNull().default(false)
+  },
+  (t) => [index('sessions_updated_at_idx').on(t.updatedAt)]
+)
+
+export type SessionRow = typeof sessions.$inferSelect
+export type NewSessionRow = typeof sessions.$inferInsert

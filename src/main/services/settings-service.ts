@@ -1,0 +1,64 @@
+import {
+  DEFAULT_SETTINGS,
+  settingsFieldsSchema,
+  type SettingKey,
+  type Settings,
+  type SettingsPatch
+} from '../../shared/domain/settings'
+import { readSettingRows, writeSetting } from '../db/repositories/settings-repo'
+import type { ServiceDeps } from './service-deps'
+
+export type SettingsService = ReturnType<typeof createSettingsService>
+
+function isSettingKey(key: string): key is SettingKey {
+  return Object.prototype.hasOwnProperty.call(DEFAULT_SETTINGS, key)
+}
+
+export function createSettingsService({ db, clock, emit, log }: ServiceDeps) {
+  const warnings: string[] = []
+
+  /** Stored values validated one by one: a bad value falls back to its default and is reported. */
+  function load(): Settings {
+    const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS }
+    for (const { key, value } of readSettingRows(db)) {
+      if (!isSettingKey(key)) continue // written by a newer version; kept, not used
+      const parsed = settingsFieldsSchema.shape[key].safeParse(value)
+      if (parsed.success) {
+        settings[key] = parsed.data
+      } else {
+        const warning = `The stored setting "${key}" was invalid (${parsed.error.issues[0]?.message}); using the default.`
+        if (!warnings.includes(warning)) {
+          warnings.push(warning)
+          log.warn(warning)
+        }
+      }
+    }
+    return settings as Settings
+  }
+
+  let current = load()
+
+  return {
+    get(): Settings {
+      return current
+    },
+
+    /** Problems found in stored settings since start-up. */
+    warnings(): string[] {
+      return [...warnings]
+    },
+
+    /** Writes a validated patch in one transaction (the router has already checked every value). */
+    update(patch: SettingsPatch): Settings {
+      const now = clock.now()
+      db.transaction((tx) => {
+        for (const [key, value] of Object.entries(patch)) {
+          if (value !== undefined) writeSetting(tx, key, value, now)
+        }
+      })
+      current = load()
+      emit('settings.changed', { settings: current })
+      return current
+    }
+  }
+}

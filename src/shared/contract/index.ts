@@ -1,0 +1,46 @@
+import type { z } from 'zod'
+import { appRoutes } from './app'
+import { chatEvents, chatRoutes } from './chat'
+import { sessionEvents, sessionRoutes } from './sessions'
+import { settingsEvents, settingsRoutes } from './settings'
+
+export * from './define'
+export type { AppInfo } from './app'
+
+/** Every route of the app, by name, with its input and output schema. */
+export const routes = {
+  ...appRoutes,
+  ...sessionRoutes,
+  ...chatRoutes,
+  ...settingsRoutes
+}
+
+/** Every event the main process pushes to the renderer. */
+export const events = {
+  ...sessionEvents,
+  ...chatEvents,
+  ...settingsEvents
+}
+
+export type Routes = typeof routes
+export type RouteName = keyof Routes
+export type RouteInput<R extends RouteName> = z.input<Routes[R]['input']>
+export type RouteOutput<R extends RouteName> = z.output<Routes[R]['output']>
+/** The input a handler receives: already parsed, defaults applied. */
+export type ParsedInput<R extends RouteName> = z.output<Routes[R]['input']>
+
+export type Events = typeof events
+export type EventName = keyof Events
+export type EventPayload<E extends EventName> = z.output<Events[E]>
+export interface EventEnvelope<E extends EventName = EventName> {
+  event: E
+  payload: EventPayload<E>
+}
+
+export function isRouteName(name: string): name is RouteName {
+  return Object.prototype.hasOwnProperty.call(routes, name)
+}
+
+/** The name of the single IPC channel every request travels on. */
+export const IPC_CHANNEL = 'distill:rpc'
+export const IPC_EVENT_CHANNEL = 'distill:event'

@@ -1,0 +1,66 @@
+import { z } from 'zod'
+
+/** The largest message a user may send, in characters. Longer input is refused with a clear error. */
+export const MAX_MESSAGE_CHARS = 1_000_000
+
+export const messageRoleSchema = z.enum(['system', 'user', 'assistant', 'tool'])
+export type MessageRole = z.infer<typeof messageRoleSchema>
+
+export const messageStatusSchema = z.enum(['complete', 'streaming', 'error', 'aborted'])
+export type MessageStatus = z.infer<typeof messageStatusSchema>
+
+export const textPartSchema = z.object({ type: z.literal('text'), text: z.string() })
+export const toolCallPartSchema = z.object({
+  type: z.literal('tool-call'),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  input: z.unknown()
+})
+export const toolResultPartSchema = z.object({
+  type: z.literal('tool-result'),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  output: z.unknown()
+})
+/** Attachments are kept as metadata only; their content is never counted or sent (FR-1.1.3). */
+export const attachmentPartSchema = z.object({
+  type: z.literal('attachment'),
+  filename: z.string(),
+  mediaType: z.string(),
+  size: z.number().int().nonnegative()
+})
+
+export const messagePartSchema = z.discriminatedUnion('type', [
+  textPartSchema,
+  toolCallPartSchema,
+  toolResultPartSchema,
+  attachmentPartSchema
+])
+export type MessagePart = z.infer<typeof messagePartSchema>
+
+export const messageErrorSchema = z.object({ code: z.string(), message: z.string() })
+export type MessageError = z.infer<typeof messageErrorSchema>
+
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  seq: z.number().int(),
+  role: messageRoleSchema,
+  parts: z.array(messagePartSchema),
+  status: messageStatusSchema,
+  error: messageErrorSchema.nullable(),
+  tokenCount: z.number().int().nullable(),
+  tokenCounter: z.string().nullable(),
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  createdAt: z.number().int()
+})
+export type ChatMessage = z.infer<typeof chatMessageSchema>
+
+/** The plain text of a message: its text parts joined by blank lines. */
+export function messageText(parts: readonly MessagePart[]): string {
+  return parts
+    .filter((p): p is Extract<MessagePart, { type: 'text' }> => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n\n')
+}

@@ -1,0 +1,3 @@
+export * from './session'
+export * from './chat-message'
+export * from './settings'

@@ -1,0 +1,33 @@
+import { z } from 'zod'
+
+export const strategySchema = z.enum(['rolling', 'tiered', 'importance'])
+export type Strategy = z.infer<typeof strategySchema>
+
+export const sessionTitleSchema = z
+  .string()
+  .trim()
+  .min(1, 'Title cannot be empty')
+  .max(200, 'Title is too long (200 characters at most)')
+
+export const sessionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  provider: z.string().nullable(),
+  modelId: z.string().nullable(),
+  /** null = inherit the global setting */
+  strategy: strategySchema.nullable(),
+  /** null = inherit the global setting */
+  autoCompress: z.boolean().nullable(),
+  systemPrompt: z.string().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  archived: z.boolean()
+})
+export type Session = z.infer<typeof sessionSchema>
+
+/** A session as the sidebar lists it. */
+export const sessionSummarySchema = sessionSchema.extend({
+  messageCount: z.number().int(),
+  lastMessagePreview: z.string().nullable()
+})
+export type SessionSummary = z.infer<typeof sessionSummarySchema>

@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import { strategySchema } from './session'
+
+/** Each setting's validation, without defaults, so a patch can name only what it changes. */
+export const settingsFieldsSchema = z.object({
+  theme: z.enum(['system', 'light', 'dark']),
+  autoCompress: z.boolean(),
+  thresholdPercent: z.number().int('Use a whole number').min(50, 'At least 50%').max(99, 'At most 99%'),
+  retentionTokens: z
+    .number()
+    .int('Use a whole number')
+    .min(0, 'Cannot be negative')
+    .max(200_000, 'At most 200,000 tokens'),
+  safetyMarginPercent: z.number().min(0, 'Cannot be negative').max(30, 'At most 30%'),
+  minimumTokens: z
+    .number()
+    .int('Use a whole number')
+    .min(0, 'Cannot be negative')
+    .max(1_000_000, 'At most 1,000,000 tokens'),
+  strategy: strategySchema,
+  summarizer: z.enum(['llm', 'extractive']),
+  summarizationModel: z.string().max(200).nullable(),
+  notifications: z.boolean()
+})
+export type Settings = z.infer<typeof settingsFieldsSchema>
+export type SettingKey = keyof Settings
+
+export const DEFAULT_SETTINGS: Settings = {
+  theme: 'system',
+  autoCompress: true,
+  thresholdPercent: 95,
+  retentionTokens: 1000,
+  safetyMarginPercent: 5,
+  minimumTokens: 2000,
+  strategy: 'rolling',
+  summarizer: 'llm',
+  summarizationModel: null,
+  notifications: true
+}
+
+export const settingsSchema = settingsFieldsSchema
+
+/** A change to some settings; unknown keys are refused. */
+export const settingsPatchSchema = settingsFieldsSchema.partial().strict()
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>
