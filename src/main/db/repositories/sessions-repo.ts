@@ -52,10 +52,11 @@ const PREVIEW_CHARS = 120
 export function listSessions(db: Db, query?: string): SessionSummary[] {
   const q = query?.trim()
   const rows = db
+    // The subqueries name the outer table explicitly: drizzle renders a bare column unqualified.
     .select({
       session: sessions,
-      messageCount: sql<number>`(SELECT count(*) FROM ${chatMessages} m WHERE m.session_id = ${sessions.id})`,
-      lastParts: sql<string | null>`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = ${sessions.id} ORDER BY m.seq DESC LIMIT 1)`
+      messageCount: sql<number>`(SELECT count(*) FROM ${chatMessages} m WHERE m.session_id = "sessions"."id")`,
+      lastParts: sql<string | null>`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" ORDER BY m.seq DESC LIMIT 1)`
     })
     .from(sessions)
     .where(

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto'
+import type { Server } from 'node:http'
+import { createApp, type App } from './app'
+import type { Logger } from './services/service-deps'
+import { createHttpServer, listen } from './transport/http'
+
+export interface BrowserModeOptions {
+  dbFile: string
+  port?: number
+  staticDir?: string
+  log: Logger
+  /** Tests may fix it; otherwise a fresh random token per launch. */
+  token?: string
+}
+
+export interface BrowserMode {
+  app: App
+  server: Server
+  port: number
+  token: string
+  /** The address to open, with the token in the fragment (never sent to a server in logs). */
+  url: string
+  close(): Promise<void>
+}
+
+/** Starts the app's services and serves the renderer plus the RPC/SSE API on 127.0.0.1. */
+export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
+  const app = createApp({ dbFile: options.dbFile, mode: 'browser', log: options.log })
+  const token = options.token ?? randomBytes(24).toString('base64url')
+  const server = createHttpServer({
+    router: app.router,
+    events: app.events,
+    token,
+    staticDir: options.staticDir,
+    log: options.log
+  })
+  let port: number
+  try {
+    port = await listen(server, options.port ?? 0)
+  } catch (err) {
+    app.close()
+    throw err
+  }
+  return {
+    app,
+    server,
+    port,
+    token,
+    url: `http://127.0.0.1:${port}/#token=${token}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => {
+          app.close()
+          resolve()
+        })
+      })
+  }
+}

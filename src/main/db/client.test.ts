@@ -1,0 +1,64 @@
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { useTempDir } from '../test-support/temp-dir'
+import { DatabaseOpenError, openDatabase } from './client'
+
+describe('openDatabase', () => {
+  const tempDir = useTempDir()
+
+  it('applies every migration to an empty file, with WAL and foreign keys on', () => {
+    const file = join(tempDir(), 'distill.db')
+    const { sqlite, close } = openDatabase(file)
+    const tables = sqlite
+      .prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name")
+      .all()
+      .map((r) => (r as { name: string }).name)
+    expect(tables).toEqual(expect.arrayContaining(['sessions', 'chat_messages', 'session_snapshots', 'settings', 'messages_fts']))
+    expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(sqlite.pragma('busy_timeout', { simple: true })).toBe(5000)
+    close()
+  })
+
+  it('is idempotent: opening twice applies nothing new', () => {
+    const file = join(tempDir(), 'distill.db')
+    openDatabase(file).close()
+    const second = openDatabase(file)
+    const count = second.sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }
+    expect(count.n).toBe(2)
+    second.close()
+  })
+
+  it('reports a file that is not a database and leaves it untouched', () => {
+    const file = join(tempDir(), 'distill.db')
+    const garbage = 'this is not a database '.repeat(500)
+    writeFileSync(file, garbage)
+    expect(() => openDatabase(file)).toThrow(DatabaseOpenError)
+    expect(() => openDatabase(file)).toThrow(/not a Distill database or is damaged/)
+    expect(readFileSync(file, 'utf8')).toBe(garbage)
+  })
+
+  it('refuses a database written by a newer version and does not change it', () => {
+    const dir = tempDir()
+    const file = join(dir, 'distill.db')
+    const handle = openDatabase(file)
+    handle.sqlite
+      .prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)')
+      .run('from-the-future', Date.UTC(2099, 0, 1))
+    handle.sqlite.pragma('wal_checkpoint(TRUNCATE)')
+    handle.close()
+    copyFileSync(file, join(dir, 'before.db'))
+    const error = (() => {
+      try {
+        openDatabase(file)
+      } catch (err) {
+        return err as DatabaseOpenError
+      }
+      throw new Error('expected a refusal')
+    })()
+    expect(error.reason).toBe('too_new')
+    expect(error.message).toMatch(/newer version of Distill/)
+    expect(readFileSync(file).equals(readFileSync(join(dir, 'before.db')))).toBe(true)
+  })
+})
