@@ -1,20 +1,28 @@
 import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { v7 as uuidv7 } from 'uuid'
 import { version } from '../../package.json'
 import type { AppInfo } from '../shared/contract'
 import { openDatabase, type DbHandle } from './db/client'
 import { createConsoleLogger } from './logger'
-import { createChatService } from './services/chat-service'
+import { createChatService, type ChatService } from './services/chat-service'
+import { createProvidersService, type ProvidersService } from './services/providers-service'
+import { createFileSecretStore, type SecretStore } from './services/secret-store'
 import type { Clock, IdGenerator, Logger, ServiceDeps } from './services/service-deps'
-import { createSessionsService } from './services/sessions-service'
-import { createSettingsService } from './services/settings-service'
+import { createSessionsService, type SessionsService } from './services/sessions-service'
+import { createSettingsService, type SettingsService } from './services/settings-service'
 import { createEventHub, type EventHub } from './transport/event-hub'
 import { createHandlers } from './transport/handlers'
 import { createRouter, type Router } from './transport/router'
 
 export interface AppOptions {
   dbFile: string
+  /** Where API keys are kept; defaults to secrets.json beside the database. */
+  secrets?: SecretStore
+  env?: NodeJS.ProcessEnv
+  /** Abort a reply when the provider sends nothing for this long (tests shorten it). */
+  stallMs?: number
   mode: AppInfo['mode']
   clock?: Clock
   ids?: IdGenerator
@@ -23,9 +31,10 @@ export interface AppOptions {
 }
 
 export interface Services {
-  sessions: ReturnType<typeof createSessionsService>
-  chat: ReturnType<typeof createChatService>
-  settings: ReturnType<typeof createSettingsService>
+  sessions: SessionsService
+  chat: ChatService
+  settings: SettingsService
+  providers: ProvidersService
 }
 
 export interface App {
@@ -34,7 +43,7 @@ export interface App {
   events: EventHub
   database: DbHandle
   info(): AppInfo
-  close(): void
+  close(): Promise<void>
 }
 
 /**
@@ -53,12 +62,17 @@ export function createApp(options: AppOptions): App {
     emit: (event, payload) => events.emit(event, payload),
     log
   }
-  const sessions = createSessionsService(deps)
-  const services: Services = {
-    sessions,
-    chat: createChatService({ ...deps, sessions }),
-    settings: createSettingsService(deps)
-  }
+  const settings = createSettingsService(deps)
+  const sessions = createSessionsService(deps, () => ({
+    provider: settings.get().defaultProvider,
+    modelId: settings.get().defaultModel
+  }))
+  const secrets =
+    options.secrets ??
+    createFileSecretStore(options.dbFile === ':memory:' ? join(tmpdir(), `distill-secrets-${process.pid}.json`) : join(dirname(options.dbFile), 'secrets.json'))
+  const providers = createProvidersService({ secrets, settings, env: options.env ?? process.env })
+  const chat = createChatService({ ...deps, sessions, providers, settings, stallMs: options.stallMs })
+  const services: Services = { sessions, chat, settings, providers }
   const info = (): AppInfo => ({
     name: 'Distill',
     version,
@@ -67,5 +81,15 @@ export function createApp(options: AppOptions): App {
     warnings: services.settings.warnings()
   })
   const router = createRouter(createHandlers(services, info), { log, validateOutput: options.validateOutput })
-  return { services, router, events, database, info, close: () => database.close() }
+  return {
+    services,
+    router,
+    events,
+    database,
+    info,
+    close: async () => {
+      await chat.close()
+      database.close()
+    }
+  }
 }

@@ -1,9 +1,27 @@
-import type { ChatMessage } from '../../shared/domain/chat-message'
-import { appendMessage, listMessages } from '../db/repositories/messages-repo'
+import type { ChatMessage, MessageError } from '../../shared/domain/chat-message'
+import { PROVIDER_LABELS } from '../../shared/domain/provider'
+import type { Session } from '../../shared/domain/session'
+import {
+  appendMessage,
+  findMessage,
+  lastMessage,
+  listMessages,
+  markInterruptedReplies,
+  updateMessage
+} from '../db/repositories/messages-repo'
+import { createLanguageModel } from '../providers/create-language-model'
+import { describeProviderError } from '../providers/describe-provider-error'
+import { streamReply } from '../providers/stream-reply'
+import { toModelMessages } from '../providers/to-model-messages'
+import { AppError } from './app-error'
+import type { ProvidersService } from './providers-service'
 import type { ServiceDeps } from './service-deps'
+import type { SettingsService } from './settings-service'
 import { DEFAULT_SESSION_TITLE, type SessionsService } from './sessions-service'
 
 const AUTO_TITLE_CHARS = 60
+/** How often a streaming reply is written to disk, so a crash loses at most this much. */
+const PERSIST_EVERY_MS = 750
 
 /** A title from the first line of the first message, cut at a word boundary. */
 export function titleFromText(text: string): string {
@@ -14,10 +32,119 @@ export function titleFromText(text: string): string {
   return `${(space > AUTO_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
 }
 
+export interface ChatServiceOptions {
+  sessions: SessionsService
+  providers: ProvidersService
+  settings: SettingsService
+  /** Abort a reply when the provider sends nothing for this long. */
+  stallMs?: number
+  /** Called after a message is written, to count its tokens off the request path. */
+  onMessageWritten?: (message: ChatMessage, session: Session) => void
+  /** Called when a reply finishes with provider-reported usage. */
+  onUsage?: (message: ChatMessage, session: Session) => void
+}
+
 export type ChatService = ReturnType<typeof createChatService>
 
-export function createChatService(deps: ServiceDeps & { sessions: SessionsService }) {
-  const { db, clock, ids, emit, sessions } = deps
+export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
+  const { db, clock, ids, emit, log, sessions, providers } = deps
+  const stallMs = deps.stallMs ?? 60_000
+  /** One reply at a time per chat; Stop aborts it. */
+  const active = new Map<string, { controller: AbortController; done: Promise<void> }>()
+
+  const interrupted = markInterruptedReplies(db, {
+    code: 'interrupted',
+    message: 'Distill was closed while this reply was streaming.'
+  })
+  if (interrupted > 0) log.warn(`Marked ${interrupted} interrupted replies as stopped`)
+
+  function publish(message: ChatMessage): ChatMessage {
+    emit('chat.message', { message })
+    return message
+  }
+
+  /** The request history: complete messages and partial replies that were stopped. */
+  function history(sessionId: string, upToSeq: number): ChatMessage[] {
+    return listMessages(db, sessionId).filter(
+      (m) =>
+        m.seq < upToSeq &&
+        (m.status === 'complete' || (m.status === 'aborted' && m.parts.length > 0 && m.role === 'assistant'))
+    )
+  }
+
+  function fail(reply: ChatMessage, error: MessageError): ChatMessage {
+    return publish(updateMessage(db, reply.id, { status: 'error', error })!)
+  }
+
+  /** Streams the reply into an existing assistant message row. */
+  function startReply(session: Session, reply: ChatMessage): void {
+    const provider = session.provider ?? deps.settings.get().defaultProvider
+    const modelId = session.modelId ?? deps.settings.get().defaultModel
+    const status = providers.status(provider)
+    if (!status.ready) {
+      fail(reply, {
+        code: 'not_configured',
+        message:
+          provider === 'openai-compatible'
+            ? 'Set the address of your local server (for example http://127.0.0.1:11434/v1) in Settings.'
+            : `Add your ${PROVIDER_LABELS[provider]} API key in Settings to chat with ${modelId}.`
+      })
+      return
+    }
+    const controller = new AbortController()
+    let text = ''
+    let lastPersist = clock.now()
+    const done = (async () => {
+      const result = await streamReply({
+        model: createLanguageModel(providers.connection(provider), modelId),
+        system: session.systemPrompt ?? undefined,
+        messages: toModelMessages(history(session.id, reply.seq)),
+        signal: controller.signal,
+        stallMs,
+        onDelta: (delta) => {
+          text += delta
+          emit('chat.delta', { sessionId: session.id, messageId: reply.id, delta })
+          if (clock.now() - lastPersist >= PERSIST_EVERY_MS) {
+            lastPersist = clock.now()
+            updateMessage(db, reply.id, { parts: [{ type: 'text', text }] })
+          }
+        }
+      })
+      const parts = result.text ? [{ type: 'text' as const, text: result.text }] : []
+      let final: ChatMessage
+      if (result.outcome === 'complete') {
+        final = updateMessage(db, reply.id, {
+          parts,
+          status: 'complete',
+          error: null,
+          inputTokens: result.inputTokens ?? null,
+          outputTokens: result.outputTokens ?? null
+        })!
+        deps.onUsage?.(final, session)
+      } else if (result.outcome === 'aborted') {
+        final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
+      } else {
+        const error = describeProviderError(result.error, provider, { stalled: result.stalled })
+        log.warn(`Reply failed (${provider}/${modelId}): ${error.code}`, result.error instanceof Error ? result.error.message : result.error)
+        final = updateMessage(db, reply.id, { parts, status: 'error', error })!
+      }
+      publish(final)
+      deps.onMessageWritten?.(final, session)
+      sessions.touch(session.id)
+    })()
+      .catch((err: unknown) => {
+        log.error('Reply crashed', err)
+        fail(reply, { code: 'internal', message: 'Something went wrong inside Distill while streaming.' })
+      })
+      .finally(() => active.delete(session.id))
+    active.set(session.id, { controller, done })
+  }
+
+  function assertIdle(sessionId: string): void {
+    if (active.has(sessionId)) {
+      throw new AppError('conflict', 'A reply is still streaming in this chat. Stop it or wait for it to finish.')
+    }
+  }
 
   return {
     messages(sessionId: string): ChatMessage[] {
@@ -26,13 +153,14 @@ export function createChatService(deps: ServiceDeps & { sessions: SessionsServic
     },
 
     /**
-     * Stores the user's message before anything else happens, so nothing typed is ever lost.
-     * Replies come from a provider (a later capability); until then the message is only stored.
+     * Stores the user's message first (nothing typed is ever lost), then starts the reply, which
+     * streams in through events. Returns both rows at once.
      */
-    send(sessionId: string, text: string): { message: ChatMessage } {
-      const message = db.transaction((tx) => {
+    send(sessionId: string, text: string): { message: ChatMessage; reply: ChatMessage } {
+      assertIdle(sessionId)
+      const { message, reply, session } = db.transaction((tx) => {
         const session = sessions.get(sessionId)
-        const stored = appendMessage(tx, {
+        const message = appendMessage(tx, {
           id: ids(),
           sessionId,
           role: 'user',
@@ -40,12 +168,66 @@ export function createChatService(deps: ServiceDeps & { sessions: SessionsServic
           status: 'complete',
           createdAt: clock.now()
         })
-        const isFirst = stored.seq === 1 && session.title === DEFAULT_SESSION_TITLE
-        sessions.touch(sessionId, isFirst ? { title: titleFromText(text) } : {})
-        return stored
+        const reply = appendMessage(tx, {
+          id: ids(),
+          sessionId,
+          role: 'assistant',
+          parts: [],
+          status: 'streaming',
+          createdAt: clock.now()
+        })
+        const isFirst = message.seq === 1 && session.title === DEFAULT_SESSION_TITLE
+        const touched = sessions.touch(sessionId, isFirst ? { title: titleFromText(text) } : {})
+        return { message, reply, session: touched }
       })
-      emit('chat.message', { message })
-      return { message }
+      publish(message)
+      publish(reply)
+      deps.onMessageWritten?.(message, session)
+      startReply(session, reply)
+      return { message, reply }
+    },
+
+    /** Runs the last reply of the chat again, after an error or a Stop. */
+    retry(sessionId: string): { reply: ChatMessage } {
+      assertIdle(sessionId)
+      const session = sessions.get(sessionId)
+      const last = lastMessage(db, sessionId)
+      let reply: ChatMessage
+      if (last?.role === 'assistant' && (last.status === 'error' || last.status === 'aborted')) {
+        reply = updateMessage(db, last.id, { parts: [], status: 'streaming', error: null, inputTokens: null, outputTokens: null })!
+      } else if (last?.role === 'user') {
+        reply = appendMessage(db, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now() })
+      } else {
+        throw new AppError('conflict', 'There is nothing to retry in this chat.')
+      }
+      publish(reply)
+      startReply(session, reply)
+      return { reply }
+    },
+
+    /** Stops the streaming reply; what arrived so far is kept, marked as stopped. */
+    async stop(sessionId: string): Promise<{ stopped: boolean }> {
+      const run = active.get(sessionId)
+      if (!run) return { stopped: false }
+      run.controller.abort()
+      await run.done
+      return { stopped: true }
+    },
+
+    message(id: string): ChatMessage | undefined {
+      return findMessage(db, id)
+    },
+
+    isStreaming: (sessionId: string) => active.has(sessionId),
+
+    /** Waits for every streaming reply (tests, shutdown). */
+    async idle(): Promise<void> {
+      await Promise.all([...active.values()].map((r) => r.done))
+    },
+
+    async close(): Promise<void> {
+      for (const run of active.values()) run.controller.abort()
+      await Promise.all([...active.values()].map((r) => r.done))
     }
   }
 }

@@ -1,4 +1,5 @@
-import type { Session, SessionSummary } from '../../shared/domain/session'
+import type { ProviderId } from '../../shared/domain/provider'
+import type { Session, SessionSummary, Strategy } from '../../shared/domain/session'
 import {
   deleteSession,
   findSession,
@@ -13,7 +14,15 @@ export const DEFAULT_SESSION_TITLE = 'New chat'
 
 export type SessionsService = ReturnType<typeof createSessionsService>
 
-export function createSessionsService({ db, clock, ids, emit }: ServiceDeps) {
+export interface SessionUpdate {
+  provider?: ProviderId
+  modelId?: string
+  systemPrompt?: string | null
+  strategy?: Strategy | null
+  autoCompress?: boolean | null
+}
+
+export function createSessionsService({ db, clock, ids, emit }: ServiceDeps, defaults: () => { provider: ProviderId; modelId: string }) {
   function get(id: string): Session {
     const session = findSession(db, id)
     if (!session) throw notFound('The chat')
@@ -29,9 +38,12 @@ export function createSessionsService({ db, clock, ids, emit }: ServiceDeps) {
 
     create(title?: string): Session {
       const now = clock.now()
+      const { provider, modelId } = defaults()
       const session = insertSession(db, {
         id: ids(),
         title: title ?? DEFAULT_SESSION_TITLE,
+        provider,
+        modelId,
         createdAt: now,
         updatedAt: now,
         archived: false
@@ -42,6 +54,16 @@ export function createSessionsService({ db, clock, ids, emit }: ServiceDeps) {
 
     rename(id: string, title: string): Session {
       const session = updateSession(db, id, { title, updatedAt: clock.now() })
+      if (!session) throw notFound('The chat')
+      emit('sessions.changed', { sessionId: id, reason: 'updated' })
+      return session
+    },
+
+    /** Changes the chat's model, system prompt or compression overrides. */
+    update(id: string, change: SessionUpdate): Session {
+      const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
+      // Not activity: the chat keeps its place in the list.
+      const session = Object.keys(defined).length ? updateSession(db, id, defined) : findSession(db, id)
       if (!session) throw notFound('The chat')
       emit('sessions.changed', { sessionId: id, reason: 'updated' })
       return session

@@ -26,7 +26,8 @@ describe('the contract and its two transports', () => {
       log: silentLogger,
       clock: manualClock(),
       ids: () => `id-${String(++n).padStart(4, '0')}`,
-      validateOutput: true
+      validateOutput: true,
+      env: {}
     })
     const server = createHttpServer({ router: app.router, events: app.events, token: TOKEN, log: silentLogger })
     const port = await listen(server)

@@ -10,14 +10,22 @@ export const messageTextSchema = z
     `Message is too long (${MAX_MESSAGE_CHARS.toLocaleString('en-US')} characters at most)`
   )
 
+const sessionInput = z.object({ sessionId: z.string().min(1) }).strict()
+
 export const chatRoutes = {
-  'chat.messages': route(z.object({ sessionId: z.string().min(1) }).strict(), z.array(chatMessageSchema)),
+  'chat.messages': route(sessionInput, z.array(chatMessageSchema)),
+  /** Stores the message, then streams the reply through chat.delta / chat.message events. */
   'chat.send': route(
     z.object({ sessionId: z.string().min(1), text: messageTextSchema }).strict(),
-    z.object({ message: chatMessageSchema })
-  )
+    z.object({ message: chatMessageSchema, reply: chatMessageSchema })
+  ),
+  'chat.retry': route(sessionInput, z.object({ reply: chatMessageSchema })),
+  'chat.stop': route(sessionInput, z.object({ stopped: z.boolean() }))
 }
 
 export const chatEvents = {
-  'chat.message': z.object({ message: chatMessageSchema })
+  /** A message was created or changed (status, final text, token counts). */
+  'chat.message': z.object({ message: chatMessageSchema }),
+  /** More text of a streaming reply. */
+  'chat.delta': z.object({ sessionId: z.string(), messageId: z.string(), delta: z.string() })
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { appRoutes } from './app'
 import { chatEvents, chatRoutes } from './chat'
+import { providerRoutes } from './providers'
 import { sessionEvents, sessionRoutes } from './sessions'
 import { settingsEvents, settingsRoutes } from './settings'
 
@@ -12,7 +13,8 @@ export const routes = {
   ...appRoutes,
   ...sessionRoutes,
   ...chatRoutes,
-  ...settingsRoutes
+  ...settingsRoutes,
+  ...providerRoutes
 }
 
 /** Every event the main process pushes to the renderer. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { sessionSchema, sessionSummarySchema, sessionTitleSchema } from '../domain/session'
+import { providerIdSchema } from '../domain/provider'
+import { sessionSchema, sessionSummarySchema, sessionTitleSchema, strategySchema } from '../domain/session'
 import { route } from './define'
 
 const idInput = z.object({ id: z.string().min(1) }).strict()
@@ -12,7 +13,21 @@ export const sessionRoutes = {
   'sessions.create': route(z.object({ title: sessionTitleSchema.optional() }).strict(), sessionSchema),
   'sessions.get': route(idInput, sessionSchema),
   'sessions.rename': route(z.object({ id: z.string().min(1), title: sessionTitleSchema }).strict(), sessionSchema),
-  'sessions.delete': route(idInput, z.object({ id: z.string() }))
+  'sessions.delete': route(idInput, z.object({ id: z.string() })),
+  /** Per-chat choices: model, system prompt, compression overrides (null = inherit). */
+  'sessions.update': route(
+    z
+      .object({
+        id: z.string().min(1),
+        provider: providerIdSchema.optional(),
+        modelId: z.string().trim().min(1).max(200).optional(),
+        systemPrompt: z.string().max(100_000).nullable().optional(),
+        strategy: strategySchema.nullable().optional(),
+        autoCompress: z.boolean().nullable().optional()
+      })
+      .strict(),
+    sessionSchema
+  )
 }
 
 export const sessionEvents = {

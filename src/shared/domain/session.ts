@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { providerIdSchema } from './provider'
 
 export const strategySchema = z.enum(['rolling', 'tiered', 'importance'])
 export type Strategy = z.infer<typeof strategySchema>
@@ -12,7 +13,7 @@ export const sessionTitleSchema = z
 export const sessionSchema = z.object({
   id: z.string(),
   title: z.string(),
-  provider: z.string().nullable(),
+  provider: providerIdSchema.nullable(),
   modelId: z.string().nullable(),
   /** null = inherit the global setting */
   strategy: strategySchema.nullable(),

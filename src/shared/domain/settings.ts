@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { customModelSchema, providerEndpointSchema, providerIdSchema } from './provider'
 import { strategySchema } from './session'
 
 /** Each setting's validation, without defaults, so a patch can name only what it changes. */
@@ -20,7 +21,13 @@ export const settingsFieldsSchema = z.object({
   strategy: strategySchema,
   summarizer: z.enum(['llm', 'extractive']),
   summarizationModel: z.string().max(200).nullable(),
-  notifications: z.boolean()
+  notifications: z.boolean(),
+  /** The provider and model new chats start with. */
+  defaultProvider: providerIdSchema,
+  defaultModel: z.string().trim().min(1).max(200),
+  /** Base URLs set in Settings (keys live in the secret store, never here). */
+  providerBaseURLs: z.partialRecord(providerIdSchema, providerEndpointSchema.nullable()),
+  customModels: z.array(customModelSchema).max(200)
 })
 export type Settings = z.infer<typeof settingsFieldsSchema>
 export type SettingKey = keyof Settings
@@ -35,7 +42,11 @@ export const DEFAULT_SETTINGS: Settings = {
   strategy: 'rolling',
   summarizer: 'llm',
   summarizationModel: null,
-  notifications: true
+  notifications: true,
+  defaultProvider: 'openai',
+  defaultModel: 'gpt-4o-mini',
+  providerBaseURLs: {},
+  customModels: []
 }
 
 export const settingsSchema = settingsFieldsSchema

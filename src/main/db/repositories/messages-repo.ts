@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm'
+import { asc, desc, eq, sql } from 'drizzle-orm'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Db } from '../client'
 import { chatMessages, type ChatMessageRow, type NewChatMessageRow } from '../schema'
@@ -51,4 +51,33 @@ export function listMessages(db: Db, sessionId: string): ChatMessage[] {
 export function findMessage(db: Db, id: string): ChatMessage | undefined {
   const row = db.select().from(chatMessages).where(eq(chatMessages.id, id)).get()
   return row ? toChatMessage(row) : undefined
+}
+
+export function updateMessage(
+  db: Db,
+  id: string,
+  patch: Partial<Pick<NewChatMessageRow, 'parts' | 'status' | 'error' | 'tokenCount' | 'tokenCounter' | 'inputTokens' | 'outputTokens'>>
+): ChatMessage | undefined {
+  const row = db.update(chatMessages).set(patch).where(eq(chatMessages.id, id)).returning().get()
+  return row ? toChatMessage(row) : undefined
+}
+
+export function lastMessage(db: Db, sessionId: string): ChatMessage | undefined {
+  const row = db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.sessionId, sessionId))
+    .orderBy(desc(chatMessages.seq))
+    .limit(1)
+    .get()
+  return row ? toChatMessage(row) : undefined
+}
+
+/** Replies that were streaming when the app stopped: keep what arrived, marked as interrupted. */
+export function markInterruptedReplies(db: Db, error: { code: string; message: string }): number {
+  return db
+    .update(chatMessages)
+    .set({ status: 'aborted', error })
+    .where(eq(chatMessages.status, 'streaming'))
+    .run().changes
 }

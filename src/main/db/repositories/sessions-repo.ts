@@ -56,7 +56,7 @@ export function listSessions(db: Db, query?: string): SessionSummary[] {
     .select({
       session: sessions,
       messageCount: sql<number>`(SELECT count(*) FROM ${chatMessages} m WHERE m.session_id = "sessions"."id")`,
-      lastParts: sql<string | null>`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" ORDER BY m.seq DESC LIMIT 1)`
+      lastParts: sql<string | null>`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" AND json_array_length(m.parts) > 0 ORDER BY m.seq DESC LIMIT 1)`
     })
     .from(sessions)
     .where(

@@ -5,7 +5,7 @@ export const sessions = sqliteTable(
   {
     id: text('id').primaryKey(),
     title: text('title').notNull(),
-    provider: text('provider'),
+    provider: text('provider', { enum: ['openai', 'anthropic', 'google', 'openai-compatible'] }),
     modelId: text('model_id'),
     /** null = inherit the global setting */
     strategy: text('strategy', { enum: ['rolling', 'tiered', 'importance'] }),

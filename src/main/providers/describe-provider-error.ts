@@ -1,0 +1,83 @@
+import { APICallError, RetryError } from 'ai'
+import type { MessageError } from '../../shared/domain/chat-message'
+import { PROVIDER_LABELS, type ProviderId } from '../../shared/domain/provider'
+
+export type ProviderErrorCode =
+  | 'invalid_key'
+  | 'rate_limited'
+  | 'server_error'
+  | 'timeout'
+  | 'stream_broken'
+  | 'unreachable'
+  | 'model_not_found'
+  | 'not_configured'
+  | 'provider_error'
+
+export interface ProviderErrorInfo extends MessageError {
+  code: ProviderErrorCode
+  retryAfterSeconds?: number
+}
+
+function retryAfter(headers: Record<string, string> | undefined): number | undefined {
+  const ms = headers?.['retry-after-ms']
+  if (ms && Number.isFinite(Number(ms))) return Math.ceil(Number(ms) / 1000)
+  const value = headers?.['retry-after']
+  if (!value) return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds))
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
+}
+
+function causeCode(err: unknown): string | undefined {
+  let current: unknown = err
+  for (let i = 0; i < 5 && current; i++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string') return code
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** Turns whatever a provider call threw into plain words for the failed message. */
+export function describeProviderError(err: unknown, provider: ProviderId, context: { stalled?: boolean } = {}): ProviderErrorInfo {
+  const name = PROVIDER_LABELS[provider]
+  const error = RetryError.isInstance(err) ? err.lastError : err
+  if (context.stalled || (error instanceof DOMException && error.name === 'TimeoutError')) {
+    return { code: 'timeout', message: `${name} stopped answering, so the request timed out. Try again.` }
+  }
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode
+    if (status === 401 || status === 403) {
+      return { code: 'invalid_key', message: `${name} refused the API key (${status}). Check the key in Settings.` }
+    }
+    if (status === 429) {
+      const wait = retryAfter(error.responseHeaders)
+      return {
+        code: 'rate_limited',
+        message: `${name} is limiting requests (429).${wait !== undefined ? ` Try again in ${wait} s.` : ' Try again shortly.'}`,
+        ...(wait !== undefined ? { retryAfterSeconds: wait } : {})
+      }
+    }
+    if (status === 404) {
+      return { code: 'model_not_found', message: `${name} does not know this model (404). Pick another model.` }
+    }
+    if (status !== undefined && status >= 500) {
+      return { code: 'server_error', message: `${name} had a server error (${status}). Try again.` }
+    }
+    const code = causeCode(error.cause)
+    if (status === undefined && code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH/.test(code)) {
+      return { code: 'unreachable', message: `Cannot reach ${name} at ${new URL(error.url).origin}. Is the server running?` }
+    }
+    return { code: 'provider_error', message: `${name} answered with an error${status ? ` (${status})` : ''}: ${error.message}` }
+  }
+  const code = causeCode(error)
+  if (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH/.test(code)) {
+    return { code: 'unreachable', message: `Cannot reach ${name}. Is the server running and the address right?` }
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  if (/terminated|socket|premature|ECONNRESET|aborted|stream/i.test(message + (code ?? ''))) {
+    return { code: 'stream_broken', message: `The connection to ${name} broke while the reply was streaming. Try again.` }
+  }
+  return { code: 'provider_error', message: `${name} failed: ${message}` }
+}

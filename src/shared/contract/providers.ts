@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { modelInfoSchema, providerEndpointSchema, providerIdSchema, providerStatusSchema } from '../domain/provider'
+import { route } from './define'
+
+export const providerRoutes = {
+  'providers.list': route(z.object({}).strict(), z.array(providerStatusSchema)),
+  /** Sets or clears (null) a key or address. The key is stored in the secret store and never returned. */
+  'providers.update': route(
+    z
+      .object({
+        provider: providerIdSchema,
+        apiKey: z.string().max(1000).nullable().optional(),
+        baseURL: z.union([providerEndpointSchema, z.literal(''), z.null()]).optional()
+      })
+      .strict(),
+    providerStatusSchema
+  ),
+  /** Models to pick from: the catalog, the user's own, and what a local server lists. */
+  'models.list': route(
+    z.object({ provider: providerIdSchema.optional() }).strict(),
+    z.object({ models: z.array(modelInfoSchema), warnings: z.array(z.string()) })
+  )
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod'
+
+export const providerIdSchema = z.enum(['openai', 'anthropic', 'google', 'openai-compatible'])
+export type ProviderId = z.infer<typeof providerIdSchema>
+
+export const PROVIDER_LABELS: Record<ProviderId, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  google: 'Google Gemini',
+  'openai-compatible': 'Local / OpenAI-compatible'
+}
+
+/** What the renderer may know of a provider: never the key itself. */
+export const providerStatusSchema = z.object({
+  id: providerIdSchema,
+  label: z.string(),
+  keySet: z.boolean(),
+  /** The last four characters of the key, to tell keys apart. */
+  keyHint: z.string().nullable(),
+  keySource: z.enum(['settings', 'environment']).nullable(),
+  baseURL: z.string().nullable(),
+  baseURLSource: z.enum(['settings', 'environment']).nullable(),
+  /** Whether a chat can be sent: a key (or, for local servers, a base URL) is there. */
+  ready: z.boolean()
+})
+export type ProviderStatus = z.infer<typeof providerStatusSchema>
+
+export const tokenizerSchema = z.enum(['o200k_base', 'cl100k_base', 'anthropic', 'gemini', 'estimate'])
+
+/** A model as the picker and the budget see it. */
+export const modelInfoSchema = z.object({
+  provider: providerIdSchema,
+  id: z.string(),
+  label: z.string(),
+  contextWindow: z.number().int().positive(),
+  maxOutput: z.number().int().positive(),
+  tokenizer: tokenizerSchema,
+  source: z.enum(['catalog', 'custom', 'server'])
+})
+export type ModelInfo = z.infer<typeof modelInfoSchema>
+
+/** A model the user adds by hand, e.g. one served by Ollama or LM Studio. */
+export const customModelSchema = z.object({
+  provider: providerIdSchema,
+  id: z.string().trim().min(1, 'Name the model').max(200),
+  label: z.string().trim().max(200).optional(),
+  contextWindow: z
+    .number()
+    .int('Use a whole number')
+    .min(512, 'At least 512 tokens')
+    .max(10_000_000, 'At most 10,000,000 tokens'),
+  maxOutput: z
+    .number()
+    .int('Use a whole number')
+    .min(16, 'At least 16 tokens')
+    .max(1_000_000, 'At most 1,000,000 tokens')
+})
+export type CustomModel = z.infer<typeof customModelSchema>
+
+export const providerEndpointSchema = z
+  .string()
+  .trim()
+  .url('Enter a full URL such as http://127.0.0.1:11434/v1')
+  .refine((u) => /^https?:\/\//.test(u), 'Use an http:// or https:// address')
