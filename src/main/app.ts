@@ -4,9 +4,12 @@ import { dirname, join } from 'node:path'
 import { v7 as uuidv7 } from 'uuid'
 import { version } from '../../package.json'
 import type { AppInfo } from '../shared/contract'
+import type { RetryPolicy } from './providers/stream-reply'
 import { openDatabase, type DbHandle } from './db/client'
 import { createConsoleLogger } from './logger'
 import { createChatService, type ChatService } from './services/chat-service'
+import { createModelsService, type ModelsService } from './services/models-service'
+import { createUsageService, type UsageService } from './services/usage-service'
 import { createProvidersService, type ProvidersService } from './services/providers-service'
 import { createFileSecretStore, type SecretStore } from './services/secret-store'
 import type { Clock, IdGenerator, Logger, ServiceDeps } from './services/service-deps'
@@ -23,6 +26,9 @@ export interface AppOptions {
   env?: NodeJS.ProcessEnv
   /** Abort a reply when the provider sends nothing for this long (tests shorten it). */
   stallMs?: number
+  retry?: RetryPolicy
+  /** Used for countTokens endpoints and local server model lists (tests inject it). */
+  fetch?: typeof fetch
   mode: AppInfo['mode']
   clock?: Clock
   ids?: IdGenerator
@@ -35,6 +41,8 @@ export interface Services {
   chat: ChatService
   settings: SettingsService
   providers: ProvidersService
+  models: ModelsService
+  usage: UsageService
 }
 
 export interface App {
@@ -71,8 +79,19 @@ export function createApp(options: AppOptions): App {
     options.secrets ??
     createFileSecretStore(options.dbFile === ':memory:' ? join(tmpdir(), `distill-secrets-${process.pid}.json`) : join(dirname(options.dbFile), 'secrets.json'))
   const providers = createProvidersService({ secrets, settings, env: options.env ?? process.env })
-  const chat = createChatService({ ...deps, sessions, providers, settings, stallMs: options.stallMs })
-  const services: Services = { sessions, chat, settings, providers }
+  const models = createModelsService({ settings, providers, log, fetch: options.fetch })
+  const usage = createUsageService({ ...deps, sessions, settings, providers, models, fetch: options.fetch })
+  const chat = createChatService({
+    ...deps,
+    sessions,
+    providers,
+    settings,
+    stallMs: options.stallMs,
+    retry: options.retry,
+    onMessageWritten: (message, session) => usage.messageWritten(message, session),
+    onUsage: (reply, session) => usage.replyFinished(reply, session)
+  })
+  const services: Services = { sessions, chat, settings, providers, models, usage }
   const info = (): AppInfo => ({
     name: 'Distill',
     version,
@@ -89,6 +108,7 @@ export function createApp(options: AppOptions): App {
     info,
     close: async () => {
       await chat.close()
+      usage.dispose()
       database.close()
     }
   }

@@ -62,11 +62,15 @@ export function describeProviderError(err: unknown, provider: ProviderId, contex
     if (status === 404) {
       return { code: 'model_not_found', message: `${name} does not know this model (404). Pick another model.` }
     }
+    // The body of a successful response broke off (socket closed mid-stream).
+    if ((status === undefined || status < 300) && /terminated|process successful response|ECONNRESET|socket/i.test(`${error.message} ${String(error.cause)}`)) {
+      return { code: 'stream_broken', message: `The connection to ${name} broke while the reply was streaming. Try again.` }
+    }
     if (status !== undefined && status >= 500) {
       return { code: 'server_error', message: `${name} had a server error (${status}). Try again.` }
     }
     const code = causeCode(error.cause)
-    if (status === undefined && code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH/.test(code)) {
+    if (status === undefined && (/^Cannot connect to API/.test(error.message) || (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH/.test(code)))) {
       return { code: 'unreachable', message: `Cannot reach ${name} at ${new URL(error.url).origin}. Is the server running?` }
     }
     return { code: 'provider_error', message: `${name} answered with an error${status ? ` (${status})` : ''}: ${error.message}` }

@@ -1,4 +1,15 @@
-import { streamText, type LanguageModel, type ModelMessage } from 'ai'
+import { APICallError, streamText, type LanguageModel, type ModelMessage } from 'ai'
+
+export interface RetryPolicy {
+  /** Attempts after the first. */
+  retries: number
+  /** First backoff; doubled each attempt (ADR 0005). */
+  baseDelayMs: number
+  /** A provider's retry-after longer than this is not waited for: the error is shown instead. */
+  maxDelayMs: number
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 1000, maxDelayMs: 60_000 }
 
 export interface StreamReplyOptions {
   model: LanguageModel
@@ -6,11 +17,12 @@ export interface StreamReplyOptions {
   messages: ModelMessage[]
   /** The user's Stop. */
   signal: AbortSignal
-  /** Abort when no chunk arrives for this long (a stalled server). */
+  /** Abort an attempt when no chunk arrives for this long (a stalled server). */
   stallMs: number
   maxOutputTokens?: number
-  maxRetries?: number
+  retry?: RetryPolicy
   onDelta(text: string): void
+  onRetry?(info: { attempt: number; delayMs: number; error: unknown }): void
 }
 
 export type StreamReplyResult =
@@ -18,11 +30,37 @@ export type StreamReplyResult =
   | { outcome: 'aborted'; text: string }
   | { outcome: 'error'; text: string; error: unknown; stalled: boolean }
 
-/**
- * Streams one reply. streamText reports failures through the stream rather than by throwing, so
- * this walks the full stream and reports how it ended, together with the text that arrived.
- */
-export async function streamReply(options: StreamReplyOptions): Promise<StreamReplyResult> {
+type Attempt = StreamReplyResult & { retryable: boolean }
+
+function retryAfterMs(error: unknown): number | undefined {
+  if (!APICallError.isInstance(error)) return undefined
+  const headers = error.responseHeaders ?? {}
+  const ms = Number(headers['retry-after-ms'])
+  if (Number.isFinite(ms) && headers['retry-after-ms'] !== undefined) return ms
+  const value = headers['retry-after']
+  if (value === undefined) return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return seconds * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}
+
+function isRetryable(error: unknown): boolean {
+  if (APICallError.isInstance(error)) return error.isRetryable
+  return false
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer)
+      resolve()
+    }, { once: true })
+  })
+}
+
+async function attempt(options: StreamReplyOptions): Promise<Attempt> {
   const stall = new AbortController()
   let stalled = false
   let timer: NodeJS.Timeout | undefined
@@ -44,9 +82,10 @@ export async function streamReply(options: StreamReplyOptions): Promise<StreamRe
       system: options.system,
       messages: options.messages,
       abortSignal: signal,
-      maxRetries: options.maxRetries ?? 2,
+      // Retries are ours: backoff and retry-after under our control, and never after text arrived.
+      maxRetries: 0,
       maxOutputTokens: options.maxOutputTokens,
-      // Errors arrive as stream parts below; this keeps them out of the console.
+      // HTTP errors arrive as stream parts below; this keeps them out of the console.
       onError: () => {}
     })
     for await (const part of result.fullStream) {
@@ -61,12 +100,35 @@ export async function streamReply(options: StreamReplyOptions): Promise<StreamRe
       }
     }
   } catch (err) {
+    // A connection cut mid-body makes the iterator throw instead of yielding an error part.
     failure = err
   } finally {
     clearTimeout(timer)
   }
-  if (options.signal.aborted) return { outcome: 'aborted', text }
-  if (stalled) return { outcome: 'error', text, error: failure ?? new Error('stalled'), stalled: true }
-  if (failure !== undefined) return { outcome: 'error', text, error: failure, stalled: false }
-  return { outcome: 'complete', text, ...usage }
+  if (options.signal.aborted) return { outcome: 'aborted', text, retryable: false }
+  if (stalled) return { outcome: 'error', text, error: failure ?? new Error('stalled'), stalled: true, retryable: false }
+  if (failure !== undefined) {
+    return { outcome: 'error', text, error: failure, stalled: false, retryable: text === '' && isRetryable(failure) }
+  }
+  return { outcome: 'complete', text, ...usage, retryable: false }
+}
+
+/**
+ * Streams one reply. streamText reports failures through the stream rather than by throwing, so
+ * each attempt walks the full stream and reports how it ended, with the text that arrived.
+ * Retryable failures (429, 5xx, connection errors) before any text are retried with exponential
+ * backoff, honouring the provider's retry-after.
+ */
+export async function streamReply(options: StreamReplyOptions): Promise<StreamReplyResult> {
+  const policy = options.retry ?? DEFAULT_RETRY
+  for (let n = 0; ; n++) {
+    const { retryable, ...result } = await attempt(options)
+    if (!retryable || n >= policy.retries || result.outcome !== 'error') return result
+    const hinted = retryAfterMs(result.error)
+    if (hinted !== undefined && hinted > policy.maxDelayMs) return result
+    const delayMs = hinted ?? policy.baseDelayMs * 2 ** n
+    options.onRetry?.({ attempt: n + 1, delayMs, error: result.error })
+    await sleep(delayMs, options.signal)
+    if (options.signal.aborted) return { outcome: 'aborted', text: '' }
+  }
 }

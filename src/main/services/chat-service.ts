@@ -11,10 +11,11 @@ import {
 } from '../db/repositories/messages-repo'
 import { createLanguageModel } from '../providers/create-language-model'
 import { describeProviderError } from '../providers/describe-provider-error'
-import { streamReply } from '../providers/stream-reply'
+import { streamReply, type RetryPolicy } from '../providers/stream-reply'
 import { toModelMessages } from '../providers/to-model-messages'
 import { AppError } from './app-error'
 import type { ProvidersService } from './providers-service'
+import { requestHistory } from './request-history'
 import type { ServiceDeps } from './service-deps'
 import type { SettingsService } from './settings-service'
 import { DEFAULT_SESSION_TITLE, type SessionsService } from './sessions-service'
@@ -38,6 +39,7 @@ export interface ChatServiceOptions {
   settings: SettingsService
   /** Abort a reply when the provider sends nothing for this long. */
   stallMs?: number
+  retry?: RetryPolicy
   /** Called after a message is written, to count its tokens off the request path. */
   onMessageWritten?: (message: ChatMessage, session: Session) => void
   /** Called when a reply finishes with provider-reported usage. */
@@ -61,15 +63,6 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   function publish(message: ChatMessage): ChatMessage {
     emit('chat.message', { message })
     return message
-  }
-
-  /** The request history: complete messages and partial replies that were stopped. */
-  function history(sessionId: string, upToSeq: number): ChatMessage[] {
-    return listMessages(db, sessionId).filter(
-      (m) =>
-        m.seq < upToSeq &&
-        (m.status === 'complete' || (m.status === 'aborted' && m.parts.length > 0 && m.role === 'assistant'))
-    )
   }
 
   function fail(reply: ChatMessage, error: MessageError): ChatMessage {
@@ -98,9 +91,11 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const result = await streamReply({
         model: createLanguageModel(providers.connection(provider), modelId),
         system: session.systemPrompt ?? undefined,
-        messages: toModelMessages(history(session.id, reply.seq)),
+        messages: toModelMessages(requestHistory(listMessages(db, session.id), reply.seq)),
         signal: controller.signal,
         stallMs,
+        retry: deps.retry,
+        onRetry: ({ attempt, delayMs }) => log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
         onDelta: (delta) => {
           text += delta
           emit('chat.delta', { sessionId: session.id, messageId: reply.id, delta })

@@ -4,9 +4,11 @@ import { chatEvents, chatRoutes } from './chat'
 import { providerRoutes } from './providers'
 import { sessionEvents, sessionRoutes } from './sessions'
 import { settingsEvents, settingsRoutes } from './settings'
+import { usageEvents, usageRoutes } from './usage'
 
 export * from './define'
 export type { AppInfo } from './app'
+export type { ContextUsage } from './usage'
 
 /** Every route of the app, by name, with its input and output schema. */
 export const routes = {
@@ -14,14 +16,16 @@ export const routes = {
   ...sessionRoutes,
   ...chatRoutes,
   ...settingsRoutes,
-  ...providerRoutes
+  ...providerRoutes,
+  ...usageRoutes
 }
 
 /** Every event the main process pushes to the renderer. */
 export const events = {
   ...sessionEvents,
   ...chatEvents,
-  ...settingsEvents
+  ...settingsEvents,
+  ...usageEvents
 }
 
 export type Routes = typeof routes

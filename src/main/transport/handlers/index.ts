@@ -4,7 +4,7 @@ import type { Handlers } from '../router'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
-  const { sessions, chat, settings, providers } = services
+  const { sessions, chat, settings, providers, models, usage } = services
   return {
     'app.info': () => info(),
     'sessions.list': ({ query }) => sessions.list(query),
@@ -21,6 +21,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'settings.update': (patch) => settings.update(patch),
     'providers.list': () => providers.list(),
     'providers.update': ({ provider, ...change }) => providers.update(provider, change),
-    'models.list': () => ({ models: [], warnings: [] })
+    'models.list': ({ provider }) => models.list(provider),
+    'chat.context': ({ sessionId, draft }) => usage.context(sessionId, draft)
   }
 }

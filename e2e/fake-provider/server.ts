@@ -1,0 +1,276 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { type AddressInfo } from 'node:net'
+import { anthropic, anthropicError, anthropicMessages } from './anthropic'
+import { gemini, geminiError, geminiMessages } from './gemini'
+import { openaiChat, openaiError } from './openai-chat'
+import { openaiResponses } from './openai-responses'
+import { asRecord, estimateInputTokens, estimateOutputTokens } from './reply'
+import { parseSteps, type Plan, resolvePlan, ScriptQueue } from './script-queue'
+import { cutConnection, runStream, waitForAbort } from './sse'
+import { type ChatAdapter, type ErrorKind, type RecordedRequest, type ScriptStep, statusOf, type Turn } from './types'
+
+export interface FakeProviderOptions {
+  /** 0 (default) picks a free port. */
+  port?: number
+  host?: string
+  /** A key equal to this is rejected with 401. Default 'bad-key'. */
+  badKey?: string
+  /** When false, requests without any key are accepted (like a local Ollama). Default true. */
+  requireKey?: boolean
+  /** Ids listed by GET /v1/models. */
+  models?: string[]
+  /** One line per request, e.g. console.log for the CLI. */
+  log?: (line: string) => void
+}
+
+export interface FakeProvider {
+  /** http://127.0.0.1:PORT — no trailing slash, no version prefix. */
+  url: string
+  port: number
+  /** Ready-made baseURL values for each SDK. */
+  baseURLs: { openai: string; anthropic: string; google: string; openaiCompatible: string }
+  /** Live list, oldest first; cleared in place by reset(). */
+  requests: RecordedRequest[]
+  /** Appends steps; each generation request (any provider) consumes one. */
+  script(steps: ScriptStep[]): void
+  /** Drops pending steps and recorded requests. */
+  reset(): void
+  /** Stops listening and destroys every socket, stalled streams included. */
+  close(): Promise<void>
+}
+
+type Family = 'openai' | 'anthropic' | 'gemini'
+
+interface Route {
+  family: Family
+  kind: 'chat' | 'count' | 'models'
+  adapter?: ChatAdapter
+  model?: string
+  stream?: boolean
+}
+
+/** The SDKs append these to baseURL; the version prefix is optional so a bare host also works. */
+function routeOf(method: string, path: string): Route | undefined {
+  if (method === 'POST') {
+    if (/^(\/v1)?\/chat\/completions$/.test(path)) return { family: 'openai', kind: 'chat', adapter: openaiChat }
+    if (/^(\/v1)?\/responses$/.test(path)) return { family: 'openai', kind: 'chat', adapter: openaiResponses }
+    if (/^(\/v1)?\/messages$/.test(path)) return { family: 'anthropic', kind: 'chat', adapter: anthropic }
+    if (/^(\/v1)?\/messages\/count_tokens$/.test(path)) return { family: 'anthropic', kind: 'count' }
+    // @ai-sdk/google: `${baseURL}/models/${id}:generateContent`, or `${baseURL}/${id}` when the id already has a slash.
+    const g = /^(?:\/v1beta|\/v1)?\/(.+):(generateContent|streamGenerateContent|countTokens)$/.exec(path)
+    if (g) {
+      const model = decodeURIComponent(g[1] ?? '').replace(/^models\//, '')
+      if (g[2] === 'countTokens') return { family: 'gemini', kind: 'count', model }
+      return { family: 'gemini', kind: 'chat', adapter: gemini, model, stream: g[2] === 'streamGenerateContent' }
+    }
+  }
+  if (method === 'GET' && /^(\/v1)?\/models$/.test(path)) return { family: 'openai', kind: 'models' }
+  return undefined
+}
+
+function errorBody(family: Family, kind: ErrorKind, message: string): unknown {
+  if (family === 'anthropic') return anthropicError(kind, message)
+  if (family === 'gemini') return geminiError(kind, message, statusOf[kind])
+  return openaiError(kind, message)
+}
+
+function apiKeyOf(family: Family, req: IncomingMessage, url: URL): string | undefined {
+  const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]
+  const header = (name: string) => {
+    const v = req.headers[name]
+    return Array.isArray(v) ? v[0] : v
+  }
+  if (family === 'anthropic') return header('x-api-key') ?? bearer
+  if (family === 'gemini') return header('x-goog-api-key') ?? url.searchParams.get('key') ?? undefined
+  return bearer
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key'])
+
+function safeHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (!SECRET_HEADERS.has(k) && v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v
+  }
+  return out
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
+  res.end(text)
+}
+
+export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
+  const badKey = options.badKey ?? 'bad-key'
+  const requireKey = options.requireKey ?? true
+  const models = options.models ?? ['fake-model', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'llama3.2:latest']
+  const log = options.log ?? (() => {})
+  const queue = new ScriptQueue()
+  const requests: RecordedRequest[] = []
+  // One controller per in-flight response: aborted when the client hangs up or close() runs.
+  const inflight = new Set<AbortController>()
+  let seq = 0
+
+  async function handleChat(route: Route, adapter: ChatAdapter, body: Record<string, unknown>, rec: RecordedRequest, res: ServerResponse) {
+    const parsed = adapter.parse(body, route.model)
+    const stream = route.stream ?? parsed.stream
+    rec.model = parsed.model
+    rec.stream = stream
+    const plan: Plan = resolvePlan(queue.next(), parsed.messages)
+    const turn: Turn = {
+      id: `fake${String(rec.seq).padStart(6, '0')}`,
+      model: parsed.model,
+      created: Math.floor(Date.now() / 1000),
+      reply: plan.reply,
+      chunks: plan.chunks,
+      inputTokens: plan.usage?.input ?? estimateInputTokens(parsed.messages),
+      outputTokens: plan.usage?.output ?? estimateOutputTokens(plan.reply),
+      includeUsage: parsed.includeUsage
+    }
+    rec.outcome = plan.fault ?? 'ok'
+    rec.reply = plan.reply
+    rec.inputTokens = turn.inputTokens
+    log(`${rec.provider} ${parsed.model}${stream ? ' (stream)' : ''} -> ${rec.outcome}`)
+
+    const fail = (kind: ErrorKind, message: string, headers?: Record<string, string>) =>
+      sendJson(res, statusOf[kind], errorBody(route.family, kind, message), headers)
+    if (plan.fault === 'http401') return fail('auth', 'Invalid API key (scripted by the fake provider).')
+    if (plan.fault === 'http429') {
+      return fail('rate_limit', 'Rate limit reached (scripted by the fake provider).', { 'retry-after': String(plan.retryAfterSeconds) })
+    }
+    if (plan.fault === 'http500') return fail('server', 'Internal server error (scripted by the fake provider).')
+
+    const ac = new AbortController()
+    inflight.add(ac)
+    res.on('close', () => {
+      ac.abort()
+      inflight.delete(ac)
+    })
+    const fault = plan.fault === 'stall' || plan.fault === 'cut' ? plan.fault : undefined
+    if (stream) return runStream(res, adapter.stream(turn), { delayMs: plan.delayMs, fault, signal: ac.signal })
+    if (fault === 'stall') return waitForAbort(ac.signal)
+    const text = JSON.stringify(adapter.json(turn))
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+    if (fault === 'cut') {
+      res.write(text.slice(0, Math.floor(text.length / 2)))
+      return cutConnection(res)
+    }
+    res.end(text)
+  }
+
+  async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (req.method === 'GET' && path === '/__requests') return sendJson(res, 200, requests)
+    if (req.method === 'POST' && path === '/__reset') {
+      queue.clear()
+      requests.length = 0
+      return sendJson(res, 200, { ok: true })
+    }
+    if (req.method === 'POST' && path === '/__script') {
+      try {
+        const steps = parseSteps(JSON.parse((await readBody(req)) || 'null'))
+        queue.push(steps)
+        return sendJson(res, 200, { ok: true, queued: steps.length, pending: queue.pending })
+      } catch (e) {
+        return sendJson(res, 400, { ok: false, error: e instanceof Error ? e.message : String(e) })
+      }
+    }
+    return sendJson(res, 404, { ok: false, error: `no control endpoint ${req.method} ${path}` })
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake.invalid')
+    const path = url.pathname.replace(/\/+$/, '') || '/'
+    if (path.startsWith('/__')) return handleControl(req, res, path)
+
+    const route = routeOf(req.method ?? 'GET', path)
+    if (!route) return sendJson(res, 404, openaiError('not_found', `Fake provider: no route for ${req.method} ${path}`))
+
+    const raw = req.method === 'POST' ? await readBody(req) : ''
+    let body: Record<string, unknown> = {}
+    let badJson = false
+    try {
+      body = raw ? asRecord(JSON.parse(raw)) : {}
+    } catch {
+      badJson = true
+    }
+    const query = Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'key'))
+    const provider =
+      route.kind === 'models' ? 'openai-models' : route.kind === 'count' ? `${route.family}-count-tokens` : (route.adapter?.provider ?? route.family)
+    const rec: RecordedRequest = {
+      seq: ++seq,
+      provider,
+      method: req.method ?? 'GET',
+      path,
+      query,
+      model: route.model ?? (typeof body.model === 'string' ? body.model : null),
+      stream: false,
+      body: badJson ? raw : body,
+      headers: safeHeaders(req),
+      outcome: 'error'
+    }
+    requests.push(rec)
+
+    const fail = (kind: ErrorKind, message: string) => sendJson(res, statusOf[kind], errorBody(route.family, kind, message))
+    const key = apiKeyOf(route.family, req, url)
+    if (!key && requireKey) return fail('auth', 'Missing API key.')
+    if (key === badKey) return fail('auth', 'Invalid API key.')
+    if (badJson) return fail('bad_request', 'Request body is not valid JSON.')
+
+    if (route.kind === 'models') {
+      rec.outcome = 'ok'
+      return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-provider' })) })
+    }
+    if (route.kind === 'count') {
+      rec.outcome = 'ok'
+      const tokens = estimateInputTokens(route.family === 'gemini' ? geminiMessages(body) : anthropicMessages(body))
+      rec.inputTokens = tokens
+      if (route.family === 'gemini') return sendJson(res, 200, { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] })
+      return sendJson(res, 200, { input_tokens: tokens })
+    }
+    return handleChat(route, route.adapter ?? openaiChat, body, rec, res)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      log(`fake provider error: ${e instanceof Error ? e.stack : String(e)}`)
+      if (!res.headersSent) sendJson(res, 500, openaiError('server', 'Fake provider crashed; see its log.'))
+      else res.destroy()
+    })
+  })
+
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  const url = `http://${host}:${port}`
+
+  return {
+    url,
+    port,
+    baseURLs: { openai: `${url}/v1`, anthropic: `${url}/v1`, google: `${url}/v1beta`, openaiCompatible: `${url}/v1` },
+    requests,
+    script: (steps) => queue.push(parseSteps(steps)),
+    reset: () => {
+      queue.clear()
+      requests.length = 0
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const ac of inflight) ac.abort()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+  }
+}

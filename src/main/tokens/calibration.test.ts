@@ -1,0 +1,45 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { resolveModel } from '../models/catalog'
+import { applyCalibration, Calibrator, conservativeThreshold, isExact, observeCalibration } from './calibration'
+
+describe('calibration', () => {
+  it('converges on the provider’s ratio and corrects estimates', () => {
+    const c = new Calibrator()
+    expect(c.apply('anthropic:claude-sonnet-4-5', 1000)).toBe(1000) // no data: unchanged
+    // our estimate is ~15% low; reported usage is noisy
+    for (let i = 0; i < 30; i++) c.observe('anthropic:claude-sonnet-4-5', 10_000, 11_500 + (i % 2 ? 200 : -200))
+    expect(c.factor('anthropic:claude-sonnet-4-5')).toBeCloseTo(1.15, 1)
+    expect(c.apply('anthropic:claude-sonnet-4-5', 1000)).toBeGreaterThanOrEqual(1140)
+    expect(c.apply('google:gemini-2.5-pro', 1000)).toBe(1000) // per model
+  })
+
+  it('clamps to 0.5..2, ignores empty observations, and round-trips its state', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 50 }), (obs) => {
+        let s = {}
+        for (const [est, rep] of obs) s = observeCalibration(s, 'm', est, rep)
+        const f = new Calibrator(s).factor('m')
+        expect(f).toBeGreaterThanOrEqual(0.5)
+        expect(f).toBeLessThanOrEqual(2)
+      })
+    )
+    expect(observeCalibration({}, 'm', 0, 100)).toEqual({})
+    const c = new Calibrator()
+    c.observe('m', 100, 1_000_000)
+    expect(c.factor('m')).toBe(2)
+    const restored = new Calibrator(JSON.parse(JSON.stringify(c)))
+    expect(restored.factor('m')).toBe(2)
+    expect(new Calibrator({ m: { factor: 99, samples: -1 } }).factor('m')).toBe(1) // invalid stored state is dropped
+    expect(applyCalibration({ m: { factor: 1.5, samples: 1 } }, 'm', 11)).toBe(17)
+  })
+
+  it('lowers the threshold when counts are estimates (FR-5.2.1)', () => {
+    expect(isExact(resolveModel('openai', 'gpt-4o')!)).toBe(true)
+    expect(isExact(resolveModel('anthropic', 'claude-haiku-4-5')!)).toBe(false)
+    expect(conservativeThreshold(95, true)).toBe(95)
+    expect(conservativeThreshold(95, false)).toBe(90)
+    expect(conservativeThreshold(52, false)).toBe(50)
+    expect(conservativeThreshold(50, false)).toBe(50)
+  })
+})

@@ -1,0 +1,74 @@
+import { z } from 'zod'
+import type { ModelSpec } from '../models/catalog'
+
+export const CALIBRATION_MIN = 0.5
+export const CALIBRATION_MAX = 2
+/** Weight of the newest observation: ~5 responses move the factor most of the way, one outlier can't. */
+export const CALIBRATION_ALPHA = 0.3
+
+/** Serializable so the lead can persist it in settings (keyed by `provider:modelId`). */
+export const calibrationStateSchema = z.record(
+  z.string(),
+  z.object({ factor: z.number().min(CALIBRATION_MIN).max(CALIBRATION_MAX), samples: z.number().int().nonnegative() })
+)
+export type CalibrationState = z.infer<typeof calibrationStateSchema>
+
+const clamp = (x: number) => Math.min(CALIBRATION_MAX, Math.max(CALIBRATION_MIN, x))
+
+/**
+ * Pure update: folds one response's reported input tokens against our local estimate of the same
+ * request into an exponential moving average of reported/estimated. The first sample is taken as is.
+ */
+export function observeCalibration(
+  state: CalibrationState,
+  modelKey: string,
+  estimatedInput: number,
+  reportedInput: number
+): CalibrationState {
+  if (!(estimatedInput > 0) || !(reportedInput > 0)) return state // nothing to learn from
+  const ratio = clamp(reportedInput / estimatedInput)
+  const prev = state[modelKey]
+  const factor = prev ? clamp(prev.factor + CALIBRATION_ALPHA * (ratio - prev.factor)) : ratio
+  return { ...state, [modelKey]: { factor, samples: (prev?.samples ?? 0) + 1 } }
+}
+
+export function applyCalibration(state: CalibrationState, modelKey: string, estimate: number): number {
+  const factor = state[modelKey]?.factor ?? 1
+  return Math.ceil(estimate * factor)
+}
+
+/** A small holder around the pure functions; toJSON() is what to persist. */
+export class Calibrator {
+  private state: CalibrationState
+  constructor(state: CalibrationState = {}) {
+    this.state = calibrationStateSchema.catch({}).parse(state)
+  }
+  observe(modelKey: string, estimatedInput: number, reportedInput: number): void {
+    this.state = observeCalibration(this.state, modelKey, estimatedInput, reportedInput)
+  }
+  apply(modelKey: string, estimate: number): number {
+    return applyCalibration(this.state, modelKey, estimate)
+  }
+  factor(modelKey: string): number {
+    return this.state[modelKey]?.factor ?? 1
+  }
+  toJSON(): CalibrationState {
+    return this.state
+  }
+}
+
+/** OpenAI models are counted exactly with tiktoken; everything else starts as an estimate. */
+export function isExact(spec: ModelSpec): boolean {
+  return spec.tokenizer === 'o200k_base' || spec.tokenizer === 'cl100k_base'
+}
+
+export const ESTIMATE_THRESHOLD_MARGIN = 5
+
+/**
+ * FR-5.2.1: when counts are estimates, compress earlier. 95% becomes 90%; never below 50%
+ * (the settings minimum), and never above what the user chose.
+ */
+export function conservativeThreshold(thresholdPercent: number, exact: boolean): number {
+  if (exact) return thresholdPercent
+  return Math.max(Math.min(50, thresholdPercent), thresholdPercent - ESTIMATE_THRESHOLD_MARGIN)
+}

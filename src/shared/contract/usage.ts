@@ -1,0 +1,55 @@
+import { z } from 'zod'
+import { MAX_MESSAGE_CHARS } from '../domain/chat-message'
+import { providerIdSchema } from '../domain/provider'
+import { route } from './define'
+
+export const budgetSchema = z.object({
+  window: z.number().int(),
+  reservedOutput: z.number().int(),
+  safetyMargin: z.number().int(),
+  usable: z.number().int(),
+  threshold: z.number().int(),
+  thresholdPercent: z.number()
+})
+
+/** What the next request of a chat costs, and the budget it must fit (the context meter). */
+export const contextUsageSchema = z.object({
+  sessionId: z.string(),
+  provider: providerIdSchema,
+  modelId: z.string(),
+  modelLabel: z.string(),
+  /** false when the model is not in the catalog: a small conservative window is assumed. */
+  modelKnown: z.boolean(),
+  tokens: z.number().int(),
+  breakdown: z.object({
+    system: z.number().int(),
+    history: z.number().int(),
+    draft: z.number().int(),
+    overhead: z.number().int()
+  }),
+  messages: z.number().int(),
+  /** Every count came from the provider's own tokenizer (tiktoken or its countTokens endpoint). */
+  exact: z.boolean(),
+  counter: z.string(),
+  /** Some messages were counted for another model and are being recounted. */
+  recounting: z.boolean(),
+  budget: budgetSchema
+})
+export type ContextUsage = z.infer<typeof contextUsageSchema>
+
+export const usageRoutes = {
+  'chat.context': route(
+    z
+      .object({
+        sessionId: z.string().min(1),
+        draft: z.string().max(MAX_MESSAGE_CHARS, 'Message is too long').optional()
+      })
+      .strict(),
+    contextUsageSchema
+  )
+}
+
+export const usageEvents = {
+  /** Stored counts of a chat changed: refetch chat.context. */
+  'usage.changed': z.object({ sessionId: z.string() })
+}
