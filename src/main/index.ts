@@ -1,0 +1,114 @@
+import { join } from 'node:path'
+import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
+import { createApp, type App } from './app'
+import { DatabaseOpenError } from './db/client'
+import { createConsoleLogger } from './logger'
+import { createIpcAdapter, type IpcAdapter } from './platform/ipc'
+import { resolveShellLocation } from './platform/launch-options'
+import { isAppUrl, resolveRendererTarget } from './platform/url-policy'
+import { createMainWindow, focusWindow, guardWebContents, installSessionSecurity } from './window'
+
+/*
+ * The Electron entry: lifecycle, the single-instance lock and the wiring of the shared app
+ * (app.ts) to the IPC adapter and the window. Everything else lives in app.ts and below.
+ */
+
+const log = createConsoleLogger()
+
+const location = resolveShellLocation({
+  argv: process.argv,
+  env: process.env,
+  defaultUserData: app.getPath('userData')
+})
+// Before the lock: the lock lives in the profile directory, so there is one instance per database.
+if (location.userData !== app.getPath('userData')) app.setPath('userData', location.userData)
+// Every renderer sandboxed, whatever its webPreferences say.
+app.enableSandbox()
+
+function startupErrorMessage(err: unknown): string {
+  if (err instanceof DatabaseOpenError) return err.message
+  const message = err instanceof Error ? err.message : String(err)
+  if (/NODE_MODULE_VERSION|did not self-register|Could not locate the bindings file/.test(message)) {
+    return (
+      'The SQLite module (better-sqlite3) is not built for this version of Electron. ' +
+      'Start Distill with "npm start", which rebuilds it, or run "node scripts/ensure-native.mjs electron".\n\n' +
+      message
+    )
+  }
+  return `Distill could not start: ${message}`
+}
+
+/** Shown instead of a window; the database is never touched further (nor overwritten). */
+function failStartup(err: unknown): void {
+  log.error('Startup failed', err)
+  dialog.showErrorBox('Distill cannot start', startupErrorMessage(err))
+  app.exit(1)
+}
+
+function run(): void {
+  const target = resolveRendererTarget({
+    mainDir: __dirname,
+    devUrl: process.env.ELECTRON_RENDERER_URL,
+    isPackaged: app.isPackaged
+  })
+  const preload = join(__dirname, '..', 'preload', 'index.js')
+  let distill: App | null = null
+  let ipc: IpcAdapter | null = null
+  let mainWindow: BrowserWindow | null = null
+
+  const openWindow = () => {
+    const win = createMainWindow({ target, preload, log })
+    ipc?.attach(win.webContents)
+    mainWindow = win
+    win.on('closed', () => {
+      if (mainWindow === win) mainWindow = null
+    })
+  }
+
+  app.on('second-instance', () => {
+    if (mainWindow) focusWindow(mainWindow)
+    else if (distill && app.isReady()) openWindow()
+  })
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents))
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+  app.on('activate', () => {
+    if (distill && BrowserWindow.getAllWindows().length === 0) openWindow()
+  })
+  app.on('will-quit', () => {
+    ipc?.dispose()
+    ipc = null
+    distill?.close()
+    distill = null
+  })
+
+  app
+    .whenReady()
+    .then(() => {
+      try {
+        distill = createApp({ dbFile: location.dbFile, mode: 'electron', log })
+      } catch (err) {
+        failStartup(err)
+        return
+      }
+      log.info(`Database: ${distill.database.file}`)
+      installSessionSecurity(session.defaultSession, target)
+      ipc = createIpcAdapter({
+        ipcMain,
+        router: distill.router,
+        events: distill.events,
+        isAppUrl: (url) => isAppUrl(url, target),
+        log
+      })
+      openWindow()
+    })
+    .catch(failStartup)
+}
+
+if (app.requestSingleInstanceLock()) {
+  run()
+} else {
+  // Another Distill owns this database; it has been asked (second-instance) to come to the front.
+  app.quit()
+}
