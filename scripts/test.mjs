@@ -5,6 +5,7 @@ const steps = [
   ['typecheck', 'npm', ['run', '-s', 'typecheck']],
   ['lint', 'npm', ['run', '-s', 'lint']],
   ['unit and integration', 'npm', ['run', '-s', 'test:unit']],
+  ['launcher scripts', 'node', ['--test', 'scripts/lib/']],
   ['end to end', 'npm', ['run', '-s', 'test:e2e']]
 ]
 for (const [name, cmd, args] of steps) {

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
 import { createApp, type App } from './app'
@@ -21,7 +22,10 @@ const location = resolveShellLocation({
   defaultUserData: app.getPath('userData')
 })
 // Before the lock: the lock lives in the profile directory, so there is one instance per database.
-if (location.userData !== app.getPath('userData')) app.setPath('userData', location.userData)
+if (location.userData !== app.getPath('userData')) {
+  mkdirSync(location.userData, { recursive: true })
+  app.setPath('userData', location.userData)
+}
 // Every renderer sandboxed, whatever its webPreferences say.
 app.enableSandbox()
 

@@ -1,11 +1,22 @@
 import { EventEmitter } from 'node:events'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { BrowserWindowConstructorOptions, Session } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { silentLogger } from './logger'
 import type { RendererTarget } from './platform/url-policy'
 import { CONTENT_SECURITY_POLICY } from './transport/http'
+import type { installSessionSecurity as InstallSessionSecurity } from './window'
+
+/** What the test reads of the BrowserWindow options (this file may not import electron's types). */
+interface BrowserWindowConstructorOptions {
+  title?: string
+  show?: boolean
+  minWidth?: number
+  minHeight?: number
+  backgroundColor?: string
+  webPreferences?: Record<string, unknown>
+}
+type Session = Parameters<typeof InstallSessionSecurity>[0]
 
 // window.ts runs only inside Electron; this stand-in records what the window is given and lets the
 // test fire the webContents events Electron would.
@@ -15,11 +26,11 @@ const fake = vi.hoisted(() => {
       options: BrowserWindowConstructorOptions
       shown: number
       loaded: string[]
-      contents: import('node:events').EventEmitter & {
+      contents: EventEmitter & {
         openHandler?: (details: { url: string }) => { action: string }
         url: string
       }
-      emitter: import('node:events').EventEmitter
+      emitter: EventEmitter
     }>,
     opened: [] as string[],
     dark: false,
