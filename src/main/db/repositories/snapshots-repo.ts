@@ -1,0 +1,70 @@
+import { and, desc, eq } from 'drizzle-orm'
+import { summaryContentSchema, type Snapshot, type SummaryContent } from '../../../shared/domain/snapshot'
+import type { Db } from '../client'
+import { chatMessages, sessionSnapshots, type SessionSnapshotRow } from '../schema'
+
+function toSnapshot(row: SessionSnapshotRow, cutoffSeq: number | null): Snapshot {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    kind: row.kind,
+    // Validated on read: a malformed row surfaces as an error, never as a half-understood summary.
+    content: summaryContentSchema.parse(row.contentJson),
+    messageCutoffId: row.messageCutoffId,
+    cutoffSeq: cutoffSeq ?? 0,
+    tokenCount: row.tokenCount,
+    status: row.status,
+    createdAt: row.createdAt
+  }
+}
+
+const withCutoff = (db: Db) =>
+  db
+    .select({ snapshot: sessionSnapshots, cutoffSeq: chatMessages.seq })
+    .from(sessionSnapshots)
+    .leftJoin(chatMessages, eq(chatMessages.id, sessionSnapshots.messageCutoffId))
+
+/** The summary the context uses now (FR-1.5.3): the newest active one. */
+export function activeSummary(db: Db, sessionId: string): Snapshot | undefined {
+  const row = withCutoff(db)
+    .where(and(eq(sessionSnapshots.sessionId, sessionId), eq(sessionSnapshots.kind, 'summary'), eq(sessionSnapshots.status, 'active')))
+    .orderBy(desc(sessionSnapshots.createdAt), desc(sessionSnapshots.id))
+    .limit(1)
+    .get()
+  return row ? toSnapshot(row.snapshot, row.cutoffSeq) : undefined
+}
+
+export function findSnapshot(db: Db, id: string): Snapshot | undefined {
+  const row = withCutoff(db).where(eq(sessionSnapshots.id, id)).get()
+  return row ? toSnapshot(row.snapshot, row.cutoffSeq) : undefined
+}
+
+export function listSnapshots(db: Db, sessionId: string): Snapshot[] {
+  return withCutoff(db)
+    .where(eq(sessionSnapshots.sessionId, sessionId))
+    .orderBy(desc(sessionSnapshots.createdAt), desc(sessionSnapshots.id))
+    .all()
+    .map((r) => toSnapshot(r.snapshot, r.cutoffSeq))
+}
+
+export function insertSummary(
+  db: Db,
+  row: { id: string; sessionId: string; content: SummaryContent; messageCutoffId: string; tokenCount: number; createdAt: number }
+): void {
+  db.insert(sessionSnapshots)
+    .values({
+      id: row.id,
+      sessionId: row.sessionId,
+      kind: 'summary',
+      contentJson: row.content,
+      messageCutoffId: row.messageCutoffId,
+      tokenCount: row.tokenCount,
+      status: 'active',
+      createdAt: row.createdAt
+    })
+    .run()
+}
+
+export function setSnapshotStatus(db: Db, id: string, status: Snapshot['status']): void {
+  db.update(sessionSnapshots).set({ status }).where(eq(sessionSnapshots.id, id)).run()
+}

@@ -1,0 +1,133 @@
+import { allowedBoundaries } from './retention'
+import { truncateMiddle } from './truncate'
+import type { CountTokens, EngineMessage, EngineRole } from './types'
+
+/** A single message may take at most this share of the usable budget before it is cut in the middle. */
+export const LARGE_MESSAGE_SHARE = 0.5
+
+export type ContextPartKind = 'system' | 'summary' | 'message' | 'input'
+
+export interface ContextMessage {
+  kind: ContextPartKind
+  role: EngineRole
+  content: string
+  tokens: number
+  /** The stored message this stands for (summary: the snapshot id). */
+  sourceId?: string
+  /** Characters cut from the middle, when the message was too large. */
+  truncatedChars?: number
+}
+
+export interface ContextPart {
+  id?: string
+  text: string
+  tokens: number
+}
+
+export interface BuildContextInput {
+  system?: ContextPart
+  /** The latest active summary, sent as a system message (FR-1.5.1). */
+  summary?: ContextPart
+  /** The retained history, oldest first. */
+  messages: readonly EngineMessage[]
+  input?: ContextPart
+  /** U: what the messages may use in total. */
+  usable: number
+  overheadTokens: number
+  countTokens: CountTokens
+}
+
+export interface BuiltContext {
+  messages: ContextMessage[]
+  tokens: number
+  breakdown: Record<ContextPartKind, number> & { overhead: number }
+  /** Messages cut in the middle to fit. */
+  truncated: number
+  /** Oldest history messages left out because even truncation could not make room (rare: compression failed or is off). */
+  dropped: number
+  fits: boolean
+}
+
+export const SUMMARY_PREFIX = 'Summary of the earlier conversation (older messages were compressed; details may be missing):\n\n'
+
+function entry(kind: ContextPartKind, role: EngineRole, part: ContextPart, sourceId?: string): ContextMessage {
+  return { kind, role, content: part.text, tokens: part.tokens, ...(sourceId ? { sourceId } : {}) }
+}
+
+/** The largest cap c with sum(min(tokens_i, c)) ≤ room: cut only the biggest items, all to the same size. */
+function waterLevel(tokens: readonly number[], room: number): number {
+  const sorted = [...tokens].sort((a, b) => a - b)
+  let remaining = room
+  for (let i = 0; i < sorted.length; i++) {
+    const left = sorted.length - i
+    if (sorted[i]! * left > remaining) return Math.floor(remaining / left)
+    remaining -= sorted[i]!
+  }
+  return Number.POSITIVE_INFINITY
+}
+
+/**
+ * Assembles what the model receives (FR-1.5.1): system prompt, the summary as a system message, the
+ * retained messages in order, then the pending input, and proves it fits the usable budget. Large
+ * messages are cut in the middle with a [...N...] marker; when that is not enough the oldest history
+ * goes (never splitting a tool call from its result); the pending input is never dropped.
+ */
+export function buildContext(input: BuildContextInput): BuiltContext {
+  const { countTokens } = input
+  const room = Math.max(0, input.usable - input.overheadTokens)
+  const items: ContextMessage[] = [
+    ...(input.system ? [entry('system', 'system', input.system)] : []),
+    ...(input.summary ? [entry('summary', 'system', input.summary, input.summary.id)] : []),
+    ...input.messages.map((m) => entry('message', m.role, { text: m.text, tokens: m.tokens }, m.id)),
+    ...(input.input ? [entry('input', 'user', input.input)] : [])
+  ]
+  const total = () => items.reduce((s, m) => s + m.tokens, 0)
+  let truncated = 0
+  const cut = (m: ContextMessage, cap: number) => {
+    if (m.tokens <= cap) return
+    const text = truncateMiddle(m.content, cap, countTokens)
+    m.truncatedChars = m.content.length - text.length + (m.truncatedChars ?? 0)
+    m.content = text
+    m.tokens = countTokens(text)
+    truncated++
+  }
+
+  // 1. Large messages: none may take more than its share of the budget.
+  if (total() > room) for (const m of items) cut(m, Math.floor(room * LARGE_MESSAGE_SHARE))
+
+  // 2. Drop the oldest history, whole tool exchanges at a time, while it does not fit.
+  let dropped = 0
+  if (total() > room) {
+    const history = items.filter((m) => m.kind === 'message')
+    const allowed = allowedBoundaries(input.messages)
+    let over = total() - room
+    let drop = 0
+    while (drop < history.length && over > 0) {
+      over -= history[drop]!.tokens
+      drop++
+      while (drop < history.length && !allowed[drop]) {
+        over -= history[drop]!.tokens
+        drop++
+      }
+    }
+    const gone = new Set(history.slice(0, drop))
+    dropped = gone.size
+    for (let i = items.length - 1; i >= 0; i--) if (gone.has(items[i]!)) items.splice(i, 1)
+  }
+
+  // 3. Still too big (huge system prompt, summary or input): cut the largest remaining items evenly.
+  if (total() > room) {
+    const level = waterLevel(items.map((m) => m.tokens), room)
+    for (const m of items) cut(m, level)
+    // Counting after a cut can exceed the cap by a token or two: tighten until it fits.
+    for (let guard = 0; total() > room && guard < 20; guard++) {
+      const largest = items.reduce((a, b) => (b.tokens > a.tokens ? b : a))
+      cut(largest, Math.max(0, largest.tokens - (total() - room)))
+    }
+  }
+
+  const breakdown = { system: 0, summary: 0, message: 0, input: 0, overhead: input.overheadTokens }
+  for (const m of items) breakdown[m.kind] += m.tokens
+  const tokens = total() + input.overheadTokens
+  return { messages: items, tokens, breakdown, truncated, dropped, fits: tokens <= input.usable }
+}

@@ -1,0 +1,94 @@
+/**
+ * How informative a sentence is, from surface features alone: the facts people come back for are
+ * names, numbers, dates, money, identifiers, decisions and constraints; pleasantries are not.
+ */
+import type { Unit } from './sentences'
+
+const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0
+
+const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)'
+const MONEY = /[$€£¥]\s?\d[\d,.]*(?:\s?[kKmM]\b)?|\b\d[\d,.]*\s?(?:USD|EUR|GBP|CHF|dollars|euros|pounds|bucks)\b/g
+const DATE = new RegExp(
+  `\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b${MONTH}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b|\\b\\d{1,2}:\\d{2}\\b|\\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\\b`,
+  'g'
+)
+const VERSION = /\bv?\d+\.\d+(?:\.\d+)+\b|\bv\d+(?:\.\d+)?\b/g
+const PERCENT = /\d(?:[\d.]*)\s?%/g
+/** Numbers of two or more digits: single digits ("2 options") say little. */
+const NUMBER = /\b\d[\d,.]*\d\b/g
+
+const BACKTICK = /`[^`\n]+`/g
+const PATH = /(?:^|[\s(])(?:~|\.{1,2})?\/?[\w.-]+\/[\w./-]+/g
+const SNAKE = /\b[a-z][a-z0-9]*_[a-z0-9_]+\b/g
+const CAMEL = /\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b/g
+const CONSTANT = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g
+const CALL = /\b[\w.]+\(\)/g
+const FLAG = /(?:^|\s)--?[a-z][\w-]+/g
+const DOTTED = /\b[a-z][\w-]*\.(?:ts|js|tsx|py|sql|json|ya?ml|toml|md|rs|go|sh|env|conf|csv|lock)\b/gi
+
+/** Capitalised words that are not the first word of the sentence: names, places, products. */
+const PROPER = /(?<=[\s(,"'“])[A-Z][a-zà-ÿ]+(?:[-'][A-Z]?[a-zà-ÿ]+)?\b/g
+const ACRONYM = /\b[A-Z]{2,6}s?\b/g
+const NOT_NAMES = new Set(['I', 'The', 'This', 'That', 'It', 'We', 'You', 'If', 'And', 'But', 'So', 'Also', 'Then', 'OK', 'Ok', 'Yes', 'No', 'Thanks', 'Sure', 'Great'])
+
+const DECISION =
+  /\b(?:we|i)\s+(?:(?:have|'ve|just|finally)\s+)?(?:decided|agreed|settled|chose|picked|went with|booked|confirmed|signed|committed)\b|\b(?:let'?s|we'?ll|we will|i'?ll|i will|going to|gonna)\s+(?:go with|use|stick with|book|switch to|keep|pick)\b|\b(?:decision|agreed|decided|settled on|final answer|the plan is|go with)\b/i
+const CONSTRAINT =
+  /\b(?:must|mustn't|never|always|prefer(?:s|red|ence)?|deadline|budget|can't|cannot|don't want|won't|allergic|allergy|require[sd]?|requirement|no more than|at most|at least|maximum|minimum|limit|avoid|hate|non-negotiable|important|make sure|has to|have to|need to)\b/i
+const PLEASANTRY =
+  /^(?:thanks|thank you|thx|great|sure|ok(?:ay)?|cool|awesome|perfect|nice|sounds good|got it|of course|absolutely|no problem|you'?re welcome|glad|happy to help|makes sense|good (?:question|point|idea)|exactly|right|yes|yeah|wow|haha|lol|excellent|amazing|fantastic)\b[^?]*$|happy to help|hope (?:this|that) helps|let me know if|feel free to|glad (?:to|i could|that)|good luck|have fun|you'?re welcome/i
+
+export interface ScoreContext {
+  /** Term ids of the unit and the document frequency of every id, for a rarity bonus. */
+  termIds: readonly number[]
+  df: readonly number[]
+  units: number
+  focus: ReadonlySet<number>
+}
+
+const cap = (n: number, max: number) => Math.min(n, max)
+
+export function scoreUnit(unit: Unit, ctx: ScoreContext): number {
+  const t = unit.text
+  const words = t.split(/\s+/).length
+  let score = 1
+
+  const money = count(t, MONEY)
+  const dates = count(t, DATE)
+  const versions = count(t, VERSION)
+  const numbers = Math.max(0, count(t, NUMBER) - money - versions)
+  score += cap(money * 1.6 + dates * 1.6 + versions * 1.2 + count(t, PERCENT) * 1.0 + numbers * 0.8, 4)
+
+  const idents = count(t, BACKTICK) * 1.2 + count(t, PATH) + count(t, SNAKE) + count(t, CAMEL) + count(t, CONSTANT) + count(t, CALL) * 0.6 + count(t, FLAG) * 0.6 + count(t, DOTTED)
+  score += cap(idents, unit.kind === 'code' ? 2.5 : 3.5)
+
+  const names = (t.match(PROPER) ?? []).filter((w) => !NOT_NAMES.has(w)).length
+  score += cap(names * 0.7, 2.8) + cap(count(t, ACRONYM) * 0.3, 0.9)
+
+  if (DECISION.test(t)) score += 2.2
+  if (CONSTRAINT.test(t)) score += 1.4
+  if (t.trimEnd().endsWith('?')) score += unit.role === 'user' ? 1.0 : 0.3
+  if (PLEASANTRY.test(t)) score -= words < 12 ? 3 : 1.5
+  if (words < 4) score -= 1.5
+  if (unit.role === 'user') score += 0.3
+  // A previous summary's sentences already won a selection once; a small edge keeps early facts alive.
+  if (unit.role === 'summary') score += 0.8
+
+  // Rarity: terms seen in few sentences are what makes this sentence different from the rest.
+  let rare = 0
+  let idf = 0
+  for (const id of ctx.termIds) {
+    const df = ctx.df[id] ?? 1
+    idf += Math.log(1 + ctx.units / df)
+    if (df <= 2) rare++
+  }
+  if (ctx.termIds.length > 0) score += (idf / ctx.termIds.length / Math.log(1 + ctx.units)) * 1.2
+  score += cap(rare * 0.35, 1.4)
+
+  if (ctx.focus.size > 0) {
+    let hits = 0
+    for (const id of ctx.termIds) if (ctx.focus.has(id)) hits++
+    score += cap(hits * 1.8, 5.4)
+  }
+  return Math.max(0.05, score)
+}

@@ -1,0 +1,105 @@
+import type { Budget } from './budget'
+import { retentionStart } from './retention'
+import type { ActiveSummary, CompressionSettings, EngineMessage } from './types'
+
+/** A summary gets this share of the usable budget at most… */
+export const SUMMARY_SHARE = 0.15
+/** …and at least this many tokens when the window allows it. */
+export const MIN_SUMMARY_TOKENS = 200
+export const MAX_SUMMARY_TOKENS = 4000
+/** After compression the context should sit well below the threshold, or the next turn compresses again. */
+export const AFTER_COMPRESSION_TARGET = 0.7
+
+export interface PlanInput {
+  /** The active history: messages after the current summary's cutoff, oldest first (pending input excluded). */
+  messages: readonly EngineMessage[]
+  summary?: ActiveSummary
+  systemTokens: number
+  pendingInputTokens: number
+  overheadTokens: number
+  budget: Budget
+  settings: CompressionSettings
+  /** Manual compression: summarize everything unless a retention override is given (FR-2.2). */
+  manual?: boolean
+  retentionOverride?: number
+  /** A tighter summary after a result that did not fit (FR-5.3: re-summarize with a higher ratio). */
+  summaryTokensCap?: number
+}
+
+export interface CompressionPlan {
+  /** Messages the new summary covers (besides the previous summary). */
+  toSummarize: EngineMessage[]
+  retained: EngineMessage[]
+  previousSummary?: ActiveSummary
+  targetSummaryTokens: number
+  /** The retention actually used: lower than asked when the budget is tight (FR-5.3). */
+  retentionTokens: number
+  tokensBefore: number
+  estimatedTokensAfter: number
+  /** Nothing new to summarize. */
+  empty: boolean
+  /** FR-5.4.2: the history is below the minimum (allowed for manual compression, with a warning). */
+  belowMinimum: boolean
+  warnings: string[]
+}
+
+const sum = (messages: readonly EngineMessage[]) => messages.reduce((s, m) => s + m.tokens, 0)
+
+/**
+ * Decides what a compression summarizes and what stays verbatim (DESIGN §5). Pure: the service
+ * executes the plan, checks the result and writes the snapshot.
+ */
+export function planCompression(input: PlanInput): CompressionPlan {
+  const { messages, summary, budget, settings } = input
+  const warnings: string[] = []
+  const fixed = input.systemTokens + input.pendingInputTokens + input.overheadTokens
+  const historyTokens = sum(messages)
+  const tokensBefore = fixed + (summary?.tokens ?? 0) + historyTokens
+  const available = Math.max(0, budget.usable - fixed)
+
+  let targetSummaryTokens = Math.min(
+    MAX_SUMMARY_TOKENS,
+    Math.max(MIN_SUMMARY_TOKENS, Math.floor(budget.usable * SUMMARY_SHARE)),
+    // Never more than half of what is left for history.
+    Math.floor(available / 2)
+  )
+  if (input.summaryTokensCap !== undefined) targetSummaryTokens = Math.min(targetSummaryTokens, input.summaryTokensCap)
+  targetSummaryTokens = Math.max(0, targetSummaryTokens)
+
+  let retention = input.manual ? (input.retentionOverride ?? 0) : (input.retentionOverride ?? settings.retentionTokens)
+  // FR-5.3: keep summary + retained messages well inside the threshold; shrink retention if not.
+  const roomForRetained = Math.max(0, Math.floor(budget.threshold * AFTER_COMPRESSION_TARGET) - fixed - targetSummaryTokens)
+  if (retention > roomForRetained) {
+    if (!input.manual || input.retentionOverride !== undefined) {
+      warnings.push(
+        `Kept ${roomForRetained.toLocaleString('en-US')} tokens of recent messages instead of ${retention.toLocaleString('en-US')}: the window is too small for more.`
+      )
+    }
+    retention = roomForRetained
+  }
+
+  const start = retentionStart(messages, retention)
+  const toSummarize = messages.slice(0, start)
+  const retained = messages.slice(start)
+  const empty = toSummarize.length === 0
+  const belowMinimum = (summary?.tokens ?? 0) + historyTokens < settings.minimumTokens
+  if (belowMinimum && input.manual && !empty) {
+    warnings.push(
+      `This chat has fewer than ${settings.minimumTokens.toLocaleString('en-US')} tokens of history; summarizing it saves little.`
+    )
+  }
+  const summarizedTokens = (summary?.tokens ?? 0) + sum(toSummarize)
+  const summaryAfter = empty ? (summary?.tokens ?? 0) : Math.min(targetSummaryTokens, summarizedTokens)
+  return {
+    toSummarize,
+    retained,
+    previousSummary: summary,
+    targetSummaryTokens,
+    retentionTokens: retention,
+    tokensBefore,
+    estimatedTokensAfter: fixed + summaryAfter + sum(retained),
+    empty,
+    belowMinimum,
+    warnings
+  }
+}

@@ -1,0 +1,77 @@
+import { useEffect } from 'react'
+import { Toaster } from 'sonner'
+import { AccessNeeded } from './components/access-needed'
+import { ConnectionBanner } from './components/connection-banner'
+import { ChatView } from './features/chat/chat-view'
+import { Sidebar } from './features/sessions/sidebar'
+import { SettingsPage } from './features/settings/settings-page'
+import { applyTheme } from './lib/theme'
+import { useSessionsStore } from './stores/sessions-store'
+import { useSettingsStore } from './stores/settings-store'
+import { lastSessionId, useUiStore } from './stores/ui-store'
+import { wireEvents } from './stores/wire-events'
+
+/** A chat named in the address (`#chat/<id>`, a sidebar link opened in a new tab), else the last one open. */
+function sessionToRestore(): string | null {
+  const match = /^#chat\/(.+)$/.exec(window.location.hash)
+  if (match) {
+    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search)
+    try {
+      return decodeURIComponent(match[1]!)
+    } catch {
+      return null
+    }
+  }
+  return lastSessionId()
+}
+
+async function start(): Promise<void> {
+  const remembered = sessionToRestore()
+  await Promise.all([
+    useSessionsStore.getState().load(),
+    useSettingsStore.getState().load(),
+    remembered
+      ? useSessionsStore.getState().fetchOne(remembered).then((session) => {
+          if (session && useUiStore.getState().selectedSessionId === null) useUiStore.getState().openSession(session.id)
+        })
+      : Promise.resolve()
+  ])
+}
+
+export function App() {
+  const view = useUiStore((s) => s.view)
+  const unauthorized = useUiStore((s) => s.unauthorized)
+  const theme = useSettingsStore((s) => s.settings?.theme)
+
+  useEffect(() => {
+    const unwire = wireEvents()
+    void start()
+    return unwire
+  }, [])
+
+  useEffect(() => {
+    if (theme) applyTheme(theme)
+  }, [theme])
+
+  if (unauthorized) return <AccessNeeded reason="rejected" />
+
+  return (
+    <>
+      <div className="app">
+        <Sidebar />
+        <main className="main">
+          <ConnectionBanner />
+          {view === 'settings' ? <SettingsPage /> : <ChatView />}
+        </main>
+      </div>
+      {/* Lifted above the composer and the settings footer, so a toast never covers Send or Save. */}
+      <Toaster
+        theme={theme ?? 'system'}
+        position="bottom-right"
+        offset={{ bottom: 96, right: 24 }}
+        mobileOffset={{ bottom: 88 }}
+        closeButton
+      />
+    </>
+  )
+}

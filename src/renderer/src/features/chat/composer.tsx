@@ -1,0 +1,91 @@
+import { useEffect, useId, useRef } from 'react'
+import { toast } from 'sonner'
+import { ArrowUpIcon, StopIcon } from '../../components/icons'
+import { isStreaming, useChatStore } from '../../stores/chat-store'
+
+/** The message box: Enter sends, Shift+Enter adds a line. What is typed survives a failed send. */
+export function Composer({ sessionId }: { sessionId: string }) {
+  const draft = useChatStore((s) => s.drafts[sessionId] ?? '')
+  const sending = useChatStore((s) => s.sending[sessionId] ?? false)
+  const error = useChatStore((s) => s.sendErrors[sessionId] ?? null)
+  const setDraft = useChatStore((s) => s.setDraft)
+  const send = useChatStore((s) => s.send)
+  const stop = useChatStore((s) => s.stop)
+  const streaming = useChatStore((s) => isStreaming(s.threads[sessionId]))
+  const textareaRef = useRef<HTMLTextAreaElement>(null)
+  const hintId = useId()
+  const errorId = useId()
+
+  useEffect(() => {
+    textareaRef.current?.focus()
+  }, [sessionId])
+
+  const canSend = draft.trim() !== '' && !sending && !streaming
+
+  async function submit() {
+    if (!canSend) return
+    const failure = await send(sessionId)
+    if (failure) toast.error('Message not sent', { description: failure })
+    textareaRef.current?.focus()
+  }
+
+  async function stopReply() {
+    const failure = await stop(sessionId)
+    if (failure) toast.error('Could not stop the reply', { description: failure })
+    textareaRef.current?.focus()
+  }
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void submit()
+      }}
+    >
+      <div className="composer-box" data-invalid={error ? true : undefined}>
+        <textarea
+          ref={textareaRef}
+          className="composer-input"
+          aria-label="Message"
+          aria-describedby={error ? `${errorId} ${hintId}` : hintId}
+          aria-invalid={error ? true : undefined}
+          placeholder="Message Distill"
+          rows={1}
+          value={draft}
+          readOnly={sending}
+          onChange={(event) => setDraft(sessionId, event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault()
+              void submit()
+            }
+          }}
+        />
+        {streaming ? (
+          <button
+            type="button"
+            className="send-button stop-button"
+            aria-label="Stop"
+            title="Stop"
+            onClick={() => void stopReply()}
+          >
+            <StopIcon width={14} height={14} />
+          </button>
+        ) : (
+          <button type="submit" className="send-button" aria-label="Send" title="Send" disabled={!canSend}>
+            {sending ? <span className="spinner" aria-hidden="true" /> : <ArrowUpIcon width={18} height={18} />}
+          </button>
+        )}
+      </div>
+      {error && (
+        <p id={errorId} className="field-error composer-error" role="alert">
+          Not sent: {error}
+        </p>
+      )}
+      <p id={hintId} className="composer-hint">
+        <kbd>Enter</kbd> to send, <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line
+      </p>
+    </form>
+  )
+}

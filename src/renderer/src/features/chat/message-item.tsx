@@ -1,0 +1,102 @@
+import { memo, useState } from 'react'
+import { toast } from 'sonner'
+import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import { formatClock, formatFull } from '../../lib/relative-time'
+import { messageText } from '../../lib/message-text'
+import { useChatStore } from '../../stores/chat-store'
+
+const SPEAKER: Record<ChatMessage['role'], string> = {
+  user: 'You said:',
+  assistant: 'Assistant said:',
+  system: 'System instruction:',
+  tool: 'Tool result:'
+}
+
+interface MessageItemProps {
+  message: ChatMessage
+  /** The last reply failed or was stopped: offer to run it again. */
+  canRetry: boolean
+}
+
+/** One message. Plain text with its whitespace kept; Markdown arrives later. */
+export const MessageItem = memo(function MessageItem({ message, canRetry }: MessageItemProps) {
+  const text = messageText(message.parts)
+  const attachments = message.parts.filter((p) => p.type === 'attachment')
+  const streaming = message.status === 'streaming'
+  return (
+    <article
+      className="message"
+      data-role={message.role}
+      data-status={message.status}
+      aria-busy={streaming || undefined}
+    >
+      <h2 className="sr-only">{SPEAKER[message.role]}</h2>
+      <div className="message-body">
+        {text !== '' && (
+          <div className="message-text">
+            {text}
+            {streaming && <span className="stream-caret" aria-hidden="true" />}
+          </div>
+        )}
+        {streaming && text === '' && (
+          <span className="typing" role="status">
+            <span className="typing-dot" aria-hidden="true" />
+            <span className="typing-dot" aria-hidden="true" />
+            <span className="typing-dot" aria-hidden="true" />
+            <span className="sr-only">The assistant is replying…</span>
+          </span>
+        )}
+        {attachments.length > 0 && (
+          <ul className="message-attachments" aria-label="Attachments">
+            {attachments.map((a, i) => (
+              <li key={i} className="attachment-chip">
+                {a.filename}
+              </li>
+            ))}
+          </ul>
+        )}
+        {message.status === 'error' && (
+          <div className="message-error" role="note">
+            <p>{message.error?.message ?? 'The reply failed.'}</p>
+            {canRetry && <RetryButton sessionId={message.sessionId} />}
+          </div>
+        )}
+        {message.status === 'aborted' && (
+          <div className="message-stopped">
+            <span>{message.error?.message ?? 'Stopped.'}</span>
+            {canRetry && <RetryButton sessionId={message.sessionId} />}
+          </div>
+        )}
+      </div>
+      {!streaming && (
+        <time
+          className="message-time"
+          dateTime={new Date(message.createdAt).toISOString()}
+          title={formatFull(message.createdAt)}
+        >
+          {formatClock(message.createdAt)}
+        </time>
+      )}
+    </article>
+  )
+})
+
+function RetryButton({ sessionId }: { sessionId: string }) {
+  const retry = useChatStore((s) => s.retry)
+  const [busy, setBusy] = useState(false)
+  return (
+    <button
+      type="button"
+      className="button button-small"
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true)
+        const failure = await retry(sessionId)
+        setBusy(false)
+        if (failure) toast.error('Could not retry', { description: failure })
+      }}
+    >
+      Retry
+    </button>
+  )
+}

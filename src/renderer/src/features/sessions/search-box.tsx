@@ -1,0 +1,43 @@
+import { useSessionsStore } from '../../stores/sessions-store'
+import { CloseIcon, SearchIcon } from '../../components/icons'
+
+/** Filters the sidebar by title; the server does the matching (debounced in the store). */
+export function SearchBox() {
+  const query = useSessionsStore((s) => s.query)
+  const setQuery = useSessionsStore((s) => s.setQuery)
+  return (
+    <div className="search-box">
+      <SearchIcon className="search-icon" />
+      <input
+        type="search"
+        aria-label="Search chats"
+        placeholder="Search chats"
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={200}
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && query !== '') {
+            event.preventDefault()
+            setQuery('')
+          }
+        }}
+      />
+      {query !== '' && (
+        <button
+          type="button"
+          className="icon-button search-clear"
+          aria-label="Clear search"
+          title="Clear search"
+          onClick={(event) => {
+            setQuery('')
+            event.currentTarget.parentElement?.querySelector('input')?.focus()
+          }}
+        >
+          <CloseIcon width={14} height={14} />
+        </button>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,76 @@
+import { useEffect, useRef } from 'react'
+import { CloseIcon, GearIcon, LogoMark, PlusIcon } from '../../components/icons'
+import { useUiStore } from '../../stores/ui-store'
+import { SearchBox } from './search-box'
+import { SessionList } from './session-list'
+import { useNewChat } from './use-new-chat'
+
+/** The left column: app name, New chat, search, the chats, and Settings. A drawer in narrow windows. */
+export function Sidebar() {
+  const sidebarOpen = useUiStore((s) => s.sidebarOpen)
+  const setSidebarOpen = useUiStore((s) => s.setSidebarOpen)
+  const view = useUiStore((s) => s.view)
+  const openSettings = useUiStore((s) => s.openSettings)
+  const { newChat, creating } = useNewChat()
+  const navRef = useRef<HTMLElement>(null)
+
+  // The drawer (narrow windows): focus moves in when it opens, Escape closes it from anywhere, and
+  // focus goes back to the toggle when it closes.
+  useEffect(() => {
+    if (!sidebarOpen) return
+    const nav = navRef.current
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    nav?.querySelector<HTMLElement>('.new-chat')?.focus()
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key === 'Escape' && !event.defaultPrevented) useUiStore.getState().setSidebarOpen(false)
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('keydown', onKeyDown)
+      if (opener?.isConnected && nav?.contains(document.activeElement)) opener.focus()
+    }
+  }, [sidebarOpen])
+
+  return (
+    <>
+      <nav ref={navRef} id="sidebar" className="sidebar" aria-label="Chats" data-open={sidebarOpen || undefined}>
+        <div className="sidebar-header">
+          <span className="app-name">
+            <LogoMark className="app-logo" />
+            Distill
+          </span>
+          <button
+            type="button"
+            className="icon-button sidebar-close"
+            aria-label="Hide chats"
+            onClick={() => setSidebarOpen(false)}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+        <div className="sidebar-tools">
+          <button type="button" className="button new-chat" onClick={() => void newChat()} disabled={creating}>
+            <PlusIcon />
+            New chat
+          </button>
+          <SearchBox />
+        </div>
+        <div className="sidebar-scroll">
+          <SessionList />
+        </div>
+        <div className="sidebar-footer">
+          <button
+            type="button"
+            className="sidebar-link"
+            aria-current={view === 'settings' ? 'page' : undefined}
+            onClick={openSettings}
+          >
+            <GearIcon />
+            Settings
+          </button>
+        </div>
+      </nav>
+      {sidebarOpen && <div className="sidebar-scrim" aria-hidden="true" onClick={() => setSidebarOpen(false)} />}
+    </>
+  )
+}

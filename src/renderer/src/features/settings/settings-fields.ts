@@ -1,0 +1,196 @@
+import type { SettingKey, Settings } from '../../../../shared/domain/settings'
+
+/** The settings this form edits. Provider settings get their own section when providers arrive. */
+export type FormKey = Extract<
+  SettingKey,
+  | 'theme'
+  | 'autoCompress'
+  | 'thresholdPercent'
+  | 'retentionTokens'
+  | 'safetyMarginPercent'
+  | 'minimumTokens'
+  | 'strategy'
+  | 'summarizer'
+  | 'summarizationModel'
+  | 'notifications'
+>
+
+type KeysOf<V> = { [K in FormKey]: Settings[K] extends V ? K : never }[FormKey]
+export type NumberKey = KeysOf<number>
+export type BooleanKey = KeysOf<boolean>
+
+interface Base<K extends FormKey> {
+  key: K
+  label: string
+  /** What the setting does, shown under the field together with its default. */
+  help?: string
+  /**
+   * The default, for the hint. Mirrors DEFAULT_SETTINGS in shared/domain/settings.ts (kept out of
+   * the bundle because the domain module pulls zod); settings-fields.test.ts checks they agree.
+   */
+  defaultValue: Settings[K]
+}
+
+export type FieldSpec =
+  | (Base<'theme'> & { kind: 'select'; options: ReadonlyArray<{ value: Settings['theme']; label: string }> })
+  | (Base<'strategy'> & { kind: 'select'; options: ReadonlyArray<{ value: Settings['strategy']; label: string }> })
+  | (Base<'summarizer'> & { kind: 'select'; options: ReadonlyArray<{ value: Settings['summarizer']; label: string }> })
+  | (Base<NumberKey> & { kind: 'number'; unit: string; min: number; max: number; step: number | 'any'; integer: boolean })
+  | (Base<BooleanKey> & { kind: 'toggle' })
+  | (Base<'summarizationModel'> & { kind: 'text'; placeholder: string; emptyLabel: string })
+
+export interface SectionSpec {
+  id: string
+  title: string
+  description?: string
+  fields: FieldSpec[]
+}
+
+export const SETTINGS_SECTIONS: SectionSpec[] = [
+  {
+    id: 'appearance',
+    title: 'Appearance',
+    fields: [
+      {
+        key: 'theme',
+        kind: 'select',
+        label: 'Theme',
+        help: 'System follows your operating system’s light or dark mode.',
+        defaultValue: 'system',
+        options: [
+          { value: 'system', label: 'System' },
+          { value: 'light', label: 'Light' },
+          { value: 'dark', label: 'Dark' }
+        ]
+      }
+    ]
+  },
+  {
+    id: 'compression',
+    title: 'Compression',
+    description:
+      'As a chat approaches its model’s context window, older messages are summarized into a snapshot. The originals are never deleted.',
+    fields: [
+      {
+        key: 'autoCompress',
+        kind: 'toggle',
+        label: 'Compress automatically',
+        help: 'Summarize older messages when a chat reaches the threshold.',
+        defaultValue: true
+      },
+      {
+        key: 'thresholdPercent',
+        kind: 'number',
+        label: 'Threshold',
+        help: 'Share of the usable context window that triggers compression (50–99).',
+        unit: '%',
+        min: 50,
+        max: 99,
+        step: 1,
+        integer: true,
+        defaultValue: 95
+      },
+      {
+        key: 'retentionTokens',
+        kind: 'number',
+        label: 'Recent tokens kept verbatim',
+        help: 'The newest messages, up to this many tokens, are never summarized.',
+        unit: 'tokens',
+        min: 0,
+        max: 200_000,
+        step: 100,
+        integer: true,
+        defaultValue: 1000
+      },
+      {
+        key: 'safetyMarginPercent',
+        kind: 'number',
+        label: 'Safety margin',
+        help: 'Headroom kept free for token-count estimation error (0–30).',
+        unit: '%',
+        min: 0,
+        max: 30,
+        step: 'any',
+        integer: false,
+        defaultValue: 5
+      },
+      {
+        key: 'minimumTokens',
+        kind: 'number',
+        label: 'Minimum tokens',
+        help: 'Chats smaller than this are never compressed.',
+        unit: 'tokens',
+        min: 0,
+        max: 1_000_000,
+        step: 100,
+        integer: true,
+        defaultValue: 2000
+      },
+      {
+        key: 'strategy',
+        kind: 'select',
+        label: 'Strategy',
+        help: 'How older messages are grouped into summaries.',
+        defaultValue: 'rolling',
+        options: [
+          { value: 'rolling', label: 'Rolling' },
+          { value: 'tiered', label: 'Tiered' },
+          { value: 'importance', label: 'Importance' }
+        ]
+      },
+      {
+        key: 'summarizer',
+        kind: 'select',
+        label: 'Summarizer',
+        help: 'Who writes the summaries.',
+        defaultValue: 'llm',
+        options: [
+          { value: 'llm', label: 'LLM' },
+          { value: 'extractive', label: 'Extractive (no model call)' }
+        ]
+      },
+      {
+        key: 'summarizationModel',
+        kind: 'text',
+        label: 'Summarization model',
+        help: 'Leave empty to summarize with the chat’s own model.',
+        placeholder: 'Same as the chat',
+        emptyLabel: 'the chat’s own model',
+        defaultValue: null
+      }
+    ]
+  },
+  {
+    id: 'notifications',
+    title: 'Notifications',
+    fields: [
+      {
+        key: 'notifications',
+        kind: 'toggle',
+        label: 'Show notifications',
+        help: 'Tell me when a chat was compressed, automatically or by hand.',
+        defaultValue: true
+      }
+    ]
+  }
+]
+
+export const ALL_FIELDS: FieldSpec[] = SETTINGS_SECTIONS.flatMap((section) => section.fields)
+
+/** "Default: 95%", "Default: on", "Default: System". */
+export function defaultHint(field: FieldSpec): string {
+  switch (field.kind) {
+    case 'toggle':
+      return `Default: ${field.defaultValue ? 'on' : 'off'}`
+    case 'number': {
+      const value = field.defaultValue.toLocaleString('en-US')
+      return `Default: ${value}${field.unit === '%' ? '%' : ` ${field.unit}`}`
+    }
+    case 'select': {
+      const options: ReadonlyArray<{ value: string; label: string }> = field.options
+      return `Default: ${options.find((o) => o.value === field.defaultValue)?.label ?? String(field.defaultValue)}`
+    }
+    case 'text':
+      return `Default: ${field.defaultValue ?? field.emptyLabel}`
+  }
+}

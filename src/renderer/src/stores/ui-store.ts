@@ -1,0 +1,62 @@
+import { create } from 'zustand'
+import type { ConnectionState } from '../api/transport'
+import { readLocal, writeLocal } from '../lib/storage'
+
+const LAST_SESSION_KEY = 'distill.lastSession'
+
+export type View = 'chat' | 'settings'
+
+interface UiState {
+  view: View
+  /** The open chat; null shows the welcome screen. */
+  selectedSessionId: string | null
+  /** Narrow windows only: whether the sidebar drawer is shown. */
+  sidebarOpen: boolean
+  connection: ConnectionState
+  /** The server refused our token (browser mode); the app can only explain how to get back in. */
+  unauthorized: boolean
+  openSession(id: string | null): void
+  /** Forget the open chat without leaving the current view (it was deleted). */
+  deselect(): void
+  openSettings(): void
+  closeSettings(): void
+  setSidebarOpen(open: boolean): void
+  setConnection(state: ConnectionState): void
+  setUnauthorized(): void
+}
+
+export const useUiStore = create<UiState>()((set) => ({
+  view: 'chat',
+  selectedSessionId: null,
+  sidebarOpen: false,
+  connection: 'connecting',
+  unauthorized: false,
+  openSession(id) {
+    writeLocal(LAST_SESSION_KEY, id)
+    set({ selectedSessionId: id, view: 'chat', sidebarOpen: false })
+  },
+  deselect() {
+    writeLocal(LAST_SESSION_KEY, null)
+    set({ selectedSessionId: null })
+  },
+  openSettings() {
+    set({ view: 'settings', sidebarOpen: false })
+  },
+  closeSettings() {
+    set({ view: 'chat' })
+  },
+  setSidebarOpen(open) {
+    set({ sidebarOpen: open })
+  },
+  setConnection(connection) {
+    set({ connection })
+  },
+  setUnauthorized() {
+    set({ unauthorized: true })
+  }
+}))
+
+/** The chat open when the app was last closed, if any. */
+export function lastSessionId(): string | null {
+  return readLocal(LAST_SESSION_KEY)
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod'
+import { strategySchema } from './session'
+
+export const summarizerKindSchema = z.enum(['llm', 'extractive', 'truncate'])
+export type SummarizerKind = z.infer<typeof summarizerKindSchema>
+
+/** FR-4.2.1, plus what undo, regenerate and the UI need to explain a summary. */
+export const summaryContentSchema = z.object({
+  summaryText: z.string(),
+  messageRange: z.object({ firstMessageId: z.string(), lastMessageId: z.string() }),
+  compressionTimestamp: z.string(),
+  compressionType: z.enum(['auto', 'manual']),
+  originalTokenCount: z.number().int(),
+  summaryTokenCount: z.number().int(),
+  messagesIncluded: z.number().int(),
+  strategy: strategySchema,
+  /** The model id that wrote it, or 'extractive' / 'truncate'. */
+  summarizer: z.string(),
+  previousSnapshotId: z.string().nullable(),
+  focus: z.string().nullable(),
+  /** Tokens of recent messages kept verbatim when it was made. */
+  retentionTokens: z.number().int(),
+  /** Context tokens of the next request before and after. */
+  contextTokensBefore: z.number().int(),
+  contextTokensAfter: z.number().int(),
+  warnings: z.array(z.string())
+})
+export type SummaryContent = z.infer<typeof summaryContentSchema>
+
+export const snapshotSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  kind: z.enum(['title', 'summary', 'memory', 'topic', 'bulk']),
+  content: summaryContentSchema,
+  messageCutoffId: z.string().nullable(),
+  /** The seq of the cutoff message: everything up to it is covered. */
+  cutoffSeq: z.number().int(),
+  tokenCount: z.number().int(),
+  status: z.enum(['active', 'undone', 'superseded']),
+  createdAt: z.number().int()
+})
+export type Snapshot = z.infer<typeof snapshotSchema>
