@@ -13,6 +13,12 @@ export interface DistillServer {
 
 const ROOT = join(__dirname, '..', '..')
 
+const PROVIDER_VARS = /^(OPENAI|ANTHROPIC|GOOGLE_GENERATIVE_AI|OPENAI_COMPATIBLE)_(API_KEY|BASE_URL)$/
+
+function withoutProviderEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !PROVIDER_VARS.test(k)))
+}
+
 /**
  * Runs the real browser-mode server (`distill serve`, the built bundle) on a fresh database and
  * waits for the address it prints.
@@ -22,7 +28,8 @@ export async function startDistill(options: { dbFile?: string; env?: Record<stri
   const dbFile = options.dbFile ?? join(dir!, 'distill.db')
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'out', 'main', 'cli.js'), '--db', dbFile, 'serve', '--port', '0'], {
     cwd: ROOT,
-    env: { ...process.env, ...options.env },
+    // Never the developer's real keys: only what the test passes.
+    env: { ...withoutProviderEnv(process.env), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let stderr = ''
