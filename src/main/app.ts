@@ -8,6 +8,9 @@ import type { RetryPolicy } from './providers/stream-reply'
 import { openDatabase, type DbHandle } from './db/client'
 import { createConsoleLogger } from './logger'
 import { createChatService, type ChatService } from './services/chat-service'
+import { createCompressionService, type CompressionService } from './services/compression-service'
+import { buildModelRequest } from './services/request-builder'
+import { listMessages } from './db/repositories/messages-repo'
 import { createModelsService, type ModelsService } from './services/models-service'
 import { createUsageService, type UsageService } from './services/usage-service'
 import { createProvidersService, type ProvidersService } from './services/providers-service'
@@ -43,6 +46,7 @@ export interface Services {
   providers: ProvidersService
   models: ModelsService
   usage: UsageService
+  compression: CompressionService
 }
 
 export interface App {
@@ -81,8 +85,15 @@ export function createApp(options: AppOptions): App {
   const providers = createProvidersService({ secrets, settings, env: options.env ?? process.env })
   const models = createModelsService({ settings, providers, log, fetch: options.fetch })
   const usage = createUsageService({ ...deps, sessions, settings, providers, models, fetch: options.fetch })
+  const compression = createCompressionService({ ...deps, usage, settings, providers, models, stallMs: options.stallMs, retry: options.retry })
   const chat = createChatService({
     ...deps,
+    prepareRequest: async (sessionId, replySeq) => {
+      await compression.beforeRequest(sessionId, replySeq)
+      const conv = usage.conversation(sessionId, replySeq)
+      const stored = new Map(listMessages(database.db, sessionId).map((m) => [m.id, m]))
+      return buildModelRequest(conv, stored)
+    },
     sessions,
     providers,
     settings,
@@ -91,7 +102,7 @@ export function createApp(options: AppOptions): App {
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
     onUsage: (reply, session) => usage.replyFinished(reply, session)
   })
-  const services: Services = { sessions, chat, settings, providers, models, usage }
+  const services: Services = { sessions, chat, settings, providers, models, usage, compression }
   const info = (): AppInfo => ({
     name: 'Distill',
     version,

@@ -1,3 +1,4 @@
+import type { ModelMessage } from 'ai'
 import type { ChatMessage, MessageError } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS } from '../../shared/domain/provider'
 import type { Session } from '../../shared/domain/session'
@@ -42,6 +43,11 @@ export interface ChatServiceOptions {
   retry?: RetryPolicy
   /** Called after a message is written, to count its tokens off the request path. */
   onMessageWritten?: (message: ChatMessage, session: Session) => void
+  /**
+   * Compresses if needed (waiting for a running compression) and assembles the request for the
+   * reply that will get this seq.
+   */
+  prepareRequest?: (sessionId: string, replySeq: number) => Promise<{ system?: string; messages: ModelMessage[] }>
   /** Called when a reply finishes with provider-reported usage. */
   onUsage?: (message: ChatMessage, session: Session) => void
 }
@@ -88,10 +94,20 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     let text = ''
     let lastPersist = clock.now()
     const done = (async () => {
+      const request = deps.prepareRequest
+        ? await deps.prepareRequest(session.id, reply.seq)
+        : {
+            system: session.systemPrompt ?? undefined,
+            messages: toModelMessages(requestHistory(listMessages(db, session.id), reply.seq))
+          }
+      if (controller.signal.aborted) {
+        publish(updateMessage(db, reply.id, { status: 'aborted', error: null })!)
+        return
+      }
       const result = await streamReply({
         model: createLanguageModel(providers.connection(provider), modelId),
-        system: session.systemPrompt ?? undefined,
-        messages: toModelMessages(requestHistory(listMessages(db, session.id), reply.seq)),
+        system: request.system,
+        messages: request.messages,
         signal: controller.signal,
         stallMs,
         retry: deps.retry,

@@ -3,7 +3,12 @@ import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { Session } from '../../shared/domain/session'
 import { listMessages, updateMessage } from '../db/repositories/messages-repo'
 import { readSettingRows, writeSetting } from '../db/repositories/settings-repo'
-import { computeBudget } from '../engine/budget'
+import { SUMMARY_PREFIX } from '../engine/build-context'
+import { computeBudget, type Budget } from '../engine/budget'
+import type { EngineMessage } from '../engine/types'
+import { activeSummary } from '../db/repositories/snapshots-repo'
+import type { Snapshot } from '../../shared/domain/snapshot'
+import { plainText } from '../tokens/render'
 import { modelKey, type ModelSpec } from '../models/catalog'
 import { Calibrator, conservativeThreshold } from '../tokens/calibration'
 import { countMessage as countLocally, isExactCounter, localCounterFor, requestOverhead } from '../tokens/message-tokens'
@@ -18,6 +23,40 @@ import type { SettingsService } from './settings-service'
 const CALIBRATION_KEY = 'internal.tokenCalibration'
 
 export type UsageService = ReturnType<typeof createUsageService>
+
+export interface Conversation {
+  session: Session
+  spec: ModelSpec & { known: boolean }
+  budget: Budget
+  /** Every count came from the model's own tokenizer. */
+  exact: boolean
+  counter: string
+  summary?: Snapshot
+  summaryTokens: number
+  /** Messages after the summary's cutoff, oldest first. */
+  history: EngineMessage[]
+  systemTokens: number
+  overheadTokens: number
+  countText(text: string, role?: 'system' | 'user'): number
+  /** Applies the model's calibration to an estimated total. */
+  calibrate(raw: number): number
+}
+
+/** A stored message as the engine sees it. */
+export function toEngineMessage(m: ChatMessage, tokens: number): EngineMessage {
+  const calls = m.parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)
+  const results = m.parts.filter((p) => p.type === 'tool-result').map((p) => p.toolCallId)
+  return {
+    id: m.id,
+    seq: m.seq,
+    role: m.role,
+    text: plainText(m),
+    tokens,
+    ...(calls.length ? { toolCallIds: calls } : {}),
+    ...(results.length ? { toolResultIds: results } : {}),
+    createdAt: m.createdAt
+  }
+}
 
 /**
  * Token accounting of every chat (DESIGN §4): each message is counted once when written and the
@@ -87,35 +126,42 @@ export function createUsageService(
       })
   }
 
-  function context(sessionId: string, draft = '', beforeSeq = Infinity): ContextUsage & { rawTokens: number } {
+  /** Counts a text as one message of the chat's model (framing included), locally and at once. */
+  function countText(spec: ModelSpec, role: 'system' | 'user', text: string): number {
+    return countLocally({ role, parts: [{ type: 'text', text }] }, spec).tokens
+  }
+
+  /**
+   * The chat as the next request sees it: system prompt, the active summary, the messages after its
+   * cutoff (each with its stored count, or a local count while a recount runs), and the budget.
+   */
+  function conversation(sessionId: string, beforeSeq = Infinity): Conversation {
     const session = sessions.get(sessionId)
     const spec = specOf(session)
-    const history = requestHistory(listMessages(db, sessionId), beforeSeq)
-    let historyTokens = 0
+    const summary = activeSummary(db, sessionId)
+    const cutoff = summary?.cutoffSeq ?? 0
+    const all = requestHistory(listMessages(db, sessionId), beforeSeq)
+    const history: EngineMessage[] = []
     let exact = true
     const counters = new Set<string>()
     const stale: ChatMessage[] = []
-    for (const m of history) {
+    for (const m of all) {
+      if (m.seq <= cutoff) continue
+      let tokens: number
       if (fits(m, spec)) {
-        historyTokens += m.tokenCount!
+        tokens = m.tokenCount!
         counters.add(m.tokenCounter!)
         if (!isExactCounter(m.tokenCounter!)) exact = false
       } else {
         const local = countLocally({ role: m.role, parts: m.parts }, spec)
-        historyTokens += local.tokens
+        tokens = local.tokens
         counters.add(local.counter)
         if (!isExactCounter(local.counter)) exact = false
-        if (m.status !== 'streaming') stale.push(m)
+        stale.push(m)
       }
+      history.push(toEngineMessage(m, tokens))
     }
     if (stale.length > 0) recount(session, spec, stale)
-    const system = session.systemPrompt
-      ? countLocally({ role: 'system', parts: [{ type: 'text', text: session.systemPrompt }] }, spec).tokens
-      : 0
-    const draftTokens = draft.trim() ? tokenCounter().estimateText(draft, spec) : 0
-    const overhead = requestOverhead(spec)
-    const rawTokens = system + historyTokens + draftTokens + overhead
-    const tokens = exact ? rawTokens : calibrator.apply(modelKey(spec.provider, spec.id), rawTokens)
     const s = settings.get()
     const budget = computeBudget({
       contextWindow: spec.contextWindow,
@@ -124,23 +170,57 @@ export function createUsageService(
       thresholdPercent: conservativeThreshold(s.thresholdPercent, exact)
     })
     return {
-      sessionId,
-      provider: spec.provider,
-      modelId: spec.id,
-      modelLabel: spec.label,
-      modelKnown: spec.known,
-      tokens,
-      rawTokens,
-      breakdown: { system, history: historyTokens, draft: draftTokens, overhead },
-      messages: history.length,
+      session,
+      spec,
+      budget,
       exact,
       counter: counters.size === 1 ? [...counters][0]! : counters.size === 0 ? localCounterFor(spec) : 'mixed',
-      recounting: recounting.has(sessionId),
-      budget
+      summary,
+      summaryTokens: summary ? countText(spec, 'system', SUMMARY_PREFIX + summary.content.summaryText) : 0,
+      history,
+      systemTokens: session.systemPrompt ? countText(spec, 'system', session.systemPrompt) : 0,
+      overheadTokens: requestOverhead(spec),
+      countText: (text: string, role: 'system' | 'user' = 'user') => countText(spec, role, text),
+      calibrate: (raw: number) => (exact ? raw : calibrator.apply(modelKey(spec.provider, spec.id), raw))
     }
   }
 
+  function context(sessionId: string, draft = '', beforeSeq = Infinity): ContextUsage & { rawTokens: number } {
+    const c = conversation(sessionId, beforeSeq)
+    const historyTokens = c.history.reduce((sum, m) => sum + m.tokens, 0)
+    const draftTokens = draft.trim() ? tokenCounter().estimateText(draft, c.spec) : 0
+    const rawTokens = c.systemTokens + c.summaryTokens + historyTokens + draftTokens + c.overheadTokens
+    return {
+      sessionId,
+      provider: c.spec.provider,
+      modelId: c.spec.id,
+      modelLabel: c.spec.label,
+      modelKnown: c.spec.known,
+      tokens: c.calibrate(rawTokens),
+      rawTokens,
+      breakdown: { system: c.systemTokens, summary: c.summaryTokens, history: historyTokens, draft: draftTokens, overhead: c.overheadTokens },
+      messages: c.history.length,
+      summarizedMessages: c.summary?.content.messagesIncluded ?? 0,
+      exact: c.exact,
+      counter: c.counter,
+      recounting: recounting.has(sessionId),
+      budget: c.budget
+    }
+  }
+
+  /** Messages in (afterSeq, uptoSeq] as the engine sees them, counted for the chat's model. */
+  function engineMessages(sessionId: string, afterSeq: number, uptoSeq: number): EngineMessage[] {
+    const session = sessions.get(sessionId)
+    const spec = specOf(session)
+    return requestHistory(listMessages(db, sessionId))
+      .filter((m) => m.seq > afterSeq && m.seq <= uptoSeq)
+      .map((m) => toEngineMessage(m, fits(m, spec) ? m.tokenCount! : countLocally({ role: m.role, parts: m.parts }, spec).tokens))
+  }
+
   return {
+    conversation,
+    engineMessages,
+    countText: (session: Session, text: string) => countText(specOf(session), 'user', text),
     context: (sessionId: string, draft?: string): ContextUsage => {
       const { rawTokens: _raw, ...usage } = context(sessionId, draft)
       return usage

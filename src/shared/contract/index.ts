@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { appRoutes } from './app'
+import { compressionEvents, compressionRoutes } from './compression'
 import { chatEvents, chatRoutes } from './chat'
 import { providerRoutes } from './providers'
 import { sessionEvents, sessionRoutes } from './sessions'
@@ -9,6 +10,7 @@ import { usageEvents, usageRoutes } from './usage'
 export * from './define'
 export type { AppInfo } from './app'
 export type { ContextUsage } from './usage'
+export type { CompressionPreview, CompressionReport } from './compression'
 
 /** Every route of the app, by name, with its input and output schema. */
 export const routes = {
@@ -17,7 +19,8 @@ export const routes = {
   ...chatRoutes,
   ...settingsRoutes,
   ...providerRoutes,
-  ...usageRoutes
+  ...usageRoutes,
+  ...compressionRoutes
 }
 
 /** Every event the main process pushes to the renderer. */
@@ -25,7 +28,8 @@ export const events = {
   ...sessionEvents,
   ...chatEvents,
   ...settingsEvents,
-  ...usageEvents
+  ...usageEvents,
+  ...compressionEvents
 }
 
 export type Routes = typeof routes

@@ -23,11 +23,15 @@ export const contextUsageSchema = z.object({
   tokens: z.number().int(),
   breakdown: z.object({
     system: z.number().int(),
+    summary: z.number().int(),
     history: z.number().int(),
     draft: z.number().int(),
     overhead: z.number().int()
   }),
+  /** Messages sent verbatim (after the summary's cutoff). */
   messages: z.number().int(),
+  /** Messages the active summary stands for. */
+  summarizedMessages: z.number().int(),
   /** Every count came from the provider's own tokenizer (tiktoken or its countTokens endpoint). */
   exact: z.boolean(),
   counter: z.string(),

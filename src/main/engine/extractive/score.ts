@@ -34,9 +34,13 @@ const NOT_NAMES = new Set(['I', 'The', 'This', 'That', 'It', 'We', 'You', 'If', 
 const DECISION =
   /\b(?:we|i)\s+(?:(?:have|'ve|just|finally)\s+)?(?:decided|agreed|settled|chose|picked|went with|booked|confirmed|signed|committed)\b|\b(?:let'?s|we'?ll|we will|i'?ll|i will|going to|gonna)\s+(?:go with|use|stick with|book|switch to|keep|pick)\b|\b(?:decision|agreed|decided|settled on|final answer|the plan is|go with)\b/i
 const CONSTRAINT =
-  /\b(?:must|mustn't|never|always|prefer(?:s|red|ence)?|deadline|budget|can't|cannot|don't want|won't|allergic|allergy|require[sd]?|requirement|no more than|at most|at least|maximum|minimum|limit|avoid|hate|non-negotiable|important|make sure|has to|have to|need to)\b/i
+  /\b(?:must|mustn't|never|always|prefer(?:s|red|ence)?|deadline|budget|can't|cannot|don't want|won't|allergic|allergy|require[sd]?|requirement|no more than|at most|at least|maximum|minimum|limit|avoid|hate|non-negotiable)\b/i
+const SOFT_CONSTRAINT = /\b(?:important|make sure|has to|have to|need to|should)\b/i
 const PLEASANTRY =
-  /^(?:thanks|thank you|thx|great|sure|ok(?:ay)?|cool|awesome|perfect|nice|sounds good|got it|of course|absolutely|no problem|you'?re welcome|glad|happy to help|makes sense|good (?:question|point|idea)|exactly|right|yes|yeah|wow|haha|lol|excellent|amazing|fantastic)\b[^?]*$|happy to help|hope (?:this|that) helps|let me know if|feel free to|glad (?:to|i could|that)|good luck|have fun|you'?re welcome/i
+  /^(?:hi|hello|hey|noted|will do|no worries|cheers|thanks|thank you|thx|great|sure|ok(?:ay)?|cool|awesome|perfect|nice|sounds good|got it|of course|absolutely|no problem|you'?re welcome|glad|happy to help|makes sense|good (?:question|point|idea)|exactly|right|yes|yeah|wow|haha|lol|excellent|amazing|fantastic)\b[^?]*$|happy to help|hope (?:this|that) helps|let me know if|feel free to|glad (?:to|i could|that)|good luck|have fun|you'?re welcome/i
+
+/** Below this a sentence is not worth printing even when the budget has room (pleasantries, fragments). */
+export const MIN_SCORE = 0.5
 
 export interface ScoreContext {
   /** Term ids of the unit and the document frequency of every id, for a rarity bonus. */
@@ -53,13 +57,23 @@ export function scoreUnit(unit: Unit, ctx: ScoreContext): number {
   const words = t.split(/\s+/).length
   let score = 1
 
-  const money = count(t, MONEY)
-  const dates = count(t, DATE)
-  const versions = count(t, VERSION)
-  const numbers = Math.max(0, count(t, NUMBER) - money - versions)
-  score += cap(money * 1.6 + dates * 1.6 + versions * 1.2 + count(t, PERCENT) * 1.0 + numbers * 0.8, 4)
+  // Cheap character checks first: most sentences have no digit, underscore, slash or backtick.
+  if (/\d/.test(t)) {
+    const money = count(t, MONEY)
+    const versions = count(t, VERSION)
+    const numbers = Math.max(0, count(t, NUMBER) - money - versions)
+    score += cap(money * 1.6 + count(t, DATE) * 1.6 + versions * 1.2 + count(t, PERCENT) * 1.0 + numbers * 0.8, 4)
+  } else if (/day\b/.test(t)) {
+    score += cap(count(t, DATE) * 1.6, 4)
+  }
 
-  const idents = count(t, BACKTICK) * 1.2 + count(t, PATH) + count(t, SNAKE) + count(t, CAMEL) + count(t, CONSTANT) + count(t, CALL) * 0.6 + count(t, FLAG) * 0.6 + count(t, DOTTED)
+  let idents = count(t, CAMEL)
+  if (t.includes('`')) idents += count(t, BACKTICK) * 1.2
+  if (t.includes('/')) idents += count(t, PATH)
+  if (t.includes('_')) idents += count(t, SNAKE) + count(t, CONSTANT)
+  if (t.includes('(')) idents += count(t, CALL) * 0.6
+  if (t.includes('-')) idents += count(t, FLAG) * 0.6
+  if (t.includes('.')) idents += count(t, DOTTED)
   score += cap(idents, unit.kind === 'code' ? 2.5 : 3.5)
 
   const names = (t.match(PROPER) ?? []).filter((w) => !NOT_NAMES.has(w)).length
@@ -67,8 +81,9 @@ export function scoreUnit(unit: Unit, ctx: ScoreContext): number {
 
   if (DECISION.test(t)) score += 2.2
   if (CONSTRAINT.test(t)) score += 1.4
+  else if (SOFT_CONSTRAINT.test(t)) score += 0.5
   if (t.trimEnd().endsWith('?')) score += unit.role === 'user' ? 1.0 : 0.3
-  if (PLEASANTRY.test(t)) score -= words < 12 ? 3 : 1.5
+  if (PLEASANTRY.test(t) || (words < 6 && /\bthank/i.test(t))) score -= words < 12 ? 3 : 1.5
   if (words < 4) score -= 1.5
   if (unit.role === 'user') score += 0.3
   // A previous summary's sentences already won a selection once; a small edge keeps early facts alive.
@@ -82,7 +97,9 @@ export function scoreUnit(unit: Unit, ctx: ScoreContext): number {
     idf += Math.log(1 + ctx.units / df)
     if (df <= 2) rare++
   }
-  if (ctx.termIds.length > 0) score += (idf / ctx.termIds.length / Math.log(1 + ctx.units)) * 1.2
+  // Scaled by how many terms there are, so a lone rare word ("Hi!") does not look informative.
+  const n = ctx.termIds.length
+  if (n > 0) score += (idf / n / Math.log(1 + ctx.units)) * 1.2 * Math.min(1, n / 4)
   score += cap(rare * 0.35, 1.4)
 
   if (ctx.focus.size > 0) {

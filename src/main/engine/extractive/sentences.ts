@@ -40,7 +40,7 @@ export function splitSentences(line: string): string[] {
     const end = m.index + m[0].length
     const next = line[end]
     if (next === undefined || !/[A-Z0-9"'(`[*_]/.test(next)) continue
-    const word = /([A-Za-z.]+)[.]+$/.exec(line.slice(start, m.index + 1))
+    const word = /([A-Za-z.]+)[.]+$/.exec(line.slice(Math.max(start, m.index - 12), m.index + 1))
     const before = word?.[1]?.toLowerCase()
     if (m[0].startsWith('.') && before && (ABBREVIATIONS.has(before.replace(/\.$/, '')) || /^[a-z]$/i.test(before))) continue
     out.push(line.slice(start, end).trim())

@@ -4,7 +4,7 @@ import type { Handlers } from '../router'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
-  const { sessions, chat, settings, providers, models, usage } = services
+  const { sessions, chat, settings, providers, models, usage, compression } = services
   return {
     'app.info': () => info(),
     'sessions.list': ({ query }) => sessions.list(query),
@@ -22,6 +22,14 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'providers.list': () => providers.list(),
     'providers.update': ({ provider, ...change }) => providers.update(provider, change),
     'models.list': ({ provider }) => models.list(provider),
-    'chat.context': ({ sessionId, draft }) => usage.context(sessionId, draft)
+    'chat.context': ({ sessionId, draft }) => usage.context(sessionId, draft),
+    'compression.preview': ({ sessionId, retentionTokens }) => compression.preview(sessionId, retentionTokens),
+    'compression.run': ({ sessionId, retentionTokens, focus, summarizer }) =>
+      compression.run(sessionId, { retentionOverride: retentionTokens, focus, summarizer }),
+    'compression.cancel': ({ sessionId }) => compression.cancel(sessionId),
+    'compression.undo': ({ sessionId }) => compression.undo(sessionId),
+    'compression.regenerate': ({ sessionId, focus }) => compression.regenerate(sessionId, focus),
+    'compression.snapshots': ({ sessionId }) => compression.snapshots(sessionId),
+    'compression.active': ({ sessionId }) => compression.active(sessionId)
   }
 }

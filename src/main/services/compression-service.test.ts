@@ -1,0 +1,218 @@
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeProvider, type FakeProvider } from '../../../e2e/fake-provider'
+import type { EventEnvelope } from '../../shared/contract'
+import { createApp, type App } from '../app'
+import { listMessages } from '../db/repositories/messages-repo'
+import { silentLogger } from '../logger'
+import { useTempDir } from '../test-support/temp-dir'
+import { buildModelRequest } from './request-builder'
+
+let fake: FakeProvider
+beforeAll(async () => {
+  fake = await startFakeProvider()
+})
+afterAll(async () => {
+  await fake.close()
+})
+
+const LONG_REPLY = (i: number) =>
+  `Answer ${i}: ` + 'This is a fairly detailed answer that goes on for a while to fill the context window quickly. '.repeat(6)
+
+describe('compression against the real stack', () => {
+  const tempDir = useTempDir()
+  const apps: App[] = []
+  afterEach(async () => {
+    fake.reset()
+    for (const app of apps.splice(0)) await app.close()
+  })
+
+  function open() {
+    const app = createApp({
+      dbFile: join(tempDir(), 'distill.db'),
+      mode: 'browser',
+      log: silentLogger,
+      validateOutput: true,
+      retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 1000 },
+      env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai }
+    })
+    apps.push(app)
+    const events: EventEnvelope[] = []
+    app.events.subscribe((e) => events.push(e))
+    // A small window so a few turns fill it: 4096 tokens, 512 reserved for the reply.
+    app.services.settings.update({
+      customModels: [{ provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 }],
+      minimumTokens: 500
+    })
+    const session = app.services.sessions.create()
+    app.services.sessions.update(session.id, { provider: 'openai', modelId: 'tiny-4k' })
+    return { app, events, session }
+  }
+
+  async function turn(app: App, sessionId: string, text: string, reply: string) {
+    fake.script([{ reply }])
+    app.services.chat.send(sessionId, text)
+    await app.services.chat.idle()
+  }
+
+  const lastChatRequest = () =>
+    [...fake.requests].reverse().find((r) => !JSON.stringify(r.body).includes('conversation summarization assistant'))!
+  const summaryRequests = () => fake.requests.filter((r) => JSON.stringify(r.body).includes('conversation summarization assistant'))
+
+  it('compresses automatically before the request that would pass the threshold', async () => {
+    const { app, events, session } = open()
+    let i = 0
+    while (!events.some((e) => e.event === 'compression.done') && i < 40) {
+      i++
+      // The summarizer call consumes a scripted step too; give it a real-looking summary.
+      fake.script([{ reply: `## Context\nPlanning session ${i}.\n## Key Points\n- The codename is BLUE HERON.` }])
+      await turn(app, session.id, `Question ${i}: the codename is BLUE HERON; ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      fake.reset()
+    }
+    const done = events.find((e) => e.event === 'compression.done')!.payload as { snapshot: { content: Record<string, unknown>; cutoffSeq: number }; report: { type: string; messagesSummarized: number; tokensAfter: number; tokensBefore: number } }
+    expect(done.report.type).toBe('auto')
+    expect(done.report.tokensAfter).toBeLessThan(done.report.tokensBefore)
+    // FR-4.2.1 content.
+    expect(done.snapshot.content).toMatchObject({
+      summaryText: expect.stringContaining('BLUE HERON'),
+      messageRange: { firstMessageId: expect.any(String), lastMessageId: expect.any(String) },
+      compressionTimestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      compressionType: 'auto',
+      originalTokenCount: expect.any(Number),
+      summaryTokenCount: expect.any(Number),
+      messagesIncluded: done.report.messagesSummarized,
+      strategy: 'rolling',
+      summarizer: 'tiny-4k'
+    })
+    // The originals are all still stored (FR-1.4.6).
+    const stored = app.services.chat.messages(session.id)
+    expect(stored).toHaveLength(i * 2)
+    // The next request carries the summary as a system message and only the recent messages.
+    await turn(app, session.id, 'What is the codename?', 'BLUE HERON.')
+    const body = lastChatRequest().body as { messages: Array<{ role: string; content: string }> }
+    expect(body.messages[0]!.role).toBe('system')
+    expect(body.messages[0]!.content).toMatch(/^Summary of the earlier conversation/)
+    expect(body.messages.length).toBeLessThan(stored.length)
+    expect(body.messages.at(-1)).toEqual({ role: 'user', content: 'What is the codename?' })
+    const usage = app.services.usage.context(session.id)
+    expect(usage.tokens).toBeLessThanOrEqual(usage.budget.usable)
+  })
+
+  it('summarizes by hand with a focus, then undoes to the exact previous context', async () => {
+    const { app, session } = open()
+    for (let i = 1; i <= 3; i++) await turn(app, session.id, `Point ${i} about the API design`, `Reply ${i}`)
+    const conv = () => app.services.usage.conversation(session.id)
+    const stored = () => new Map(listMessages(app.database.db, session.id).map((m) => [m.id, m]))
+    const before = buildModelRequest(conv(), stored())
+
+    const preview = app.services.compression.preview(session.id)
+    expect(preview).toMatchObject({ totalMessages: 6, messagesToSummarize: 6, messagesKept: 0, summaryExists: false })
+    expect(preview.estimatedTokensAfter).toBeLessThan(preview.tokensBefore + preview.targetSummaryTokens)
+
+    fake.script([{ reply: '## Context\nAPI design review.\n## Decisions and Outcomes\n- REST with cursor pagination.' }])
+    const { snapshot, report } = await app.services.compression.run(session.id, { focus: 'keep the API design decisions' })
+    expect(report).toMatchObject({ type: 'manual', messagesSummarized: 6, summarizer: 'tiny-4k', fellBack: false })
+    expect(report.summaryPreview).toBe(snapshot.content.summaryText.slice(0, 200))
+    expect(snapshot.content.focus).toBe('keep the API design decisions')
+    expect(JSON.stringify(summaryRequests()[0]!.body)).toContain('keep the API design decisions')
+    expect(buildModelRequest(conv(), stored()).messages).toEqual([
+      { role: 'system', content: expect.stringContaining('REST with cursor pagination') }
+    ])
+
+    expect(await app.services.compression.undo(session.id)).toEqual({ active: null })
+    expect(buildModelRequest(conv(), stored())).toEqual(before)
+  })
+
+  it('cascades: the next summary is made from the previous one plus the newer messages', async () => {
+    const { app, session } = open()
+    await turn(app, session.id, 'First topic: budgets', 'ok')
+    fake.script([{ reply: 'FIRST SUMMARY: budgets were discussed.' }])
+    const first = await app.services.compression.run(session.id)
+    await turn(app, session.id, 'Second topic: hiring', 'ok')
+    fake.script([{ reply: 'SECOND SUMMARY: budgets, then hiring.' }])
+    const second = await app.services.compression.run(session.id)
+    const prompt = JSON.stringify(summaryRequests()[1]!.body)
+    expect(prompt).toContain('FIRST SUMMARY: budgets were discussed.')
+    expect(prompt).toContain('Second topic: hiring')
+    expect(prompt).not.toContain('First topic: budgets')
+    expect(second.snapshot.content).toMatchObject({ previousSnapshotId: first.snapshot.id, messagesIncluded: 4 })
+    expect(second.snapshot.content.messageRange.firstMessageId).toBe(first.snapshot.content.messageRange.firstMessageId)
+    const statuses = app.services.compression.snapshots(session.id).map((s) => [s.id, s.status])
+    expect(statuses).toEqual(expect.arrayContaining([[first.snapshot.id, 'superseded'], [second.snapshot.id, 'active']]))
+    // Undo brings the first summary back.
+    expect((await app.services.compression.undo(session.id)).active?.id).toBe(first.snapshot.id)
+  })
+
+  it('regenerates the same range, and undo returns to the version before', async () => {
+    const { app, session } = open()
+    await turn(app, session.id, 'Facts: the port is 5433', 'noted')
+    fake.script([{ reply: 'VERSION ONE' }])
+    const one = await app.services.compression.run(session.id)
+    fake.script([{ reply: 'VERSION TWO mentions port 5433' }])
+    const two = await app.services.compression.regenerate(session.id)
+    expect(two.snapshot.messageCutoffId).toBe(one.snapshot.messageCutoffId)
+    expect(two.snapshot.content).toMatchObject({ summaryText: 'VERSION TWO mentions port 5433', previousSnapshotId: one.snapshot.id, messagesIncluded: 2 })
+    expect(JSON.stringify(summaryRequests()[1]!.body)).toContain('Facts: the port is 5433')
+    expect((await app.services.compression.undo(session.id)).active?.content.summaryText).toBe('VERSION ONE')
+  })
+
+  it('reports a failed manual summary and writes nothing (FR-5.1.2)', async () => {
+    const { app, events, session } = open()
+    await turn(app, session.id, 'hello', 'hi')
+    fake.script([0, 1, 2].map(() => ({ fault: 'http500' as const })))
+    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/server error \(500\).*Retry/) })
+    expect(app.services.compression.snapshots(session.id)).toEqual([])
+    expect(events.find((e) => e.event === 'compression.failed')?.payload).toMatchObject({ type: 'manual', code: 'unavailable' })
+  })
+
+  it('falls back to the extractive summary when the model fails during auto-compression (FR-5.1.1)', async () => {
+    const { app, events, session } = open()
+    // The first message carries the fake provider's fault phrase: every prompt that quotes it, as
+    // the summarizer's does, is answered with a 500. Chat replies echo the last message only.
+    for (let i = 1; events.every((e) => e.event !== 'compression.done') && i < 40; i++) {
+      const phrase = i === 1 ? ' [fake:500]' : ''
+      app.services.chat.send(session.id, `Turn ${i}: remember the number ${1000 + i}.${phrase} ` + 'More words here to use tokens. '.repeat(30))
+      await app.services.chat.idle()
+    }
+    const done = events.find((e) => e.event === 'compression.done')!.payload as { report: { fellBack: boolean; summarizer: string; warnings: string[] } }
+    expect(done.report).toMatchObject({ fellBack: true, summarizer: 'extractive' })
+    expect(done.report.warnings.join(' ')).toMatch(/server error/)
+  })
+
+  it('cancels a running summary without writing one', async () => {
+    const { app, events, session } = open()
+    await turn(app, session.id, 'slow please', 'ok')
+    fake.script([{ chunks: Array.from({ length: 50 }, (_, i) => `s${i} `), delayMs: 40 }])
+    const running = app.services.compression.run(session.id)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(app.services.compression.active(session.id).running).toBe(true)
+    expect(app.services.compression.cancel(session.id)).toEqual({ cancelled: true })
+    await expect(running).rejects.toMatchObject({ code: 'conflict' })
+    expect(app.services.compression.snapshots(session.id)).toEqual([])
+    expect(events.some((e) => e.event === 'compression.progress')).toBe(true)
+    expect(events.find((e) => e.event === 'compression.failed')?.payload).toMatchObject({ code: 'cancelled' })
+  })
+
+  it('makes a message sent during a compression wait for it, then uses the summary', async () => {
+    const { app, session } = open()
+    await turn(app, session.id, 'before', 'ok')
+    fake.script([{ chunks: ['SUMMARY ', 'WRITTEN ', 'SLOWLY'], delayMs: 80 }, { reply: 'answer after summary' }])
+    const compressing = app.services.compression.run(session.id)
+    await new Promise((r) => setTimeout(r, 30))
+    const { message } = app.services.chat.send(session.id, 'sent while summarizing')
+    expect(message.status).toBe('complete') // stored at once
+    await compressing
+    await app.services.chat.idle()
+    const body = lastChatRequest().body as { messages: Array<{ role: string; content: string }> }
+    expect(body.messages).toEqual([
+      { role: 'system', content: expect.stringContaining('SUMMARY WRITTEN SLOWLY') },
+      { role: 'user', content: 'sent while summarizing' }
+    ])
+  })
+
+  it('refuses to summarize when there is nothing new', async () => {
+    const { app, session } = open()
+    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({ code: 'conflict', message: 'There is nothing new to summarize yet.' })
+    await expect(app.services.compression.undo(session.id)).rejects.toMatchObject({ code: 'conflict' })
+  })
+})

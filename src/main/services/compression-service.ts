@@ -1,0 +1,406 @@
+import type { CompressionPreview, CompressionReport } from '../../shared/contract'
+import type { Snapshot, SummarizerKind, SummaryContent } from '../../shared/domain/snapshot'
+import { activeSummary, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus } from '../db/repositories/snapshots-repo'
+import { SUMMARY_PREFIX } from '../engine/build-context'
+import { planCompression, type CompressionPlan } from '../engine/plan-compression'
+import { compressionTrigger } from '../engine/trigger'
+import { truncateMiddle } from '../engine/truncate'
+import type { EngineMessage } from '../engine/types'
+import { createLanguageModel } from '../providers/create-language-model'
+import { describeProviderError } from '../providers/describe-provider-error'
+import type { RetryPolicy } from '../providers/stream-reply'
+import { AppError } from './app-error'
+import type { ModelsService } from './models-service'
+import type { ProvidersService } from './providers-service'
+import type { ServiceDeps } from './service-deps'
+import { createKeyedLock } from './session-lock'
+import type { SettingsService } from './settings-service'
+import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
+import type { Conversation, UsageService } from './usage-service'
+
+type RunType = 'auto' | 'manual' | 'regenerate'
+
+export interface RunOptions {
+  type: RunType
+  focus?: string
+  retentionOverride?: number
+  summarizer?: SummarizerKind
+  /** Auto compression: the request's pending user message, which is never summarized. */
+  beforeSeq?: number
+}
+
+export interface RunResult {
+  snapshot: Snapshot
+  report: CompressionReport
+}
+
+/** Of the summarization model's window, what the prompt may use (the rest is for the summary). */
+const SUMMARIZER_INPUT_SHARE = 0.75
+/** A summary this much over its target is re-made tighter once (FR-5.3), then cut to fit. */
+const TOO_LONG = 1.2
+
+export type CompressionService = ReturnType<typeof createCompressionService>
+
+const sum = (messages: readonly EngineMessage[]) => messages.reduce((s, m) => s + m.tokens, 0)
+
+/**
+ * The imperative shell around the pure engine (DESIGN §5): plans, summarizes, checks the result
+ * fits, writes the snapshot and its status changes in one transaction, and reports through events.
+ * One compression per chat at a time; a reply waits for a running one.
+ */
+export function createCompressionService(
+  deps: ServiceDeps & {
+    usage: UsageService
+    settings: SettingsService
+    providers: ProvidersService
+    models: ModelsService
+    stallMs?: number
+    retry?: RetryPolicy
+  }
+) {
+  const { db, clock, ids, emit, log, usage, settings, providers, models } = deps
+  const lock = createKeyedLock()
+  const running = new Map<string, AbortController>()
+
+  function settingsFor() {
+    const s = settings.get()
+    return { thresholdPercent: s.thresholdPercent, retentionTokens: s.retentionTokens, minimumTokens: s.minimumTokens }
+  }
+
+  /** The active history split into what may be compressed and the pending input (before a request). */
+  function split(conv: Conversation, beforeSeq?: number): { history: EngineMessage[]; pending?: EngineMessage } {
+    const last = conv.history.at(-1)
+    if (beforeSeq !== undefined && last?.role === 'user') return { history: conv.history.slice(0, -1), pending: last }
+    return { history: conv.history }
+  }
+
+  function planFor(conv: Conversation, options: RunOptions, summaryTokensCap?: number): CompressionPlan & { pending?: EngineMessage } {
+    const { history, pending } = split(conv, options.beforeSeq)
+    const summary = conv.summary
+      ? {
+          id: conv.summary.id,
+          text: conv.summary.content.summaryText,
+          tokens: conv.summaryTokens,
+          cutoffSeq: conv.summary.cutoffSeq,
+          cutoffMessageId: conv.summary.messageCutoffId ?? '',
+          firstMessageId: conv.summary.content.messageRange.firstMessageId,
+          messagesIncluded: conv.summary.content.messagesIncluded,
+          originalTokens: conv.summary.content.originalTokenCount
+        }
+      : undefined
+    const plan = planCompression({
+      messages: history,
+      summary,
+      systemTokens: conv.systemTokens,
+      pendingInputTokens: pending?.tokens ?? 0,
+      overheadTokens: conv.overheadTokens,
+      budget: conv.budget,
+      settings: settingsFor(),
+      manual: options.type !== 'auto',
+      retentionOverride: options.retentionOverride,
+      summaryTokensCap
+    })
+    return { ...plan, pending }
+  }
+
+  /** Writes the summary with whichever summarizer applies; auto falls back to extractive (FR-5.1.1). */
+  async function summarize(
+    conv: Conversation,
+    request: { previousSummary?: string; messages: EngineMessage[]; targetTokens: number; focus?: string; messagesIncluded: number },
+    options: RunOptions,
+    signal: AbortSignal
+  ): Promise<{ text: string; summarizer: string; fellBack: boolean; warnings: string[] }> {
+    const countTokens = (text: string) => conv.countText(SUMMARY_PREFIX + text, 'system')
+    const base = { ...request, countTokens }
+    const kind = options.summarizer ?? settings.get().summarizer
+    if (kind === 'truncate') return { text: truncationMarkerSummary(base, request.messagesIncluded), summarizer: 'truncate', fellBack: false, warnings: [] }
+    if (kind === 'extractive') return { text: extractiveSummary(base), summarizer: 'extractive', fellBack: false, warnings: [] }
+
+    const provider = conv.spec.provider
+    const modelId = settings.get().summarizationModel ?? conv.spec.summarizationModel ?? conv.spec.id
+    const fallback = (why: string) => {
+      if (options.type !== 'auto') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
+      log.warn(`Auto-compression falls back to the extractive summarizer: ${why}`)
+      return {
+        text: extractiveSummary(base),
+        summarizer: 'extractive',
+        fellBack: true,
+        warnings: [`${why} An offline extractive summary was used instead; the model will be tried again next time.`]
+      }
+    }
+    if (!providers.status(provider).ready) return fallback(`No ${provider} key is set for the summarization model ${modelId}.`)
+    const summarizerSpec = models.spec(provider, modelId)
+    const model = createLanguageModel(providers.connection(provider), modelId)
+    const run = (targetTokens: number) =>
+      llmSummary({
+        ...base,
+        targetTokens,
+        model,
+        inputBudget: Math.floor((summarizerSpec.contextWindow - targetTokens * 2) * SUMMARIZER_INPUT_SHARE),
+        signal,
+        stallMs: deps.stallMs ?? 60_000,
+        retry: deps.retry,
+        onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta })
+      })
+    try {
+      let text = await run(request.targetTokens)
+      const warnings: string[] = []
+      if (countTokens(text) > request.targetTokens * TOO_LONG) {
+        // FR-5.3: re-summarize with a higher compression ratio, then cut if still too long.
+        text = await run(Math.floor(request.targetTokens * 0.6))
+        if (countTokens(text) > request.targetTokens) {
+          text = truncateMiddle(text, request.targetTokens, countTokens)
+          warnings.push('The summary came out too long and was shortened in the middle.')
+        }
+      }
+      return { text, summarizer: modelId, fellBack: false, warnings }
+    } catch (err) {
+      if (signal.aborted) throw new AppError('conflict', 'The summary was cancelled.')
+      if (err instanceof SummarizerError && err.cause !== undefined) {
+        return fallback(describeProviderError(err.cause, provider).message)
+      }
+      return fallback(err instanceof Error ? err.message : String(err))
+    }
+  }
+
+  /** Writes the snapshot and the status change of the one it replaces, atomically. */
+  function commit(
+    conv: Conversation,
+    content: Omit<SummaryContent, 'compressionTimestamp' | 'summaryTokenCount' | 'contextTokensAfter'>,
+    cutoffId: string,
+    contextTokensAfterWithoutSummary: number
+  ): Snapshot {
+    const summaryTokens = conv.countText(SUMMARY_PREFIX + content.summaryText, 'system')
+    const id = ids()
+    db.transaction((tx) => {
+      const current = activeSummary(tx, conv.session.id)
+      if ((current?.id ?? null) !== (conv.summary?.id ?? null)) {
+        throw new AppError('conflict', 'The summary changed while this one was being written. Try again.')
+      }
+      if (current) setSnapshotStatus(tx, current.id, 'superseded')
+      insertSummary(tx, {
+        id,
+        sessionId: conv.session.id,
+        content: {
+          ...content,
+          compressionTimestamp: new Date(clock.now()).toISOString(),
+          summaryTokenCount: summaryTokens,
+          contextTokensAfter: conv.calibrate(contextTokensAfterWithoutSummary + summaryTokens)
+        },
+        messageCutoffId: cutoffId,
+        tokenCount: summaryTokens,
+        createdAt: clock.now()
+      })
+    })
+    return findSnapshot(db, id)!
+  }
+
+  async function execute(sessionId: string, options: RunOptions): Promise<RunResult | undefined> {
+    const conv = usage.conversation(sessionId, options.beforeSeq)
+    const plan = planFor(conv, options)
+    if (plan.empty) {
+      if (options.type === 'auto') return undefined
+      throw new AppError('conflict', 'There is nothing new to summarize yet.')
+    }
+    const controller = new AbortController()
+    running.set(sessionId, controller)
+    emit('compression.started', { sessionId, type: options.type, messages: plan.toSummarize.length })
+    try {
+      const messagesIncluded = (conv.summary?.content.messagesIncluded ?? 0) + plan.toSummarize.length
+      const result = await summarize(
+        conv,
+        {
+          previousSummary: conv.summary?.content.summaryText,
+          messages: plan.toSummarize,
+          targetTokens: plan.targetSummaryTokens,
+          focus: options.focus,
+          messagesIncluded
+        },
+        options,
+        controller.signal
+      )
+      if (controller.signal.aborted) throw new AppError('conflict', 'The summary was cancelled.')
+      const first = plan.toSummarize[0]!
+      const last = plan.toSummarize.at(-1)!
+      const warnings = [...plan.warnings, ...result.warnings]
+      const tokensBefore = conv.calibrate(plan.tokensBefore)
+      const snapshot = commit(
+        conv,
+        {
+          summaryText: result.text,
+          messageRange: { firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? first.id, lastMessageId: last.id },
+          compressionType: options.type === 'auto' ? 'auto' : 'manual',
+          originalTokenCount: (conv.summary?.content.originalTokenCount ?? 0) + sum(plan.toSummarize),
+          messagesIncluded,
+          strategy: 'rolling',
+          summarizer: result.summarizer,
+          previousSnapshotId: conv.summary?.id ?? null,
+          focus: options.focus?.trim() || null,
+          retentionTokens: plan.retentionTokens,
+          contextTokensBefore: tokensBefore,
+          warnings
+        },
+        last.id,
+        conv.systemTokens + sum(plan.retained) + (plan.pending?.tokens ?? 0) + conv.overheadTokens
+      )
+      const report: CompressionReport = {
+        type: options.type === 'auto' ? 'auto' : 'manual',
+        messagesSummarized: plan.toSummarize.length,
+        tokensBefore,
+        tokensAfter: snapshot.content.contextTokensAfter,
+        summaryPreview: result.text.slice(0, 200),
+        summarizer: result.summarizer,
+        fellBack: result.fellBack,
+        warnings
+      }
+      emit('compression.done', { sessionId, snapshot, report })
+      emit('usage.changed', { sessionId })
+      return { snapshot, report }
+    } catch (err) {
+      const error = err instanceof AppError ? err : new AppError('internal', 'The summary could not be written.')
+      if (!(err instanceof AppError)) log.error('Compression failed', err)
+      emit('compression.failed', {
+        sessionId,
+        type: options.type,
+        code: controller.signal.aborted ? 'cancelled' : error.code,
+        message: error.message
+      })
+      throw error
+    } finally {
+      running.delete(sessionId)
+    }
+  }
+
+  return {
+    preview(sessionId: string, retentionTokens?: number): CompressionPreview {
+      const conv = usage.conversation(sessionId)
+      const plan = planFor(conv, { type: 'manual', retentionOverride: retentionTokens })
+      return {
+        totalMessages: conv.history.length + (conv.summary?.content.messagesIncluded ?? 0),
+        messagesToSummarize: plan.toSummarize.length,
+        messagesKept: plan.retained.length,
+        tokensBefore: conv.calibrate(plan.tokensBefore),
+        estimatedTokensAfter: conv.calibrate(plan.estimatedTokensAfter),
+        targetSummaryTokens: plan.targetSummaryTokens,
+        retentionTokens: plan.retentionTokens,
+        belowMinimum: plan.belowMinimum,
+        minimumTokens: settings.get().minimumTokens,
+        summaryExists: !!conv.summary,
+        warnings: plan.warnings
+      }
+    },
+
+    /** Manual compression (FR-2). */
+    run(sessionId: string, options: Omit<RunOptions, 'type' | 'beforeSeq'> = {}): Promise<RunResult> {
+      return lock.run(sessionId, async () => (await execute(sessionId, { ...options, type: 'manual' }))!)
+    },
+
+    /**
+     * Before each request (FR-1.2): compress when the context would pass the threshold. Never
+     * throws: a failed auto-compression is reported and the request goes ahead (FR-5.1.1).
+     */
+    beforeRequest(sessionId: string, beforeSeq: number): Promise<RunResult | undefined> {
+      return lock.run(sessionId, async () => {
+        const conv = usage.conversation(sessionId, beforeSeq)
+        const auto = conv.session.autoCompress ?? settings.get().autoCompress
+        if (!auto) return undefined
+        const { history, pending } = split(conv, beforeSeq)
+        const compressible = conv.summaryTokens + sum(history)
+        const contextTokens = conv.calibrate(conv.systemTokens + compressible + (pending?.tokens ?? 0) + conv.overheadTokens)
+        const decision = compressionTrigger({ contextTokens, compressibleTokens: compressible, budget: conv.budget, settings: settingsFor() })
+        if (!decision.compress) return undefined
+        try {
+          return await execute(sessionId, { type: 'auto', beforeSeq })
+        } catch (err) {
+          log.warn('Auto-compression failed; sending without it', err instanceof Error ? err.message : err)
+          return undefined
+        }
+      })
+    },
+
+    /** Summarizes the active summary's range again (same previous summary, same messages). */
+    regenerate(sessionId: string, focus?: string): Promise<RunResult> {
+      return lock.run(sessionId, async () => {
+        const active = activeSummary(db, sessionId)
+        if (!active) throw new AppError('conflict', 'There is no summary to regenerate.')
+        const previous = active.content.previousSnapshotId ? findSnapshot(db, active.content.previousSnapshotId) : undefined
+        const conv = usage.conversation(sessionId)
+        const messages = usage.engineMessages(sessionId, previous?.cutoffSeq ?? 0, active.cutoffSeq)
+        const controller = new AbortController()
+        running.set(sessionId, controller)
+        emit('compression.started', { sessionId, type: 'regenerate', messages: messages.length })
+        try {
+          const result = await summarize(
+            conv,
+            {
+              previousSummary: previous?.content.summaryText,
+              messages,
+              targetTokens: Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens),
+              focus: focus ?? active.content.focus ?? undefined,
+              messagesIncluded: active.content.messagesIncluded
+            },
+            { type: 'regenerate' },
+            controller.signal
+          )
+          const { summaryText: _old, compressionTimestamp: _t, summaryTokenCount: _s, contextTokensAfter: _a, ...kept } = active.content
+          const snapshot = commit(
+            conv,
+            { ...kept, summaryText: result.text, summarizer: result.summarizer, focus: focus?.trim() || active.content.focus, previousSnapshotId: active.id, warnings: result.warnings },
+            active.messageCutoffId!,
+            conv.systemTokens + sum(conv.history) + conv.overheadTokens
+          )
+          const report: CompressionReport = {
+            type: 'manual',
+            messagesSummarized: messages.length,
+            tokensBefore: active.content.contextTokensAfter,
+            tokensAfter: snapshot.content.contextTokensAfter,
+            summaryPreview: result.text.slice(0, 200),
+            summarizer: result.summarizer,
+            fellBack: result.fellBack,
+            warnings: result.warnings
+          }
+          emit('compression.done', { sessionId, snapshot, report })
+          emit('usage.changed', { sessionId })
+          return { snapshot, report }
+        } catch (err) {
+          const error = err instanceof AppError ? err : new AppError('internal', 'The summary could not be written.')
+          emit('compression.failed', { sessionId, type: 'regenerate', code: error.code, message: error.message })
+          throw error
+        } finally {
+          running.delete(sessionId)
+        }
+      })
+    },
+
+    /** Restores the context as it was before the latest summary, exactly. */
+    undo(sessionId: string): Promise<{ active: Snapshot | null }> {
+      return lock.run(sessionId, async () => {
+        const active = activeSummary(db, sessionId)
+        if (!active) throw new AppError('conflict', 'There is no summary to undo.')
+        const previous = active.content.previousSnapshotId ? findSnapshot(db, active.content.previousSnapshotId) : undefined
+        db.transaction((tx) => {
+          setSnapshotStatus(tx, active.id, 'undone')
+          if (previous) setSnapshotStatus(tx, previous.id, 'active')
+        })
+        emit('compression.changed', { sessionId })
+        emit('usage.changed', { sessionId })
+        return { active: previous ? findSnapshot(db, previous.id)! : null }
+      })
+    },
+
+    cancel(sessionId: string): { cancelled: boolean } {
+      const controller = running.get(sessionId)
+      controller?.abort()
+      return { cancelled: !!controller }
+    },
+
+    active(sessionId: string): { summary: Snapshot | null; running: boolean } {
+      return { summary: activeSummary(db, sessionId) ?? null, running: running.has(sessionId) }
+    },
+
+    snapshots: (sessionId: string) => listSnapshots(db, sessionId),
+
+    /** Waits for the chat's queued work (a reply calls this before it streams). */
+    idle: (sessionId: string) => lock.run(sessionId, async () => undefined)
+  }
+}

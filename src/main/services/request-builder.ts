@@ -1,0 +1,59 @@
+import type { ModelMessage } from 'ai'
+import type { ChatMessage } from '../../shared/domain/chat-message'
+import { buildContext, SUMMARY_PREFIX, type BuiltContext } from '../engine/build-context'
+import { toModelMessages } from '../providers/to-model-messages'
+import type { Conversation } from './usage-service'
+
+export interface ModelRequest {
+  system?: string
+  messages: ModelMessage[]
+  context: BuiltContext
+}
+
+/**
+ * What a reply is asked with (FR-1.5.1): the system prompt, the active summary as a system message,
+ * the retained messages in their stored form, and the pending input — cut or trimmed by the engine
+ * only when it would not fit.
+ */
+export function buildModelRequest(conv: Conversation, stored: ReadonlyMap<string, ChatMessage>): ModelRequest {
+  const history = conv.history
+  const last = history.at(-1)
+  const pending = last?.role === 'user' ? last : undefined
+  const context = buildContext({
+    system: conv.session.systemPrompt ? { text: conv.session.systemPrompt, tokens: conv.systemTokens } : undefined,
+    summary: conv.summary
+      ? { id: conv.summary.id, text: SUMMARY_PREFIX + conv.summary.content.summaryText, tokens: conv.summaryTokens }
+      : undefined,
+    messages: pending ? history.slice(0, -1) : history,
+    input: pending ? { id: pending.id, text: pending.text, tokens: pending.tokens } : undefined,
+    usable: conv.budget.usable,
+    overheadTokens: conv.overheadTokens,
+    countTokens: (text) => conv.countText(text)
+  })
+  let system: string | undefined
+  const messages: ModelMessage[] = []
+  for (const part of context.messages) {
+    if (part.kind === 'system') {
+      system = part.content
+    } else if (part.kind === 'summary') {
+      messages.push({ role: 'system', content: part.content })
+    } else {
+      const id = part.kind === 'input' ? pending!.id : part.sourceId!
+      const original = stored.get(id)!
+      if (part.truncatedChars === undefined) {
+        messages.push(...toModelMessages([original]))
+      } else if (original.role === 'tool') {
+        // A cut tool result keeps its call id so the exchange stays valid.
+        const result = original.parts.find((p) => p.type === 'tool-result')
+        messages.push(
+          ...toModelMessages([
+            { role: 'tool', parts: result ? [{ ...result, output: part.content }] : [] }
+          ])
+        )
+      } else {
+        messages.push({ role: original.role === 'assistant' ? 'assistant' : original.role === 'system' ? 'system' : 'user', content: part.content })
+      }
+    }
+  }
+  return { system, messages, context }
+}

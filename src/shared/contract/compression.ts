@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { snapshotSchema, summarizerKindSchema } from '../domain/snapshot'
+import { route } from './define'
+
+const sessionInput = z.object({ sessionId: z.string().min(1) }).strict()
+const retentionSchema = z.number().int('Use a whole number').min(0, 'Cannot be negative').max(1_000_000)
+const focusSchema = z.string().trim().max(2000, 'Keep the focus under 2,000 characters')
+
+/** FR-2.3.2: what the confirmation dialog shows. */
+export const compressionPreviewSchema = z.object({
+  totalMessages: z.number().int(),
+  messagesToSummarize: z.number().int(),
+  messagesKept: z.number().int(),
+  tokensBefore: z.number().int(),
+  estimatedTokensAfter: z.number().int(),
+  targetSummaryTokens: z.number().int(),
+  retentionTokens: z.number().int(),
+  belowMinimum: z.boolean(),
+  minimumTokens: z.number().int(),
+  summaryExists: z.boolean(),
+  warnings: z.array(z.string())
+})
+export type CompressionPreview = z.infer<typeof compressionPreviewSchema>
+
+/** FR-2.4.3: the completion report. */
+export const compressionReportSchema = z.object({
+  type: z.enum(['auto', 'manual']),
+  messagesSummarized: z.number().int(),
+  tokensBefore: z.number().int(),
+  tokensAfter: z.number().int(),
+  summaryPreview: z.string(),
+  summarizer: z.string(),
+  /** The llm summarizer failed and the extractive one stood in (FR-5.1.1). */
+  fellBack: z.boolean(),
+  warnings: z.array(z.string())
+})
+export type CompressionReport = z.infer<typeof compressionReportSchema>
+
+const runResult = z.object({ snapshot: snapshotSchema, report: compressionReportSchema })
+
+export const compressionRoutes = {
+  'compression.preview': route(sessionInput.extend({ retentionTokens: retentionSchema.optional() }).strict(), compressionPreviewSchema),
+  /** Manual compression (FR-2): everything by default, or keep a retention override verbatim. */
+  'compression.run': route(
+    sessionInput
+      .extend({
+        retentionTokens: retentionSchema.optional(),
+        focus: focusSchema.optional(),
+        summarizer: summarizerKindSchema.optional()
+      })
+      .strict(),
+    runResult
+  ),
+  'compression.cancel': route(sessionInput, z.object({ cancelled: z.boolean() })),
+  /** Restores the context before the latest summary exactly. */
+  'compression.undo': route(sessionInput, z.object({ active: snapshotSchema.nullable() })),
+  /** Summarizes the latest summary's range again, optionally with a new focus. */
+  'compression.regenerate': route(sessionInput.extend({ focus: focusSchema.optional() }).strict(), runResult),
+  'compression.snapshots': route(sessionInput, z.array(snapshotSchema)),
+  'compression.active': route(sessionInput, z.object({ summary: snapshotSchema.nullable(), running: z.boolean() }))
+}
+
+export const compressionEvents = {
+  'compression.started': z.object({ sessionId: z.string(), type: z.enum(['auto', 'manual', 'regenerate']), messages: z.number().int() }),
+  /** More of a summary being written by the llm summarizer. */
+  'compression.progress': z.object({ sessionId: z.string(), delta: z.string() }),
+  'compression.done': z.object({ sessionId: z.string(), snapshot: snapshotSchema, report: compressionReportSchema }),
+  'compression.failed': z.object({
+    sessionId: z.string(),
+    type: z.enum(['auto', 'manual', 'regenerate']),
+    code: z.string(),
+    message: z.string()
+  }),
+  /** The active summary changed without a new compression (undo). */
+  'compression.changed': z.object({ sessionId: z.string() })
+}
