@@ -2,7 +2,10 @@ import { Command } from 'commander'
 import { version } from '../../../package.json'
 import { DatabaseOpenError } from '../db/client'
 import { ImportError } from '../importers/openai-messages'
+import { AppError } from '../services/app-error'
+import { registerChatCommands } from './chat-commands'
 import { registerCount } from './count-command'
+import { registerReplay } from './replay-command'
 import { registerServe } from './serve-command'
 
 /** `distill`: browser mode and the command-line tools, sharing app.ts with the desktop app. */
@@ -14,6 +17,8 @@ export function buildProgram(): Command {
     .option('--db <file>', 'the database file (default: $DISTILL_DB or the data directory)')
   registerServe(program)
   registerCount(program)
+  registerReplay(program)
+  registerChatCommands(program)
   return program
 }
 
@@ -21,8 +26,10 @@ if (require.main === module) {
   buildProgram()
     .parseAsync(process.argv)
     .catch((err: unknown) => {
-      const message = err instanceof DatabaseOpenError || err instanceof ImportError ? err.message : `distill: ${(err as Error).message}`
-      process.stderr.write(`${message}\n`)
+      const known = err instanceof DatabaseOpenError || err instanceof ImportError || err instanceof AppError
+      process.stderr.write(`distill: ${(err as Error).message}\n`)
+      // Unexpected failures keep their stack for bug reports.
+      if (!known && process.env.DISTILL_DEBUG) process.stderr.write(`${(err as Error).stack}\n`)
       process.exit(1)
     })
 }

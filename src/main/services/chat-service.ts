@@ -42,7 +42,7 @@ export interface ChatServiceOptions {
   stallMs?: number
   retry?: RetryPolicy
   /** Called after a message is written, to count its tokens off the request path. */
-  onMessageWritten?: (message: ChatMessage, session: Session) => void
+  onMessageWritten?: (message: ChatMessage, session: Session) => Promise<void> | void
   /**
    * Compresses if needed (waiting for a running compression) and assembles the request for the
    * reply that will get this seq.
@@ -140,7 +140,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         final = updateMessage(db, reply.id, { parts, status: 'error', error })!
       }
       publish(final)
-      deps.onMessageWritten?.(final, session)
+      void deps.onMessageWritten?.(final, session)
       sessions.touch(session.id)
     })()
       .catch((err: unknown) => {
@@ -193,9 +193,24 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       })
       publish(message)
       publish(reply)
-      deps.onMessageWritten?.(message, session)
+      void deps.onMessageWritten?.(message, session)
       startReply(session, reply)
       return { message, reply }
+    },
+
+    /** Stores a message as it is, with no reply (import, replay); resolves once it is counted. */
+    async append(sessionId: string, message: Pick<ChatMessage, 'role' | 'parts'> & { createdAt?: number }): Promise<ChatMessage> {
+      const session = sessions.get(sessionId)
+      const stored = appendMessage(db, {
+        id: ids(),
+        sessionId,
+        role: message.role,
+        parts: message.parts,
+        status: 'complete',
+        createdAt: message.createdAt ?? clock.now()
+      })
+      await deps.onMessageWritten?.(stored, session)
+      return stored
     },
 
     /** Runs the last reply of the chat again, after an error or a Stop. */

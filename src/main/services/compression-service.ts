@@ -299,7 +299,7 @@ export function createCompressionService(
      * Before each request (FR-1.2): compress when the context would pass the threshold. Never
      * throws: a failed auto-compression is reported and the request goes ahead (FR-5.1.1).
      */
-    beforeRequest(sessionId: string, beforeSeq: number): Promise<RunResult | undefined> {
+    beforeRequest(sessionId: string, beforeSeq: number, options: { summarizer?: SummarizerKind } = {}): Promise<RunResult | undefined> {
       return lock.run(sessionId, async () => {
         const conv = usage.conversation(sessionId, beforeSeq)
         const auto = conv.session.autoCompress ?? settings.get().autoCompress
@@ -310,7 +310,7 @@ export function createCompressionService(
         const decision = compressionTrigger({ contextTokens, compressibleTokens: compressible, budget: conv.budget, settings: settingsFor() })
         if (!decision.compress) return undefined
         try {
-          return await execute(sessionId, { type: 'auto', beforeSeq })
+          return await execute(sessionId, { type: 'auto', beforeSeq, summarizer: options.summarizer })
         } catch (err) {
           log.warn('Auto-compression failed; sending without it', err instanceof Error ? err.message : err)
           return undefined

@@ -227,9 +227,9 @@ export function createUsageService(
     },
 
     /** Counts a message just written (the user's, or a finished reply) and stores the count. */
-    messageWritten(message: ChatMessage, session: Session): void {
-      if (message.status === 'streaming' || message.parts.length === 0) return
-      void countAndStore(message, specOf(session))
+    messageWritten(message: ChatMessage, session: Session): Promise<void> {
+      if (message.status === 'streaming' || message.parts.length === 0) return Promise.resolve()
+      return countAndStore(message, specOf(session))
         .catch((err: unknown) => log.warn('Counting a message failed', err))
         .finally(() => emit('usage.changed', { sessionId: session.id }))
     },

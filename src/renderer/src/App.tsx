@@ -6,6 +6,7 @@ import { ChatView } from './features/chat/chat-view'
 import { Sidebar } from './features/sessions/sidebar'
 import { SettingsPage } from './features/settings/settings-page'
 import { applyTheme } from './lib/theme'
+import { useProvidersStore } from './stores/providers-store'
 import { useSessionsStore } from './stores/sessions-store'
 import { useSettingsStore } from './stores/settings-store'
 import { lastSessionId, useUiStore } from './stores/ui-store'
@@ -27,9 +28,12 @@ function sessionToRestore(): string | null {
 
 async function start(): Promise<void> {
   const remembered = sessionToRestore()
+  // Can take a moment (a local server is asked what it serves): nobody waits for it.
+  void useProvidersStore.getState().loadModels()
   await Promise.all([
     useSessionsStore.getState().load(),
     useSettingsStore.getState().load(),
+    useProvidersStore.getState().load(),
     remembered
       ? useSessionsStore.getState().fetchOne(remembered).then((session) => {
           if (session && useUiStore.getState().selectedSessionId === null) useUiStore.getState().openSession(session.id)

@@ -53,7 +53,9 @@ export const customModelSchema = z.object({
     .number()
     .int('Use a whole number')
     .min(16, 'At least 16 tokens')
-    .max(1_000_000, 'At most 1,000,000 tokens')
+    .max(1_000_000, 'At most 1,000,000 tokens'),
+  /** How to count its tokens; local models default to an estimate that calibration corrects. */
+  tokenizer: tokenizerSchema.optional()
 })
 export type CustomModel = z.infer<typeof customModelSchema>
 

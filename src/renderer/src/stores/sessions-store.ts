@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { RouteInput } from '../../../shared/contract'
 import type { Session, SessionSummary } from '../../../shared/domain/session'
 import { api } from '../api/client'
 import { errorMessage, isApiError } from '../api/api-error'
@@ -22,6 +23,8 @@ interface SessionsState {
   fetchOne(id: string): Promise<Session | null>
   create(): Promise<Session>
   rename(id: string, title: string): Promise<Session>
+  /** Changes the chat's model or system prompt. Throws the ApiError when refused. */
+  update(id: string, change: Omit<RouteInput<'sessions.update'>, 'id'>): Promise<Session>
   remove(id: string): Promise<void>
   /** A 'sessions.changed' event arrived. */
   changed(sessionId: string, reason: 'created' | 'updated' | 'deleted'): void
@@ -95,6 +98,15 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
     return session
   },
 
+  async update(id, change) {
+    const session = await api.request('sessions.update', { id, ...change })
+    set((s) => ({
+      details: { ...s.details, [id]: session },
+      sessions: s.sessions.map((item) => (item.id === id ? { ...item, ...session } : item))
+    }))
+    return session
+  },
+
   async remove(id) {
     await api.request('sessions.delete', { id })
     set((s) => {
@@ -124,4 +136,9 @@ export function useSessionTitle(id: string | null): string | null {
     if (!id) return null
     return s.sessions.find((item) => item.id === id)?.title ?? s.details[id]?.title ?? null
   })
+}
+
+/** The full session of the open chat (its model and system prompt), once fetched. */
+export function useSessionDetails(id: string | null): Session | null {
+  return useSessionsStore((s) => (id ? (s.details[id] ?? null) : null))
 }

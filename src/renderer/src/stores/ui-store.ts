@@ -5,6 +5,8 @@ import { readLocal, writeLocal } from '../lib/storage'
 const LAST_SESSION_KEY = 'distill.lastSession'
 
 export type View = 'chat' | 'settings'
+/** A part of the settings page that can be opened directly. */
+export type SettingsSection = 'providers'
 
 interface UiState {
   view: View
@@ -18,7 +20,10 @@ interface UiState {
   openSession(id: string | null): void
   /** Forget the open chat without leaving the current view (it was deleted). */
   deselect(): void
-  openSettings(): void
+  /** The settings section to bring into view once the page shows (then cleared). */
+  settingsSection: SettingsSection | null
+  openSettings(section?: SettingsSection): void
+  settingsSectionShown(): void
   closeSettings(): void
   setSidebarOpen(open: boolean): void
   setConnection(state: ConnectionState): void
@@ -31,6 +36,7 @@ export const useUiStore = create<UiState>()((set) => ({
   sidebarOpen: false,
   connection: 'connecting',
   unauthorized: false,
+  settingsSection: null,
   openSession(id) {
     writeLocal(LAST_SESSION_KEY, id)
     set({ selectedSessionId: id, view: 'chat', sidebarOpen: false })
@@ -39,8 +45,11 @@ export const useUiStore = create<UiState>()((set) => ({
     writeLocal(LAST_SESSION_KEY, null)
     set({ selectedSessionId: null })
   },
-  openSettings() {
-    set({ view: 'settings', sidebarOpen: false })
+  openSettings(section) {
+    set({ view: 'settings', sidebarOpen: false, settingsSection: section ?? null })
+  },
+  settingsSectionShown() {
+    set({ settingsSection: null })
   },
   closeSettings() {
     set({ view: 'chat' })

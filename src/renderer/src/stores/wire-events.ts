@@ -1,8 +1,32 @@
+import type { Settings } from '../../../shared/domain/settings'
 import { api } from '../api/client'
 import { useChatStore } from './chat-store'
+import { useProvidersStore } from './providers-store'
 import { useSessionsStore } from './sessions-store'
 import { useSettingsStore } from './settings-store'
 import { useUiStore } from './ui-store'
+import { useUsageStore } from './usage-store'
+
+/** Only the open chat shows its context usage; the others refetch when they are opened. */
+function refreshUsage(sessionId: string): void {
+  if (useUiStore.getState().selectedSessionId === sessionId) useUsageStore.getState().refresh(sessionId)
+}
+
+function refreshOpenUsage(): void {
+  const open = useUiStore.getState().selectedSessionId
+  if (open) useUsageStore.getState().refresh(open)
+}
+
+/** The settings that decide which models exist, as of the last model list asked for. */
+let modelsKey: string | null = null
+
+/** Reloads the models when custom models or base URLs changed (saved here or in another window). */
+function reloadModelsIfNeeded(settings: Settings): void {
+  const key = JSON.stringify([settings.customModels, settings.providerBaseURLs])
+  if (key === modelsKey) return
+  modelsKey = key
+  void useProvidersStore.getState().loadModels()
+}
 
 /**
  * Connects the stores to the main process's events, once, for the app's lifetime. After the event
@@ -14,21 +38,39 @@ export function wireEvents(): () => void {
       useSessionsStore.getState().changed(sessionId, reason)
       if (reason === 'deleted') {
         useChatStore.getState().forget(sessionId)
+        useUsageStore.getState().forget(sessionId)
         if (useUiStore.getState().selectedSessionId === sessionId) useUiStore.getState().deselect()
+      } else {
+        // The model or system prompt may have changed.
+        refreshUsage(sessionId)
       }
     }),
-    api.on('chat.message', ({ message }) => useChatStore.getState().receive(message)),
+    api.on('chat.message', ({ message }) => {
+      useChatStore.getState().receive(message)
+      if (message.status !== 'streaming') refreshUsage(message.sessionId)
+    }),
     api.on('chat.delta', ({ sessionId, messageId, delta }) =>
       useChatStore.getState().appendDelta(sessionId, messageId, delta)
     ),
-    api.on('settings.changed', ({ settings }) => useSettingsStore.getState().apply(settings)),
+    api.on('usage.changed', ({ sessionId }) => refreshUsage(sessionId)),
+    api.on('settings.changed', ({ settings }) => {
+      useSettingsStore.getState().apply(settings)
+      // Base URLs live in settings: the providers' readiness follows them.
+      void useProvidersStore.getState().load()
+      reloadModelsIfNeeded(settings)
+      // Budgets depend on the safety margin, the threshold and custom windows.
+      refreshOpenUsage()
+    }),
     api.onConnection((state) => useUiStore.getState().setConnection(state)),
     api.onReconnect(() => {
       void useSessionsStore.getState().load()
       void useSettingsStore.getState().load()
+      void useProvidersStore.getState().load()
+      void useProvidersStore.getState().loadModels()
       useChatStore.getState().reloadAll()
       const open = useUiStore.getState().selectedSessionId
       if (open) void useSessionsStore.getState().fetchOne(open)
+      refreshOpenUsage()
     }),
     api.onUnauthorized(() => useUiStore.getState().setUnauthorized())
   ]

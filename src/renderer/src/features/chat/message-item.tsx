@@ -4,6 +4,7 @@ import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import { formatClock, formatFull } from '../../lib/relative-time'
 import { messageText } from '../../lib/message-text'
 import { useChatStore } from '../../stores/chat-store'
+import { useUiStore } from '../../stores/ui-store'
 
 const SPEAKER: Record<ChatMessage['role'], string> = {
   user: 'You said:',
@@ -17,6 +18,9 @@ interface MessageItemProps {
   /** The last reply failed or was stopped: offer to run it again. */
   canRetry: boolean
 }
+
+/** Failures that a key or an address in Settings fixes. */
+const FIXED_IN_SETTINGS = new Set(['not_configured', 'invalid_key', 'unreachable'])
 
 /** One message. Plain text with its whitespace kept; Markdown arrives later. */
 export const MessageItem = memo(function MessageItem({ message, canRetry }: MessageItemProps) {
@@ -58,7 +62,12 @@ export const MessageItem = memo(function MessageItem({ message, canRetry }: Mess
         {message.status === 'error' && (
           <div className="message-error" role="note">
             <p>{message.error?.message ?? 'The reply failed.'}</p>
-            {canRetry && <RetryButton sessionId={message.sessionId} />}
+            {(canRetry || FIXED_IN_SETTINGS.has(message.error?.code ?? '')) && (
+              <div className="message-error-actions">
+                {FIXED_IN_SETTINGS.has(message.error?.code ?? '') && <OpenSettingsButton />}
+                {canRetry && <RetryButton sessionId={message.sessionId} />}
+              </div>
+            )}
           </div>
         )}
         {message.status === 'aborted' && (
@@ -80,6 +89,15 @@ export const MessageItem = memo(function MessageItem({ message, canRetry }: Mess
     </article>
   )
 })
+
+function OpenSettingsButton() {
+  const openSettings = useUiStore((s) => s.openSettings)
+  return (
+    <button type="button" className="button button-small" onClick={() => openSettings('providers')}>
+      Open Settings
+    </button>
+  )
+}
 
 function RetryButton({ sessionId }: { sessionId: string }) {
   const retry = useChatStore((s) => s.retry)

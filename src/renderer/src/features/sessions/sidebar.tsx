@@ -63,7 +63,7 @@ export function Sidebar() {
             type="button"
             className="sidebar-link"
             aria-current={view === 'settings' ? 'page' : undefined}
-            onClick={openSettings}
+            onClick={() => openSettings()}
           >
             <GearIcon />
             Settings

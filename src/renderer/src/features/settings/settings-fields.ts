@@ -1,6 +1,6 @@
 import type { SettingKey, Settings } from '../../../../shared/domain/settings'
 
-/** The settings this form edits. Provider settings get their own section when providers arrive. */
+/** The settings this form edits. Providers and models have their own sections (features/providers). */
 export type FormKey = Extract<
   SettingKey,
   | 'theme'

@@ -84,17 +84,6 @@ export function SettingsForm({ settings }: { settings: Settings }) {
           </div>
         </section>
       ))}
-      <section className="settings-section" aria-labelledby="section-providers">
-        <h2 id="section-providers" className="settings-section-title">
-          Providers
-        </h2>
-        <div className="settings-card settings-placeholder">
-          <p>
-            Provider keys and models arrive with the chat capability. Until then, Distill uses the keys set in its
-            environment (such as <code>OPENAI_API_KEY</code>).
-          </p>
-        </div>
-      </section>
       <div className="settings-footer">
         <span className="settings-status" role="status">
           {dirty ? 'Unsaved changes' : ''}

@@ -1,8 +1,10 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { ArrowLeftIcon } from '../../components/icons'
 import { PaneHeader } from '../../components/pane-header'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
+import { ModelsSection } from '../providers/models-section'
+import { ProvidersSection } from '../providers/providers-section'
 import { SettingsForm } from './settings-form'
 
 /** Settings in the main pane, with a way back to the chat. */
@@ -12,10 +14,21 @@ export function SettingsPage() {
   const error = useSettingsStore((s) => s.error)
   const load = useSettingsStore((s) => s.load)
   const closeSettings = useUiStore((s) => s.closeSettings)
+  const section = useUiStore((s) => s.settingsSection)
+  const providersRef = useRef<HTMLHeadingElement>(null)
 
   useEffect(() => {
     void useSettingsStore.getState().load()
   }, [])
+
+  // Opened for a purpose ("Open Settings" on a reply that needs a key): go straight there.
+  useEffect(() => {
+    if (section !== 'providers') return
+    const heading = providersRef.current
+    heading?.scrollIntoView({ block: 'start' })
+    heading?.focus({ preventScroll: true })
+    useUiStore.getState().settingsSectionShown()
+  }, [section])
 
   return (
     <section className="pane settings-pane" aria-labelledby="settings-title">
@@ -29,9 +42,13 @@ export function SettingsPage() {
         }
       />
       <div className="settings-scroll">
-        <div className="settings-column">
+        <div className="settings-column settings-stack">
+          <ProvidersSection headingRef={providersRef} />
           {settings ? (
-            <SettingsForm settings={settings} />
+            <>
+              <ModelsSection settings={settings} />
+              <SettingsForm settings={settings} />
+            </>
           ) : status === 'error' ? (
             <div className="chat-empty" role="alert">
               <h2>Could not load settings</h2>

@@ -1,0 +1,107 @@
+import type { Snapshot } from '../../shared/domain/snapshot'
+import type { SummarizerKind } from '../../shared/domain/snapshot'
+import type { App } from '../app'
+import type { Budget } from '../engine/budget'
+import type { ImportedMessage } from '../importers/openai-messages'
+import { listMessages } from '../db/repositories/messages-repo'
+import type { ModelSpec } from '../models/catalog'
+import { buildModelRequest } from './request-builder'
+
+export interface ReplayOptions {
+  model: ModelSpec
+  contextWindow?: number
+  maxOutput?: number
+  summarizer: SummarizerKind
+  title?: string
+  onProgress?: (done: number, total: number) => void
+}
+
+export interface ReplayResult {
+  sessionId: string
+  messages: number
+  requests: number
+  compressions: number
+  /** Requests whose context, before emergency trimming, did not fit the usable budget. */
+  overflows: number
+  maxContextTokens: number
+  budget: Budget
+  context: { tokens: number; messages: Array<{ role: string; content: string }> }
+  snapshots: Snapshot[]
+  seconds: number
+}
+
+function contentText(content: unknown): string {
+  return typeof content === 'string' ? content : JSON.stringify(content)
+}
+
+/**
+ * Feeds a conversation one message at a time through the real path: each message is stored and
+ * counted, and before every user message's request the auto-compression runs exactly as in a chat
+ * (no replies are generated; the file's own assistant messages follow).
+ */
+export async function replayConversation(app: App, messages: readonly ImportedMessage[], options: ReplayOptions): Promise<ReplayResult> {
+  const started = performance.now()
+  const { sessions, chat, settings, compression, usage } = app.services
+  const { model } = options
+  if (options.contextWindow !== undefined || options.maxOutput !== undefined) {
+    const contextWindow = options.contextWindow ?? model.contextWindow
+    settings.update({
+      customModels: [
+        {
+          provider: model.provider,
+          id: model.id,
+          contextWindow,
+          maxOutput: Math.min(options.maxOutput ?? model.maxOutput, contextWindow),
+          tokenizer: model.tokenizer
+        }
+      ]
+    })
+  }
+  // The truncation baseline keeps as many recent messages as the budget allows (the plan caps the
+  // retention at what fits), so it is compared with summaries at the same context size.
+  settings.update({ autoCompress: true, ...(options.summarizer === 'truncate' ? { retentionTokens: 200_000 } : {}) })
+  const session = sessions.create(options.title ?? 'Replay')
+  sessions.update(session.id, { provider: model.provider, modelId: model.id })
+
+  let requests = 0
+  let compressions = 0
+  let overflows = 0
+  let maxContextTokens = 0
+  const stored = () => new Map(listMessages(app.database.db, session.id).map((m) => [m.id, m]))
+  for (const [i, message] of messages.entries()) {
+    const saved = await chat.append(session.id, { role: message.role, parts: message.parts })
+    if (message.role === 'user') {
+      requests++
+      const run = await compression.beforeRequest(session.id, saved.seq + 1, { summarizer: options.summarizer })
+      if (run) compressions++
+      const conv = usage.conversation(session.id, saved.seq + 1)
+      const raw = conv.systemTokens + conv.summaryTokens + conv.history.reduce((s, m) => s + m.tokens, 0) + conv.overheadTokens
+      if (raw > conv.budget.usable) overflows++
+      const request = buildModelRequest(conv, stored())
+      maxContextTokens = Math.max(maxContextTokens, request.context.tokens)
+    }
+    options.onProgress?.(i + 1, messages.length)
+  }
+  // The context the next request would carry.
+  const conv = usage.conversation(session.id)
+  const final = buildModelRequest(conv, stored())
+  const context = {
+    tokens: final.context.tokens,
+    messages: [
+      ...(final.system ? [{ role: 'system', content: final.system }] : []),
+      ...final.messages.map((m) => ({ role: m.role, content: contentText(m.content) }))
+    ]
+  }
+  return {
+    sessionId: session.id,
+    messages: messages.length,
+    requests,
+    compressions,
+    overflows,
+    maxContextTokens,
+    budget: conv.budget,
+    context,
+    snapshots: compression.snapshots(session.id),
+    seconds: (performance.now() - started) / 1000
+  }
+}

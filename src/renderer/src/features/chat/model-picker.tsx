@@ -1,0 +1,51 @@
+import { useRef, useState } from 'react'
+import { toast } from 'sonner'
+import type { ProviderId } from '../../../../shared/domain/provider'
+import { errorMessage } from '../../api/api-error'
+import { PROVIDER_LABELS } from '../../lib/providers'
+import { useSessionDetails, useSessionsStore } from '../../stores/sessions-store'
+import { useSettingsStore } from '../../stores/settings-store'
+import { useUsageStore } from '../../stores/usage-store'
+import { ModelSelect } from '../providers/model-select'
+
+type Choice = { provider: ProviderId; modelId: string }
+
+/** The chat's model, in its header. A change applies to the next reply; the meter follows at once. */
+export function ModelPicker({ sessionId }: { sessionId: string }) {
+  const session = useSessionDetails(sessionId)
+  const defaultProvider = useSettingsStore((s) => s.settings?.defaultProvider)
+  const defaultModel = useSettingsStore((s) => s.settings?.defaultModel)
+  const update = useSessionsStore((s) => s.update)
+  /** Shown while the change is on its way, so the select does not jump back. */
+  const [pending, setPending] = useState<Choice | null>(null)
+  /** Arrow keys on a closed select change it once per press: only the last change settles it. */
+  const seq = useRef(0)
+
+  const provider = session?.provider ?? defaultProvider
+  const modelId = session?.modelId ?? defaultModel
+  const saved: Choice | null = session && provider && modelId ? { provider, modelId } : null
+  const value = pending ?? saved
+
+  async function change(next: Choice) {
+    const mine = ++seq.current
+    setPending(next)
+    try {
+      await update(sessionId, { provider: next.provider, modelId: next.modelId })
+      if (mine === seq.current) useUsageStore.getState().refresh(sessionId, { now: true })
+    } catch (error) {
+      if (mine === seq.current) toast.error('Could not switch the model', { description: errorMessage(error) })
+    } finally {
+      if (mine === seq.current) setPending(null)
+    }
+  }
+
+  return (
+    <ModelSelect
+      className="model-picker"
+      ariaLabel="Model"
+      title={value ? `Model for this chat: ${PROVIDER_LABELS[value.provider]}` : 'Model for this chat'}
+      value={value}
+      onChange={(provider, modelId) => void change({ provider, modelId })}
+    />
+  )
+}

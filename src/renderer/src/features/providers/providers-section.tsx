@@ -1,0 +1,53 @@
+import { useEffect, type Ref } from 'react'
+import { useProvidersStore } from '../../stores/providers-store'
+import { ProviderCard } from './provider-card'
+
+/** Settings → Providers: a card per provider with its key and address. */
+export function ProvidersSection({ headingRef }: { headingRef?: Ref<HTMLHeadingElement> }) {
+  const providers = useProvidersStore((s) => s.providers)
+  const status = useProvidersStore((s) => s.status)
+  const error = useProvidersStore((s) => s.error)
+  const load = useProvidersStore((s) => s.load)
+  const warnings = useProvidersStore((s) => s.modelWarnings)
+
+  useEffect(() => {
+    void useProvidersStore.getState().load()
+  }, [])
+
+  return (
+    <section className="settings-section" aria-labelledby="section-providers">
+      <h2 id="section-providers" ref={headingRef} tabIndex={-1} className="settings-section-title">
+        Providers
+      </h2>
+      <p className="settings-section-description">
+        Keys are stored on this computer, outside the chat database, and are never shown again — only their last four
+        characters. A key or address saved here is used instead of one from the environment.
+      </p>
+      {providers.length > 0 ? (
+        <div className="provider-list">
+          {providers.map((provider) => (
+            <ProviderCard key={provider.id} status={provider} />
+          ))}
+        </div>
+      ) : status === 'error' ? (
+        <div className="settings-card settings-placeholder" role="alert">
+          <p>Could not load the providers: {error}</p>
+          <button type="button" className="button button-small" onClick={() => void load()}>
+            Try again
+          </button>
+        </div>
+      ) : (
+        <p className="muted" aria-busy="true">
+          Loading providers…
+        </p>
+      )}
+      {warnings.length > 0 && (
+        <ul className="settings-warnings">
+          {warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,78 @@
+import { create } from 'zustand'
+import type { RouteInput } from '../../../shared/contract'
+import type { ModelInfo, ProviderId, ProviderStatus } from '../../../shared/domain/provider'
+import { api } from '../api/client'
+import { errorMessage } from '../api/api-error'
+
+type ProviderChange = Omit<RouteInput<'providers.update'>, 'provider'>
+
+interface ProvidersState {
+  /** Each provider's key and address status (never the key itself), in the server's order. */
+  providers: ProviderStatus[]
+  status: 'loading' | 'ready' | 'error'
+  error: string | null
+  /** Every model to pick from: the catalog, the user's own, and what a local server lists. */
+  models: ModelInfo[]
+  modelsStatus: 'loading' | 'ready' | 'error'
+  /** Why some models may be missing (a local server that did not answer). */
+  modelWarnings: string[]
+  load(): Promise<void>
+  loadModels(): Promise<void>
+  /** Sets or clears a key or address. Throws the ApiError (with per-field issues) when refused. */
+  update(provider: ProviderId, change: ProviderChange): Promise<ProviderStatus>
+}
+
+let modelsSeq = 0
+let providersSeq = 0
+
+export const useProvidersStore = create<ProvidersState>()((set, get) => ({
+  providers: [],
+  status: 'loading',
+  error: null,
+  models: [],
+  modelsStatus: 'loading',
+  modelWarnings: [],
+
+  async load() {
+    const seq = ++providersSeq
+    try {
+      const providers = await api.request('providers.list', {})
+      if (seq !== providersSeq) return
+      set({ providers, status: 'ready', error: null })
+    } catch (error) {
+      if (seq !== providersSeq) return
+      set((s) => ({ status: s.providers.length > 0 ? 'ready' : 'error', error: errorMessage(error) }))
+    }
+  },
+
+  async loadModels() {
+    const seq = ++modelsSeq
+    try {
+      const { models, warnings } = await api.request('models.list', {})
+      if (seq !== modelsSeq) return
+      set({ models, modelWarnings: warnings, modelsStatus: 'ready' })
+    } catch (error) {
+      if (seq !== modelsSeq) return
+      set((s) => ({
+        modelsStatus: s.models.length > 0 ? 'ready' : 'error',
+        modelWarnings: [`Could not list the models: ${errorMessage(error)}`]
+      }))
+    }
+  },
+
+  async update(provider, change) {
+    const status = await api.request('providers.update', { provider, ...change })
+    providersSeq++ // an older list in flight must not undo this
+    set((s) => ({ providers: s.providers.map((p) => (p.id === provider ? status : p)) }))
+    // A new key or address can change what a local server lists, and what is ready.
+    if (change.baseURL !== undefined || (provider === 'openai-compatible' && change.apiKey !== undefined)) {
+      void get().loadModels()
+    }
+    return status
+  }
+}))
+
+/** The status of one provider, if loaded. */
+export function useProviderStatus(provider: ProviderId | null | undefined): ProviderStatus | undefined {
+  return useProvidersStore((s) => (provider ? s.providers.find((p) => p.id === provider) : undefined))
+}
