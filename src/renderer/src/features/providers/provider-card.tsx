@@ -90,7 +90,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
 
   const keyHint =
     status.keySource === 'environment'
-      ? `Read from ${env.key}. A key saved here is used instead.`
+      ? `From ${env.key}. A key saved here is used instead.`
       : status.keySource === 'settings'
         ? 'Stored on this computer. Distill never shows it again.'
         : local
@@ -98,7 +98,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
           : 'Stored on this computer. Distill never shows it again.'
   const addressHint =
     status.baseURLSource === 'environment'
-      ? `Using ${status.baseURL} from ${env.baseURL}. An address saved here is used instead.`
+      ? `From ${env.baseURL}. An address saved here is used instead.`
       : status.baseURLSource === 'settings'
         ? 'Clear the field and save to go back to the default.'
         : local
@@ -137,7 +137,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
               spellCheck={false}
               placeholder={status.keySet ? 'Paste a new key to replace it' : 'Paste your key'}
               value={key}
-              disabled={busy !== null}
+              readOnly={busy !== null}
               aria-describedby={describedBy('apiKey')}
               aria-invalid={errors.apiKey ? true : undefined}
               onChange={(event) => {
@@ -185,7 +185,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
               spellCheck={false}
               placeholder={status.baseURLSource === 'environment' ? (status.baseURL ?? DEFAULT_BASE_URLS[status.id]) : DEFAULT_BASE_URLS[status.id]}
               value={address}
-              disabled={busy !== null}
+              readOnly={busy !== null}
               aria-describedby={describedBy('baseURL')}
               aria-invalid={errors.baseURL ? true : undefined}
               onChange={(event) => {

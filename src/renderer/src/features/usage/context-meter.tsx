@@ -3,7 +3,7 @@ import { formatTokens } from '../../lib/format-tokens'
 import { useChatStore } from '../../stores/chat-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { UsageBreakdown } from './usage-breakdown'
-import { percentOf, usageLevel, usageValueText } from './usage-level'
+import { isEstimate, percentOf, usageLevel, usageValueText } from './usage-level'
 
 const HIDE_DELAY_MS = 120
 
@@ -47,7 +47,8 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
     )
   }
 
-  const { tokens, budget, exact, recounting } = usage
+  const { tokens, budget, recounting } = usage
+  const estimate = isEstimate(usage)
   const level = usageLevel(tokens, budget.usable)
   const fill = percentOf(tokens, budget.usable)
   const threshold = percentOf(budget.threshold, budget.usable)
@@ -65,7 +66,7 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
         aria-valuetext={usageValueText(usage)}
         aria-describedby={popoverId}
         data-level={level}
-        data-exact={exact}
+        data-estimate={estimate || undefined}
         data-recounting={recounting || undefined}
         onFocus={show}
         onBlur={hideSoon}
@@ -77,7 +78,7 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
         }}
       >
         <span className="context-meter-text">
-          {!exact && <span className="context-meter-approx">≈</span>}
+          {estimate && <span className="context-meter-approx">≈</span>}
           {formatTokens(tokens)}
           <span className="context-meter-of"> / {formatTokens(budget.usable)}</span>
         </span>

@@ -1,12 +1,16 @@
 import type { ContextUsage } from '../../../../shared/contract'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
+import { isEstimate } from './usage-level'
 
 /** How the counts were made, in words. */
-export function counterDescription(counter: string): string {
+export function counterDescription(counter: string, estimate: boolean): string {
   if (counter.startsWith('tiktoken:')) return `Counted exactly with tiktoken (${counter.slice('tiktoken:'.length)}).`
   if (counter.startsWith('api:')) return 'Counted exactly by the provider’s token counter.'
-  if (counter === 'mixed') return 'Counted with several methods.'
-  return 'Counts are estimates: this model has no local tokenizer.'
+  if (counter === 'mixed') return estimate ? 'Counts are estimates in part.' : 'Counted exactly.'
+  if (counter === 'estimate:anthropic' || counter === 'estimate:gemini') {
+    return 'Counts are estimates for now: the provider counts each message exactly once it is sent.'
+  }
+  return 'Counts are estimates: Distill has no exact tokenizer for this model.'
 }
 
 function Row({ label, value, sign, strong }: { label: string; value: number; sign?: '−'; strong?: boolean }) {
@@ -24,20 +28,21 @@ function Row({ label, value, sign, strong }: { label: string; value: number; sig
 /** The popover under the meter: what is in the context, and the budget it must fit. */
 export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
   const { breakdown, budget } = usage
+  const estimate = isEstimate(usage)
   return (
     <>
       <p className="usage-model">
         <span className="usage-model-name">{usage.modelLabel}</span>
         <span className="usage-model-window">{formatTokens(budget.window)} window</span>
       </p>
-      <dl className="usage-list" aria-label="In the context">
+      <dl className="usage-list">
         <Row label="System prompt" value={breakdown.system} />
         <Row label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`} value={breakdown.history} />
         <Row label="Draft" value={breakdown.draft} />
         <Row label="Request framing" value={breakdown.overhead} />
-        <Row label={usage.exact ? 'In context' : 'In context (estimated)'} value={usage.tokens} strong />
+        <Row label={estimate ? 'In context (estimated)' : 'In context'} value={usage.tokens} strong />
       </dl>
-      <dl className="usage-list" aria-label="Budget">
+      <dl className="usage-list">
         <Row label="Context window" value={budget.window} />
         <Row label="Reserved for the reply" value={budget.reservedOutput} sign="−" />
         <Row label="Safety margin" value={budget.safetyMargin} sign="−" />
@@ -45,11 +50,17 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
         <Row label={`Compression threshold (${budget.thresholdPercent}%)`} value={budget.threshold} />
       </dl>
       <ul className="usage-notes">
+        {usage.tokens > budget.usable && (
+          <li className="usage-note-over">
+            {formatCount(usage.tokens - budget.usable)} tokens over the usable budget: older messages must be summarized
+            or the draft shortened.
+          </li>
+        )}
         {!usage.modelKnown && (
           <li>Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom models.</li>
         )}
         {usage.recounting && <li>Recounting the history for this model…</li>}
-        <li>{counterDescription(usage.counter)}</li>
+        <li>{counterDescription(usage.counter, estimate)}</li>
       </ul>
     </>
   )

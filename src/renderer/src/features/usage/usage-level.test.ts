@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { percentOf, usageLevel, usageValueText } from './usage-level'
+import { isEstimate, percentOf, usageLevel, usageValueText } from './usage-level'
 
 const budget = { window: 128_000, reservedOutput: 16_384, safetyMargin: 6400, usable: 105_216, threshold: 99_955, thresholdPercent: 95 }
 
@@ -14,8 +14,15 @@ describe('usage level', () => {
   })
 
   it('words the value for screen readers', () => {
-    expect(usageValueText({ tokens: 41_234, exact: true, budget })).toBe('41.2k of 105.2k tokens')
-    expect(usageValueText({ tokens: 41_234, exact: false, budget })).toBe('41.2k of 105.2k tokens (estimated)')
+    expect(usageValueText({ tokens: 41_234, exact: true, counter: 'tiktoken:o200k_base', budget })).toBe('41.2k of 105.2k tokens')
+    expect(usageValueText({ tokens: 41_234, exact: false, counter: 'mixed', budget })).toBe('41.2k of 105.2k tokens (estimated)')
+  })
+
+  it('counts an empty chat of a model without a tokenizer as an estimate', () => {
+    expect(isEstimate({ exact: true, counter: 'estimate:generic' })).toBe(true)
+    expect(isEstimate({ exact: true, counter: 'chars/4' })).toBe(true)
+    expect(isEstimate({ exact: true, counter: 'api:anthropic:claude-sonnet-4-5' })).toBe(false)
+    expect(isEstimate({ exact: true, counter: 'mixed' })).toBe(false)
   })
 
   it('clamps bar widths', () => {

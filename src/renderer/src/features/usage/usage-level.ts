@@ -12,10 +12,19 @@ export function usageLevel(tokens: number, usable: number): UsageLevel {
   return 'normal'
 }
 
+/**
+ * Whether the count is an estimate. The server's `exact` speaks of the stored history only, so an
+ * empty chat of a model without a tokenizer also counts as an estimate, by its counter.
+ */
+export function isEstimate(usage: Pick<ContextUsage, 'exact' | 'counter'>): boolean {
+  if (!usage.exact) return true
+  return !(usage.counter.startsWith('tiktoken:') || usage.counter.startsWith('api:') || usage.counter === 'mixed')
+}
+
 /** "41.2k of 105.2k tokens", with a word on estimates, for screen readers. */
-export function usageValueText(usage: Pick<ContextUsage, 'tokens' | 'exact' | 'budget'>): string {
+export function usageValueText(usage: Pick<ContextUsage, 'tokens' | 'exact' | 'counter' | 'budget'>): string {
   const text = `${formatTokens(usage.tokens)} of ${formatTokens(usage.budget.usable)} tokens`
-  return usage.exact ? text : `${text} (estimated)`
+  return isEstimate(usage) ? `${text} (estimated)` : text
 }
 
 /** A share of the budget as a bar width, 0–100. */
