@@ -9,6 +9,7 @@ import { openDatabase, type DbHandle } from './db/client'
 import { createConsoleLogger } from './logger'
 import { createChatService, type ChatService } from './services/chat-service'
 import { createCompressionService, type CompressionService } from './services/compression-service'
+import { createHistoryService, type HistoryService } from './services/history-service'
 import { buildModelRequest } from './services/request-builder'
 import { listMessages } from './db/repositories/messages-repo'
 import { createModelsService, type ModelsService } from './services/models-service'
@@ -47,6 +48,7 @@ export interface Services {
   models: ModelsService
   usage: UsageService
   compression: CompressionService
+  history: HistoryService
 }
 
 export interface App {
@@ -102,7 +104,8 @@ export function createApp(options: AppOptions): App {
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
     onUsage: (reply, session) => usage.replyFinished(reply, session)
   })
-  const services: Services = { sessions, chat, settings, providers, models, usage, compression }
+  const history = createHistoryService({ ...deps, sessions })
+  const services: Services = { sessions, chat, settings, providers, models, usage, compression, history }
   const info = (): AppInfo => ({
     name: 'Distill',
     version,

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { appRoutes } from './app'
 import { compressionEvents, compressionRoutes } from './compression'
+import { historyRoutes } from './history'
 import { chatEvents, chatRoutes } from './chat'
 import { providerRoutes } from './providers'
 import { sessionEvents, sessionRoutes } from './sessions'
@@ -11,6 +12,8 @@ export * from './define'
 export type { AppInfo } from './app'
 export type { ContextUsage } from './usage'
 export type { CompressionPreview, CompressionReport } from './compression'
+export type { HistoryHit } from './history'
+export { HIGHLIGHT_END, HIGHLIGHT_START } from './history'
 
 /** Every route of the app, by name, with its input and output schema. */
 export const routes = {
@@ -20,7 +23,8 @@ export const routes = {
   ...settingsRoutes,
   ...providerRoutes,
   ...usageRoutes,
-  ...compressionRoutes
+  ...compressionRoutes,
+  ...historyRoutes
 }
 
 /** Every event the main process pushes to the renderer. */

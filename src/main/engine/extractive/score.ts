@@ -37,7 +37,7 @@ const CONSTRAINT =
   /\b(?:must|mustn't|never|always|prefer(?:s|red|ence)?|deadline|budget|can't|cannot|don't want|won't|allergic|allergy|require[sd]?|requirement|no more than|at most|at least|maximum|minimum|limit|avoid|hate|non-negotiable)\b/i
 const SOFT_CONSTRAINT = /\b(?:important|make sure|has to|have to|need to|should)\b/i
 const PLEASANTRY =
-  /^(?:hi|hello|hey|noted|will do|no worries|cheers|thanks|thank you|thx|great|sure|ok(?:ay)?|cool|awesome|perfect|nice|sounds good|got it|of course|absolutely|no problem|you'?re welcome|glad|happy to help|makes sense|good (?:question|point|idea)|exactly|right|yes|yeah|wow|haha|lol|excellent|amazing|fantastic)\b[^?]*$|happy to help|hope (?:this|that) helps|let me know if|feel free to|glad (?:to|i could|that)|good luck|have fun|you'?re welcome/i
+  /^(?:hi|hello|hey|hmm+|hm|ah|alright|fair enough|i see|sorry|noted|will do|no worries|cheers|thanks|thank you|thx|great|sure|ok(?:ay)?|cool|awesome|perfect|nice|sounds good|got it|of course|absolutely|no problem|you'?re welcome|glad|happy to help|makes sense|good (?:question|point|idea)|exactly|right|yes|yeah|wow|haha|lol|excellent|amazing|fantastic)\b[^?]*$|happy to help|hope (?:this|that) helps|let me know if|feel free to|glad (?:to|i could|that)|good luck|have fun|you'?re welcome/i
 
 /** Below this a sentence is not worth printing even when the budget has room (pleasantries, fragments). */
 export const MIN_SCORE = 0.5
@@ -82,7 +82,8 @@ export function scoreUnit(unit: Unit, ctx: ScoreContext): number {
   if (DECISION.test(t)) score += 2.2
   if (CONSTRAINT.test(t)) score += 1.4
   else if (SOFT_CONSTRAINT.test(t)) score += 0.5
-  if (t.trimEnd().endsWith('?')) score += unit.role === 'user' ? 1.0 : 0.3
+  // A question matters when it carries content; "Any ideas?" does not.
+  if (t.trimEnd().endsWith('?') && words >= 6) score += unit.role === 'user' ? 0.5 : 0.2
   if (PLEASANTRY.test(t) || (words < 6 && /\bthank/i.test(t))) score -= words < 12 ? 3 : 1.5
   if (words < 4) score -= 1.5
   if (unit.role === 'user') score += 0.3
@@ -107,5 +108,7 @@ export function scoreUnit(unit: Unit, ctx: ScoreContext): number {
     for (const id of ctx.termIds) if (ctx.focus.has(id)) hits++
     score += cap(hits * 1.8, 5.4)
   }
+  // A code block or pasted log is shown by its first line, which rarely holds the point of the message.
+  if (unit.kind === 'code') score *= 0.45
   return Math.max(0.05, score)
 }

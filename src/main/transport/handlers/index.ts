@@ -4,7 +4,7 @@ import type { Handlers } from '../router'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
-  const { sessions, chat, settings, providers, models, usage, compression } = services
+  const { sessions, chat, settings, providers, models, usage, compression, history } = services
   return {
     'app.info': () => info(),
     'sessions.list': ({ query }) => sessions.list(query),
@@ -30,6 +30,8 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'compression.undo': ({ sessionId }) => compression.undo(sessionId),
     'compression.regenerate': ({ sessionId, focus }) => compression.regenerate(sessionId, focus),
     'compression.snapshots': ({ sessionId }) => compression.snapshots(sessionId),
-    'compression.active': ({ sessionId }) => compression.active(sessionId)
+    'compression.active': ({ sessionId }) => compression.active(sessionId),
+    'history.list': ({ sessionId }) => history.list(sessionId),
+    'history.search': ({ sessionId, query }) => history.search(sessionId, query)
   }
 }

@@ -1,0 +1,35 @@
+import { z } from 'zod'
+import { chatMessageSchema } from '../domain/chat-message'
+import { route } from './define'
+
+export const historyHitSchema = z.object({
+  messageId: z.string(),
+  seq: z.number().int(),
+  role: z.string(),
+  createdAt: z.number().int(),
+  /** The matching passage; matches are wrapped in \u0002 … \u0003 so the renderer can mark them safely. */
+  snippet: z.string(),
+  /** false when a summary stands for this message: it is not sent to the model any more. */
+  inContext: z.boolean()
+})
+export type HistoryHit = z.infer<typeof historyHitSchema>
+
+export const historyRoutes = {
+  /** Every message, summarized ones included, each saying whether the model still sees it (FR-6.3). */
+  'history.list': route(
+    z.object({ sessionId: z.string().min(1) }).strict(),
+    z.object({
+      messages: z.array(chatMessageSchema.extend({ inContext: z.boolean() })),
+      /** Messages up to this seq are represented by the active summary. */
+      summaryCutoffSeq: z.number().int()
+    })
+  ),
+  /** Full-text search over the whole history of a chat (FR-6.3.2). */
+  'history.search': route(
+    z.object({ sessionId: z.string().min(1), query: z.string().trim().min(1, 'Type something to search for').max(500) }).strict(),
+    z.object({ hits: z.array(historyHitSchema), total: z.number().int() })
+  )
+}
+
+export const HIGHLIGHT_START = '\u0002'
+export const HIGHLIGHT_END = '\u0003'
