@@ -75,10 +75,24 @@ function waterLevel(tokens: readonly number[], room: number): number {
 export function buildContext(input: BuildContextInput): BuiltContext {
   const { countTokens } = input
   const room = Math.max(0, input.usable - input.overheadTokens)
+  // History older than a newest run that alone fills the room (each message counted at most at its
+  // large-message cap) is dropped below in any case: leave it out before reading its text.
+  const allowedStart = allowedBoundaries(input.messages)
+  let first = 0
+  let newest = 0
+  for (let i = input.messages.length - 1; i >= 0; i--) {
+    newest += Math.min(input.messages[i]!.tokens, Math.floor(room * LARGE_MESSAGE_SHARE))
+    if (newest > room) {
+      first = i + 1
+      while (first < input.messages.length && !allowedStart[first]) first++
+      break
+    }
+  }
+  const history = input.messages.slice(first)
   const items: ContextMessage[] = [
     ...(input.system ? [entry('system', 'system', input.system)] : []),
     ...(input.summary ? [entry('summary', 'system', input.summary, input.summary.id)] : []),
-    ...input.messages.map((m) => entry('message', m.role, { text: m.text, tokens: m.tokens }, m.id)),
+    ...history.map((m) => entry('message', m.role, { text: m.text, tokens: m.tokens }, m.id)),
     ...(input.input ? [entry('input', 'user', input.input)] : [])
   ]
   const total = () => items.reduce((s, m) => s + m.tokens, 0)
@@ -96,22 +110,22 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   if (total() > room) for (const m of items) cut(m, Math.floor(room * LARGE_MESSAGE_SHARE))
 
   // 2. Drop the oldest history, whole tool exchanges at a time, while it does not fit.
-  let dropped = 0
+  let dropped = first
   if (total() > room) {
-    const history = items.filter((m) => m.kind === 'message')
-    const allowed = allowedBoundaries(input.messages)
+    const kept = items.filter((m) => m.kind === 'message')
+    const allowed = allowedStart.slice(first)
     let over = total() - room
     let drop = 0
-    while (drop < history.length && over > 0) {
-      over -= history[drop]!.tokens
+    while (drop < kept.length && over > 0) {
+      over -= kept[drop]!.tokens
       drop++
-      while (drop < history.length && !allowed[drop]) {
-        over -= history[drop]!.tokens
+      while (drop < kept.length && !allowed[drop]) {
+        over -= kept[drop]!.tokens
         drop++
       }
     }
-    const gone = new Set(history.slice(0, drop))
-    dropped = gone.size
+    const gone = new Set(kept.slice(0, drop))
+    dropped += gone.size
     for (let i = items.length - 1; i >= 0; i--) if (gone.has(items[i]!)) items.splice(i, 1)
   }
 

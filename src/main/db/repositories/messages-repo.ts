@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from 'drizzle-orm'
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Db } from '../client'
 import { chatMessages, type ChatMessageRow, type NewChatMessageRow } from '../schema'
@@ -80,4 +80,44 @@ export function markInterruptedReplies(db: Db, error: { code: string; message: s
     .set({ status: 'aborted', error })
     .where(eq(chatMessages.status, 'streaming'))
     .run().changes
+}
+
+/** What context accounting needs of a message, without loading its parts. */
+export interface MessageHead {
+  id: string
+  seq: number
+  role: ChatMessage['role']
+  status: ChatMessage['status']
+  tokenCount: number | null
+  tokenCounter: string | null
+  createdAt: number
+  partCount: number
+  /** The parts, only for messages with tool calls or results (their ids pair them up). */
+  toolParts: ChatMessage['parts'] | null
+}
+
+/**
+ * The request history in (afterSeq, beforeSeq) as heads: complete messages and stopped replies with
+ * text. Parts stay in the database; a 10,000-message chat reads in milliseconds.
+ */
+export function listHistoryHeads(db: Db, sessionId: string, afterSeq: number, beforeSeq: number): MessageHead[] {
+  const rows = db.all<Omit<MessageHead, 'toolParts'> & { toolParts: string | null }>(sql`
+    SELECT id, seq, role, status, token_count AS tokenCount, token_counter AS tokenCounter,
+           created_at AS createdAt, json_array_length(parts) AS partCount,
+           CASE WHEN instr(parts, '"type":"tool-') > 0 THEN parts END AS toolParts
+      FROM chat_messages
+     WHERE session_id = ${sessionId} AND seq > ${afterSeq} AND seq < ${Number.isFinite(beforeSeq) ? beforeSeq : Number.MAX_SAFE_INTEGER}
+       AND (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND json_array_length(parts) > 0))
+     ORDER BY seq`)
+  return rows.map((r) => ({ ...r, toolParts: r.toolParts ? (JSON.parse(r.toolParts) as ChatMessage['parts']) : null }))
+}
+
+/** Full messages by id, for the few a request actually carries. */
+export function findMessages(db: Db, ids: readonly string[]): Map<string, ChatMessage> {
+  const out = new Map<string, ChatMessage>()
+  for (let i = 0; i < ids.length; i += 500) {
+    const batch = ids.slice(i, i + 500)
+    for (const row of db.select().from(chatMessages).where(inArray(chatMessages.id, batch)).all()) out.set(row.id, toChatMessage(row))
+  }
+  return out
 }

@@ -1,0 +1,212 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { startDistill } from './support/distill-server'
+import { expect, snap, test } from './support/fixtures'
+
+async function newChat(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'New chat' }).click()
+  await expect(page.getByRole('combobox', { name: 'Model' })).toBeEnabled()
+}
+
+async function openSettings(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Settings' }).click()
+  await expect(page.getByRole('heading', { name: 'Providers' })).toBeVisible()
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  const composer = page.getByRole('textbox', { name: 'Message' })
+  await composer.fill(text)
+  await composer.press('Enter')
+  await expect(composer).toHaveValue('')
+}
+
+/** Screenshots in the light and the dark scheme (colour transitions settle first). */
+async function snapBoth(page: Page, name: string): Promise<void> {
+  await snap(page, name)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.waitForTimeout(250)
+  await snap(page, `${name}-dark`)
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.waitForTimeout(250)
+}
+
+/** No axe violations outside the sidebar (its chat links are named by their title alone, on purpose). */
+async function expectAccessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).exclude('#sidebar').analyze()
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`)).toEqual([])
+}
+
+/** Generation requests only: token counts and model lists also reach the fake. */
+function generations<R extends { provider: string }>(requests: readonly R[]): R[] {
+  return requests.filter((r) => !r.provider.endsWith('count-tokens') && r.provider !== 'openai-models')
+}
+
+test('a key saved in Settings shows only its last four characters, also after a reload', async ({ page, distill }) => {
+  const secret = 'sk-test-do-not-show-9876'
+  await page.goto(distill.url)
+  await openSettings(page)
+  const openai = page.getByRole('region', { name: 'OpenAI', exact: true })
+  await expect(openai.getByText('Key set ••••0001 (from environment)')).toBeVisible()
+  await expect(openai.getByRole('button', { name: 'Remove key' })).toBeDisabled()
+
+  const keyField = page.getByLabel('OpenAI API key', { exact: true })
+  await expect(keyField).toHaveAttribute('type', 'password')
+  await keyField.fill(secret)
+  await openai.getByRole('button', { name: 'Save key' }).click()
+  await expect(openai.getByText('Key set ••••9876 (from Settings)')).toBeVisible()
+  await expect(keyField).toHaveValue('')
+  await expect(page.getByText('OpenAI key saved')).toBeVisible()
+
+  await page.reload()
+  await openSettings(page)
+  await expect(openai.getByText('Key set ••••9876 (from Settings)')).toBeVisible()
+  expect(await page.content()).not.toContain(secret)
+  const values = await page.locator('input, textarea').evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value))
+  expect(values.join('\n')).not.toContain(secret)
+  await snapBoth(page, 'settings-providers')
+  await expectAccessible(page)
+
+  // Removing it falls back to the key in the environment.
+  await openai.getByRole('button', { name: 'Remove key' }).click()
+  await expect(openai.getByText('Key set ••••0001 (from environment)')).toBeVisible()
+})
+
+test('an invalid base URL is refused next to its field', async ({ page, distill }) => {
+  await page.goto(distill.url)
+  await openSettings(page)
+  const local = page.getByRole('region', { name: 'Local / OpenAI-compatible' })
+  const field = page.getByLabel('Local / OpenAI-compatible base URL', { exact: true })
+  await expect(field).toHaveAttribute('placeholder', /^http:\/\/127\.0\.0\.1:\d+\/v1$/) // the fake's, from the environment
+  await field.fill('localhost 11434')
+  await local.getByRole('button', { name: 'Save address' }).click()
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  await expect(field).toHaveAccessibleDescription(/Enter a full URL such as http:\/\/127\.0\.0\.1:11434\/v1/)
+  await expect(local.getByText('Enter a full URL such as http://127.0.0.1:11434/v1')).toBeVisible()
+  await expect(field).toBeFocused()
+  await snap(page, 'settings-provider-invalid-url')
+  await expectAccessible(page)
+
+  // Typing clears the complaint; a good address is saved.
+  await field.fill('ftp://example.com')
+  await expect(field).not.toHaveAttribute('aria-invalid', 'true')
+  await local.getByRole('button', { name: 'Save address' }).click()
+  await expect(local.getByText('Use an http:// or https:// address')).toBeVisible()
+
+  const openaiField = page.getByLabel('OpenAI base URL', { exact: true })
+  await expect(page.getByLabel('OpenAI base URL', { exact: true })).toHaveValue('')
+  await openaiField.fill('https://api.example.com/v1/')
+  await page.getByRole('region', { name: 'OpenAI', exact: true }).getByRole('button', { name: 'Save address' }).click()
+  await expect(page.getByText('OpenAI address saved')).toBeVisible()
+  await expect(openaiField).toHaveValue('https://api.example.com/v1')
+})
+
+test('the model picked in the chat header answers the next message', async ({ page, distill, fake }) => {
+  await page.goto(distill.url)
+  await newChat(page)
+  const picker = page.getByRole('combobox', { name: 'Model' })
+  await expect(picker).toHaveValue('openai:gpt-4o-mini')
+  const groups = await picker.locator('optgroup').evaluateAll((els) => els.map((el) => el.getAttribute('label')))
+  expect(groups).toEqual(['OpenAI', 'Anthropic', 'Google Gemini', 'Local / OpenAI-compatible'])
+  await expect(picker.locator('option:checked')).toHaveText('GPT-4o mini · 128k')
+
+  await picker.selectOption('anthropic:claude-sonnet-4-5')
+  await expect(picker.locator('option:checked')).toHaveText('Claude Sonnet 4.5 · 200k')
+  await expect(page.getByRole('meter', { name: 'Context usage' })).toHaveAttribute('aria-valuemax', String(200_000 - 64_000 - 10_000))
+  fake.script([{ reply: 'Hello from the fake Claude' }])
+  await send(page, 'Which model are you?')
+  const log = page.getByRole('log', { name: 'Messages' })
+  await expect(log.getByText('Hello from the fake Claude')).toBeVisible()
+  expect(generations(fake.requests).at(-1)).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' })
+  await snapBoth(page, 'chat-header-picker')
+
+  await picker.selectOption('google:gemini-2.5-flash')
+  fake.script([{ reply: 'And now Gemini' }])
+  await send(page, 'And now?')
+  await expect(log.getByText('And now Gemini')).toBeVisible()
+  expect(generations(fake.requests).at(-1)).toMatchObject({ provider: 'gemini', model: 'gemini-2.5-flash' })
+
+  // The choice belongs to the chat and survives a reload.
+  await page.reload()
+  await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('google:gemini-2.5-flash')
+})
+
+test('the system prompt is saved with the chat and sent with each request', async ({ page, distill, fake }) => {
+  await page.goto(distill.url)
+  await newChat(page)
+  await page.getByRole('button', { name: 'System prompt' }).click()
+  const dialog = page.getByRole('dialog', { name: 'System prompt' })
+  await expect(dialog).toBeVisible()
+  const prompt = dialog.getByRole('textbox', { name: 'System prompt' })
+  await expect(prompt).toBeFocused()
+  await prompt.fill('You are a pirate. Answer like one.')
+  await snapBoth(page, 'system-prompt-dialog')
+  await expectAccessible(page)
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByRole('button', { name: 'System prompt' })).toBeFocused()
+
+  await send(page, 'Ahoy?')
+  await expect(page.getByRole('log', { name: 'Messages' }).getByText('Reply to: Ahoy?')).toBeVisible()
+  const body = generations(fake.requests).at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }
+  expect(body.messages[0]).toMatchObject({ role: 'system', content: 'You are a pirate. Answer like one.' })
+
+  // Cancel keeps what was saved.
+  await page.getByRole('button', { name: 'System prompt' }).click()
+  await expect(prompt).toHaveValue('You are a pirate. Answer like one.')
+  await prompt.fill('Something else')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await page.getByRole('button', { name: 'System prompt' }).click()
+  await expect(prompt).toHaveValue('You are a pirate. Answer like one.')
+})
+
+test('a refused key shows the error in plain words, and Retry works once it is fixed', async ({ page, distill, fake }) => {
+  await page.goto(distill.url)
+  await newChat(page)
+  fake.script([{ fault: 'http401' }])
+  await send(page, 'Hello there')
+  const log = page.getByRole('log', { name: 'Messages' })
+  const failure = log.getByRole('note')
+  await expect(failure).toContainText('OpenAI refused the API key (401). Check the key in Settings.')
+  await expect(failure.getByRole('button', { name: 'Open Settings' })).toBeVisible()
+  await snap(page, 'chat-reply-401')
+
+  fake.script([{ reply: 'Back in business' }])
+  await failure.getByRole('button', { name: 'Retry' }).click()
+  await expect(log.getByText('Back in business')).toBeVisible()
+  await expect(log.getByRole('note')).toHaveCount(0)
+})
+
+test('without a key, the reply says so and Open Settings leads to the providers', async ({ page, fake }) => {
+  const bare = await startDistill() // no provider keys or addresses at all
+  try {
+    await page.goto(bare.url)
+    await newChat(page)
+    const picker = page.getByRole('combobox', { name: 'Model' })
+    await expect(picker.locator('option:checked')).toHaveText('GPT-4o mini · 128k (needs key)')
+    await send(page, 'Anyone there?')
+    const failure = page.getByRole('log', { name: 'Messages' }).getByRole('note')
+    await expect(failure).toContainText('Add your OpenAI API key in Settings to chat with gpt-4o-mini.')
+    await snap(page, 'chat-reply-not-configured')
+
+    await failure.getByRole('button', { name: 'Open Settings' }).click()
+    await expect(page.getByRole('heading', { name: 'Providers' })).toBeFocused()
+    const openai = page.getByRole('region', { name: 'OpenAI', exact: true })
+    await expect(openai.getByText('No key')).toBeVisible()
+    await expect(openai.getByText('Needs key')).toBeVisible()
+
+    await page.getByLabel('OpenAI API key', { exact: true }).fill('sk-typed-in-settings-4321')
+    await openai.getByRole('button', { name: 'Save key' }).click()
+    await expect(openai.getByText('Key set ••••4321 (from Settings)')).toBeVisible()
+    await page.getByLabel('OpenAI base URL', { exact: true }).fill(fake.baseURLs.openai)
+    await openai.getByRole('button', { name: 'Save address' }).click()
+    await expect(openai.getByText('Ready')).toBeVisible()
+
+    await page.getByRole('button', { name: 'Back to chat' }).click()
+    await expect(picker.locator('option:checked')).toHaveText('GPT-4o mini · 128k')
+    fake.script([{ reply: 'Now I can answer' }])
+    await page.getByRole('log', { name: 'Messages' }).getByRole('button', { name: 'Retry' }).click()
+    await expect(page.getByRole('log', { name: 'Messages' }).getByText('Now I can answer')).toBeVisible()
+  } finally {
+    await bare.stop()
+  }
+})
