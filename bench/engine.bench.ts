@@ -110,7 +110,7 @@ describe('context from the database, 10,000-message session', () => {
   bench('distill: conversation + request from stored counts', () => {
     timed('db distill', () => {
       const conv = app.services.usage.conversation(sessionId)
-      return buildModelRequest(conv, new Map(listMessages(app.database.db, sessionId).map((m) => [m.id, m])))
+      return buildModelRequest(conv)
     })
   }, few)
 })

@@ -11,7 +11,6 @@ import { createChatService, type ChatService } from './services/chat-service'
 import { createCompressionService, type CompressionService } from './services/compression-service'
 import { createHistoryService, type HistoryService } from './services/history-service'
 import { buildModelRequest } from './services/request-builder'
-import { listMessages } from './db/repositories/messages-repo'
 import { createModelsService, type ModelsService } from './services/models-service'
 import { createUsageService, type UsageService } from './services/usage-service'
 import { createProvidersService, type ProvidersService } from './services/providers-service'
@@ -93,8 +92,7 @@ export function createApp(options: AppOptions): App {
     prepareRequest: async (sessionId, replySeq) => {
       await compression.beforeRequest(sessionId, replySeq)
       const conv = usage.conversation(sessionId, replySeq)
-      const stored = new Map(listMessages(database.db, sessionId).map((m) => [m.id, m]))
-      return buildModelRequest(conv, stored)
+      return buildModelRequest(conv)
     },
     sessions,
     providers,

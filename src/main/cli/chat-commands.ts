@@ -5,7 +5,6 @@ import { Option } from 'commander'
 import { isChatGPTExport, parseChatGPTExport, type ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError, parseOpenAIMessages } from '../importers/openai-messages'
 import { buildModelRequest } from '../services/request-builder'
-import { listMessages } from '../db/repositories/messages-repo'
 import { print, withApp } from './open-app'
 import { parsePositiveInt } from './parse-options'
 import { progressBar } from './progress'
@@ -71,8 +70,7 @@ export function registerChatCommands(program: Command): void {
     .action(async (opts: { session: string; json?: boolean }) => {
       const out = await withApp(program, async (app) => {
         const conv = app.services.usage.conversation(opts.session)
-        const stored = new Map(listMessages(app.database.db, opts.session).map((m) => [m.id, m]))
-        const request = buildModelRequest(conv, stored)
+        const request = buildModelRequest(conv)
         return {
           model: `${conv.spec.provider}:${conv.spec.id}`,
           tokens: request.context.tokens,

@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeProvider, type FakeProvider } from '../../../e2e/fake-provider'
 import type { EventEnvelope } from '../../shared/contract'
 import { createApp, type App } from '../app'
-import { listMessages } from '../db/repositories/messages-repo'
 import { silentLogger } from '../logger'
 import { useTempDir } from '../test-support/temp-dir'
 import { buildModelRequest } from './request-builder'
@@ -102,8 +101,7 @@ describe('compression against the real stack', () => {
     const { app, session } = open()
     for (let i = 1; i <= 3; i++) await turn(app, session.id, `Point ${i} about the API design`, `Reply ${i}`)
     const conv = () => app.services.usage.conversation(session.id)
-    const stored = () => new Map(listMessages(app.database.db, session.id).map((m) => [m.id, m]))
-    const before = buildModelRequest(conv(), stored())
+    const before = buildModelRequest(conv())
 
     const preview = app.services.compression.preview(session.id)
     expect(preview).toMatchObject({ totalMessages: 6, messagesToSummarize: 6, messagesKept: 0, summaryExists: false })
@@ -115,12 +113,12 @@ describe('compression against the real stack', () => {
     expect(report.summaryPreview).toBe(snapshot.content.summaryText.slice(0, 200))
     expect(snapshot.content.focus).toBe('keep the API design decisions')
     expect(JSON.stringify(summaryRequests()[0]!.body)).toContain('keep the API design decisions')
-    expect(buildModelRequest(conv(), stored()).messages).toEqual([
+    expect(buildModelRequest(conv()).messages).toEqual([
       { role: 'system', content: expect.stringContaining('REST with cursor pagination') }
     ])
 
     expect(await app.services.compression.undo(session.id)).toEqual({ active: null })
-    expect(buildModelRequest(conv(), stored())).toEqual(before)
+    expect(buildModelRequest(conv())).toEqual(before)
   })
 
   it('cascades: the next summary is made from the previous one plus the newer messages', async () => {

@@ -3,7 +3,6 @@ import type { SummarizerKind } from '../../shared/domain/snapshot'
 import type { App } from '../app'
 import type { Budget } from '../engine/budget'
 import type { ImportedMessage } from '../importers/openai-messages'
-import { listMessages } from '../db/repositories/messages-repo'
 import type { ModelSpec } from '../models/catalog'
 import { buildModelRequest } from './request-builder'
 
@@ -67,7 +66,6 @@ export async function replayConversation(app: App, messages: readonly ImportedMe
   let compressions = 0
   let overflows = 0
   let maxContextTokens = 0
-  const stored = () => new Map(listMessages(app.database.db, session.id).map((m) => [m.id, m]))
   for (const [i, message] of messages.entries()) {
     const saved = await chat.append(session.id, { role: message.role, parts: message.parts })
     if (message.role === 'user') {
@@ -77,14 +75,14 @@ export async function replayConversation(app: App, messages: readonly ImportedMe
       const conv = usage.conversation(session.id, saved.seq + 1)
       const raw = conv.systemTokens + conv.summaryTokens + conv.history.reduce((s, m) => s + m.tokens, 0) + conv.overheadTokens
       if (raw > conv.budget.usable) overflows++
-      const request = buildModelRequest(conv, stored())
+      const request = buildModelRequest(conv)
       maxContextTokens = Math.max(maxContextTokens, request.context.tokens)
     }
     options.onProgress?.(i + 1, messages.length)
   }
   // The context the next request would carry.
   const conv = usage.conversation(session.id)
-  const final = buildModelRequest(conv, stored())
+  const final = buildModelRequest(conv)
   const context = {
     tokens: final.context.tokens,
     messages: [

@@ -1,5 +1,4 @@
 import type { ModelMessage } from 'ai'
-import type { ChatMessage } from '../../shared/domain/chat-message'
 import { buildContext, SUMMARY_PREFIX, type BuiltContext } from '../engine/build-context'
 import { toModelMessages } from '../providers/to-model-messages'
 import type { Conversation } from './usage-service'
@@ -15,7 +14,7 @@ export interface ModelRequest {
  * the retained messages in their stored form, and the pending input — cut or trimmed by the engine
  * only when it would not fit.
  */
-export function buildModelRequest(conv: Conversation, stored: ReadonlyMap<string, ChatMessage>): ModelRequest {
+export function buildModelRequest(conv: Conversation): ModelRequest {
   const history = conv.history
   const last = history.at(-1)
   const pending = last?.role === 'user' ? last : undefined
@@ -30,6 +29,7 @@ export function buildModelRequest(conv: Conversation, stored: ReadonlyMap<string
     overheadTokens: conv.overheadTokens,
     countTokens: (text) => conv.countText(text)
   })
+  const stored = conv.loadMessages(context.messages.flatMap((m) => (m.kind === 'message' ? [m.sourceId!] : m.kind === 'input' ? [pending!.id] : [])))
   let system: string | undefined
   const messages: ModelMessage[] = []
   for (const part of context.messages) {

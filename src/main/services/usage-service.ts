@@ -1,7 +1,7 @@
 import type { ContextUsage } from '../../shared/contract'
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { Session } from '../../shared/domain/session'
-import { listMessages, updateMessage } from '../db/repositories/messages-repo'
+import { findMessage, findMessages, listHistoryHeads, updateMessage, type MessageHead } from '../db/repositories/messages-repo'
 import { readSettingRows, writeSetting } from '../db/repositories/settings-repo'
 import { SUMMARY_PREFIX } from '../engine/build-context'
 import { computeBudget, type Budget } from '../engine/budget'
@@ -15,7 +15,6 @@ import { countMessage as countLocally, isExactCounter, localCounterFor, requestO
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter'
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
-import { requestHistory } from './request-history'
 import type { ServiceDeps } from './service-deps'
 import type { SessionsService } from './sessions-service'
 import type { SettingsService } from './settings-service'
@@ -40,21 +39,27 @@ export interface Conversation {
   countText(text: string, role?: 'system' | 'user'): number
   /** Applies the model's calibration to an estimated total. */
   calibrate(raw: number): number
+  /** The stored messages behind history entries, read in batches. */
+  loadMessages(ids: readonly string[]): Map<string, ChatMessage>
 }
 
-/** A stored message as the engine sees it. */
-export function toEngineMessage(m: ChatMessage, tokens: number): EngineMessage {
-  const calls = m.parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)
-  const results = m.parts.filter((p) => p.type === 'tool-result').map((p) => p.toolCallId)
+/** A stored message as the engine sees it; its text is read from the database on first use. */
+export function lazyEngineMessage(head: MessageHead, tokens: number, loadText: () => string): EngineMessage {
+  const parts = head.toolParts ?? []
+  const calls = parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)
+  const results = parts.filter((p) => p.type === 'tool-result').map((p) => p.toolCallId)
+  let text: string | undefined
   return {
-    id: m.id,
-    seq: m.seq,
-    role: m.role,
-    text: plainText(m),
+    id: head.id,
+    seq: head.seq,
+    role: head.role,
+    get text() {
+      return (text ??= loadText())
+    },
     tokens,
     ...(calls.length ? { toolCallIds: calls } : {}),
     ...(results.length ? { toolResultIds: results } : {}),
-    createdAt: m.createdAt
+    createdAt: head.createdAt
   }
 }
 
@@ -102,7 +107,7 @@ export function createUsageService(
   }
 
   /** A stored count is usable when it came from the counter this model uses now. */
-  function fits(message: ChatMessage, spec: ModelSpec): boolean {
+  function fits(message: Pick<ChatMessage, 'tokenCount' | 'tokenCounter'>, spec: ModelSpec): boolean {
     if (message.tokenCount === null || message.tokenCounter === null) return false
     return message.tokenCounter === localCounterFor(spec) || message.tokenCounter === `api:${spec.provider}:${spec.id}`
   }
@@ -135,32 +140,59 @@ export function createUsageService(
    * The chat as the next request sees it: system prompt, the active summary, the messages after its
    * cutoff (each with its stored count, or a local count while a recount runs), and the budget.
    */
+  /**
+   * Heads of the request history in (afterSeq, beforeSeq) as engine messages: stored counts where
+   * they fit the model, local counts (and a background recount) where not. Text is read lazily,
+   * only for the messages a request really carries.
+   */
+  function countedHistory(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number) {
+    const heads = listHistoryHeads(db, session.id, afterSeq, beforeSeq)
+    const staleIds = heads.filter((h) => !fits(h, spec)).map((h) => h.id)
+    const staleRows = staleIds.length ? findMessages(db, staleIds) : new Map<string, ChatMessage>()
+    const history: EngineMessage[] = []
+    const counters = new Set<string>()
+    let exact = true
+    // Full rows are read in batches around the first one asked for: a request reads its retained
+    // messages with a few queries instead of one each.
+    const rows = new Map<string, ChatMessage>(staleRows)
+    const rowOf = (index: number): ChatMessage => {
+      const id = heads[index]!.id
+      if (!rows.has(id)) {
+        const batch = heads.slice(Math.max(0, index - 255), index + 257).map((h) => h.id).filter((x) => !rows.has(x))
+        for (const [k, v] of findMessages(db, batch)) rows.set(k, v)
+      }
+      return rows.get(id)!
+    }
+    for (const [index, h] of heads.entries()) {
+      let tokens: number
+      const row = staleRows.get(h.id)
+      if (row) {
+        const local = countLocally({ role: row.role, parts: row.parts }, spec)
+        tokens = local.tokens
+        counters.add(local.counter)
+        if (!isExactCounter(local.counter)) exact = false
+      } else {
+        tokens = h.tokenCount!
+        counters.add(h.tokenCounter!)
+        if (!isExactCounter(h.tokenCounter!)) exact = false
+      }
+      history.push(lazyEngineMessage(h, tokens, () => plainText(rowOf(index))))
+    }
+    const indexOf = new Map(heads.map((h, i) => [h.id, i]))
+    const loadMessages = (ids: readonly string[]): Map<string, ChatMessage> =>
+      new Map(ids.map((id) => [id, indexOf.has(id) ? rowOf(indexOf.get(id)!) : findMessage(db, id)!]))
+    return { history, counters, exact, stale: [...staleRows.values()], loadMessages }
+  }
+
+  /**
+   * The chat as the next request sees it: system prompt, the active summary, the messages after its
+   * cutoff (each with its stored count, or a local count while a recount runs), and the budget.
+   */
   function conversation(sessionId: string, beforeSeq = Infinity): Conversation {
     const session = sessions.get(sessionId)
     const spec = specOf(session)
     const summary = activeSummary(db, sessionId)
-    const cutoff = summary?.cutoffSeq ?? 0
-    const all = requestHistory(listMessages(db, sessionId), beforeSeq)
-    const history: EngineMessage[] = []
-    let exact = true
-    const counters = new Set<string>()
-    const stale: ChatMessage[] = []
-    for (const m of all) {
-      if (m.seq <= cutoff) continue
-      let tokens: number
-      if (fits(m, spec)) {
-        tokens = m.tokenCount!
-        counters.add(m.tokenCounter!)
-        if (!isExactCounter(m.tokenCounter!)) exact = false
-      } else {
-        const local = countLocally({ role: m.role, parts: m.parts }, spec)
-        tokens = local.tokens
-        counters.add(local.counter)
-        if (!isExactCounter(local.counter)) exact = false
-        stale.push(m)
-      }
-      history.push(toEngineMessage(m, tokens))
-    }
+    const { history, counters, exact, stale, loadMessages } = countedHistory(session, spec, summary?.cutoffSeq ?? 0, beforeSeq)
     if (stale.length > 0) recount(session, spec, stale)
     const s = settings.get()
     const budget = computeBudget({
@@ -181,6 +213,7 @@ export function createUsageService(
       systemTokens: session.systemPrompt ? countText(spec, 'system', session.systemPrompt) : 0,
       overheadTokens: requestOverhead(spec),
       countText: (text: string, role: 'system' | 'user' = 'user') => countText(spec, role, text),
+      loadMessages,
       calibrate: (raw: number) => (exact ? raw : calibrator.apply(modelKey(spec.provider, spec.id), raw))
     }
   }
@@ -211,10 +244,7 @@ export function createUsageService(
   /** Messages in (afterSeq, uptoSeq] as the engine sees them, counted for the chat's model. */
   function engineMessages(sessionId: string, afterSeq: number, uptoSeq: number): EngineMessage[] {
     const session = sessions.get(sessionId)
-    const spec = specOf(session)
-    return requestHistory(listMessages(db, sessionId))
-      .filter((m) => m.seq > afterSeq && m.seq <= uptoSeq)
-      .map((m) => toEngineMessage(m, fits(m, spec) ? m.tokenCount! : countLocally({ role: m.role, parts: m.parts }, spec).tokens))
+    return countedHistory(session, specOf(session), afterSeq, uptoSeq + 1).history
   }
 
   return {
