@@ -96,7 +96,8 @@ export async function replayConversation(app: App, messages: readonly ImportedMe
     requests,
     compressions,
     overflows,
-    maxContextTokens,
+    // The final context is a context too (the next request's, before any compression it may need).
+    maxContextTokens: Math.max(maxContextTokens, final.context.tokens),
     budget: conv.budget,
     context,
     snapshots: compression.snapshots(session.id),
