@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
 import { createApp, type App } from './app'
 import { DatabaseOpenError } from './db/client'
 import { createConsoleLogger } from './logger'
 import { createIpcAdapter, type IpcAdapter } from './platform/ipc'
+import { keychainCipher } from './platform/safe-storage'
+import { createFileSecretStore } from './services/secret-store'
 import { resolveShellLocation } from './platform/launch-options'
 import { isAppUrl, resolveRendererTarget } from './platform/url-policy'
 import { createMainWindow, focusWindow, guardWebContents, installSessionSecurity } from './window'
@@ -91,7 +93,12 @@ function run(): void {
     .whenReady()
     .then(() => {
       try {
-        distill = createApp({ dbFile: location.dbFile, mode: 'electron', log })
+        distill = createApp({
+          dbFile: location.dbFile,
+          mode: 'electron',
+          log,
+          secrets: createFileSecretStore(join(dirname(location.dbFile), 'secrets.json'), keychainCipher())
+        })
       } catch (err) {
         failStartup(err)
         return
