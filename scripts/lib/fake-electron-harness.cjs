@@ -120,7 +120,8 @@ const electron = {
     encryptString: (s) => Buffer.from(s).reverse(),
     decryptString: (b) => Buffer.from(b).reverse().toString()
   },
-  Menu: { buildFromTemplate: () => ({ popup() {} }) },
+  Menu: { buildFromTemplate: (t) => ({ template: t, popup() {} }), setApplicationMenu: (m) => (report.menu = m.template.map((i) => i.label ?? i.role)) },
+  Notification: Object.assign(function () {}, { isSupported: () => false }),
   clipboard: { writeText() {} },
   shell: { openExternal: async () => {} }
 }

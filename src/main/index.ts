@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron'
 import { createApp, type App } from './app'
 import { DatabaseOpenError } from './db/client'
 import { createConsoleLogger } from './logger'
 import { createIpcAdapter, type IpcAdapter } from './platform/ipc'
 import { keychainCipher } from './platform/safe-storage'
+import { appMenuTemplate } from './platform/app-menu'
+import { notifyAutoCompressions } from './platform/os-notifications'
 import { createFileSecretStore } from './services/secret-store'
 import { resolveShellLocation } from './platform/launch-options'
 import { isAppUrl, resolveRendererTarget } from './platform/url-policy'
@@ -112,6 +114,11 @@ function run(): void {
         isAppUrl: (url) => isAppUrl(url, target),
         log
       })
+      const running = distill
+      Menu.setApplicationMenu(
+        Menu.buildFromTemplate(appMenuTemplate(process.platform, (command) => running.events.emit('ui.command', { command })))
+      )
+      notifyAutoCompressions(running.events, () => running.services.settings.get().notifications)
       openWindow()
     })
     .catch(failStartup)

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { appRoutes } from './app'
 import { compressionEvents, compressionRoutes } from './compression'
 import { historyRoutes } from './history'
+import { uiEvents } from './ui'
 import { chatEvents, chatRoutes } from './chat'
 import { providerRoutes } from './providers'
 import { sessionEvents, sessionRoutes } from './sessions'
@@ -13,6 +14,7 @@ export type { AppInfo } from './app'
 export type { ContextUsage } from './usage'
 export type { CompressionPreview, CompressionReport } from './compression'
 export type { HistoryHit } from './history'
+export type { UiCommand } from './ui'
 export { HIGHLIGHT_END, HIGHLIGHT_START } from './history'
 
 /** Every route of the app, by name, with its input and output schema. */
@@ -33,7 +35,8 @@ export const events = {
   ...chatEvents,
   ...settingsEvents,
   ...usageEvents,
-  ...compressionEvents
+  ...compressionEvents,
+  ...uiEvents
 }
 
 export type Routes = typeof routes

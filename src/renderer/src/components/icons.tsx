@@ -146,3 +146,64 @@ export function ChevronDownIcon(props: IconProps) {
     </Icon>
   )
 }
+
+/** A clock with a turning arrow: the full history of a chat. */
+export function HistoryIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M3 12a9 9 0 1 0 3-6.7L3 8" />
+      <path d="M3 3v5h5" />
+      <path d="M12 7v5l3 2" />
+    </Icon>
+  )
+}
+
+/** Three sliders: a chat's own settings. */
+export function SlidersIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M4 6h9M17 6h3M4 12h3M11 12h9M4 18h11M19 18h1" />
+      <circle cx="15" cy="6" r="2" />
+      <circle cx="9" cy="12" r="2" />
+      <circle cx="17" cy="18" r="2" />
+    </Icon>
+  )
+}
+
+/** Lines narrowing down: summarizing (the logo's idea, as an outline). */
+export function SummarizeIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M3 5h18M6 10h12M9 15h6M11 20h2" />
+    </Icon>
+  )
+}
+
+/** Stacked bars: what the context holds. */
+export function StackIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="3" y="4" width="18" height="16" rx="2" />
+      <path d="M9 4v16M15 4v16" />
+    </Icon>
+  )
+}
+
+export function UndoIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M9 14 4 9l5-5" />
+      <path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11" />
+    </Icon>
+  )
+}
+
+export function RefreshIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M21 12a9 9 0 0 1-15.5 6.2L3 16" />
+      <path d="M3 12a9 9 0 0 1 15.5-6.2L21 8" />
+      <path d="M21 3v5h-5M3 21v-5h5" />
+    </Icon>
+  )
+}

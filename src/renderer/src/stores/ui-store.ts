@@ -7,6 +7,8 @@ const LAST_SESSION_KEY = 'distill.lastSession'
 export type View = 'chat' | 'settings'
 /** A part of the settings page that can be opened directly. */
 export type SettingsSection = 'providers'
+/** A dialog of the open chat, opened from its header, a shortcut, a toast or another dialog. */
+export type ChatDialog = 'summarize' | 'inspector' | 'history' | 'chat-settings'
 
 interface UiState {
   view: View
@@ -28,6 +30,9 @@ interface UiState {
   setSidebarOpen(open: boolean): void
   setConnection(state: ConnectionState): void
   setUnauthorized(): void
+  /** The open chat's dialog, if any (one at a time). */
+  chatDialog: ChatDialog | null
+  setChatDialog(dialog: ChatDialog | null): void
 }
 
 export const useUiStore = create<UiState>()((set) => ({
@@ -37,16 +42,17 @@ export const useUiStore = create<UiState>()((set) => ({
   connection: 'connecting',
   unauthorized: false,
   settingsSection: null,
+  chatDialog: null,
   openSession(id) {
     writeLocal(LAST_SESSION_KEY, id)
-    set({ selectedSessionId: id, view: 'chat', sidebarOpen: false })
+    set({ selectedSessionId: id, view: 'chat', sidebarOpen: false, chatDialog: null })
   },
   deselect() {
     writeLocal(LAST_SESSION_KEY, null)
     set({ selectedSessionId: null })
   },
   openSettings(section) {
-    set({ view: 'settings', sidebarOpen: false, settingsSection: section ?? null })
+    set({ view: 'settings', sidebarOpen: false, settingsSection: section ?? null, chatDialog: null })
   },
   settingsSectionShown() {
     set({ settingsSection: null })
@@ -62,6 +68,9 @@ export const useUiStore = create<UiState>()((set) => ({
   },
   setUnauthorized() {
     set({ unauthorized: true })
+  },
+  setChatDialog(chatDialog) {
+    set({ chatDialog })
   }
 }))
 

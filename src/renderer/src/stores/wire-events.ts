@@ -1,6 +1,9 @@
 import type { Settings } from '../../../shared/domain/settings'
 import { api } from '../api/client'
+import { notifyAutoCompression } from '../features/compression/compression-toasts'
 import { useChatStore } from './chat-store'
+import { useCompressionStore } from './compression-store'
+import { useHistoryStore } from './history-store'
 import { useProvidersStore } from './providers-store'
 import { useSessionsStore } from './sessions-store'
 import { useSettingsStore } from './settings-store'
@@ -39,6 +42,8 @@ export function wireEvents(): () => void {
       if (reason === 'deleted') {
         useChatStore.getState().forget(sessionId)
         useUsageStore.getState().forget(sessionId)
+        useCompressionStore.getState().forget(sessionId)
+        if (useHistoryStore.getState().sessionId === sessionId) useHistoryStore.getState().close()
         if (useUiStore.getState().selectedSessionId === sessionId) useUiStore.getState().deselect()
       } else {
         // The model or system prompt may have changed.
@@ -47,12 +52,30 @@ export function wireEvents(): () => void {
     }),
     api.on('chat.message', ({ message }) => {
       useChatStore.getState().receive(message)
-      if (message.status !== 'streaming') refreshUsage(message.sessionId)
+      if (message.status !== 'streaming') {
+        refreshUsage(message.sessionId)
+        useHistoryStore.getState().changed(message.sessionId)
+      }
     }),
     api.on('chat.delta', ({ sessionId, messageId, delta }) =>
       useChatStore.getState().appendDelta(sessionId, messageId, delta)
     ),
     api.on('usage.changed', ({ sessionId }) => refreshUsage(sessionId)),
+    api.on('compression.started', (payload) => useCompressionStore.getState().started(payload)),
+    api.on('compression.progress', (payload) => useCompressionStore.getState().progress(payload)),
+    api.on('compression.done', (payload) => {
+      useCompressionStore.getState().done(payload)
+      useHistoryStore.getState().changed(payload.sessionId)
+      refreshUsage(payload.sessionId)
+      // A manual run reports through its own request (with Retry on failure): only auto ones here.
+      if (payload.report.type === 'auto') notifyAutoCompression(payload.sessionId, payload.report)
+    }),
+    api.on('compression.failed', (payload) => useCompressionStore.getState().failed(payload)),
+    api.on('compression.changed', ({ sessionId }) => {
+      void useCompressionStore.getState().load(sessionId)
+      useHistoryStore.getState().changed(sessionId)
+      refreshUsage(sessionId)
+    }),
     api.on('settings.changed', ({ settings }) => {
       useSettingsStore.getState().apply(settings)
       // Base URLs live in settings: the providers' readiness follows them.
@@ -68,6 +91,9 @@ export function wireEvents(): () => void {
       void useProvidersStore.getState().load()
       void useProvidersStore.getState().loadModels()
       useChatStore.getState().reloadAll()
+      useCompressionStore.getState().reloadAll()
+      const historyOf = useHistoryStore.getState().sessionId
+      if (historyOf) useHistoryStore.getState().changed(historyOf)
       const open = useUiStore.getState().selectedSessionId
       if (open) void useSessionsStore.getState().fetchOne(open)
       refreshOpenUsage()

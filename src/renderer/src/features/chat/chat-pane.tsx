@@ -1,24 +1,40 @@
 import { useEffect } from 'react'
+import { HistoryIcon, StackIcon, SummarizeIcon } from '../../components/icons'
 import { PaneHeader } from '../../components/pane-header'
 import { useChatStore } from '../../stores/chat-store'
+import { useCompressionStore } from '../../stores/compression-store'
 import { useSessionsStore, useSessionTitle } from '../../stores/sessions-store'
+import { useUiStore } from '../../stores/ui-store'
+import { ContextInspector } from '../compression/context-inspector'
+import { SummarizeDialog } from '../compression/summarize-dialog'
+import { SummaryPanel } from '../compression/summary-panel'
+import { FullHistoryDialog } from '../history/full-history-dialog'
 import { ContextMeter } from '../usage/context-meter'
+import { ChatSettingsButton, ChatSettingsDialog } from './chat-settings-dialog'
 import { Composer } from './composer'
 import { MessageList } from './message-list'
 import { ModelPicker } from './model-picker'
 import { SystemPromptButton } from './system-prompt-dialog'
 
+/** Ctrl+Shift+S (⌘⇧S on macOS) opens "Summarize conversation history". */
+function isSummarizeShortcut(event: KeyboardEvent): boolean {
+  return (event.ctrlKey || event.metaKey) && event.shiftKey && !event.altKey && event.key.toLowerCase() === 's'
+}
+
 /**
- * An open chat: its title with the model, the context meter and the system prompt, then the
- * conversation and the composer. Mounted per chat (keyed by id).
+ * An open chat: its title with the model, the context meter and the chat's tools, then the summary,
+ * the conversation and the composer. Mounted per chat (keyed by id).
  */
 export function ChatPane({ sessionId }: { sessionId: string }) {
   const title = useSessionTitle(sessionId)
+  const setChatDialog = useUiStore((s) => s.setChatDialog)
+  const hasMessages = useChatStore((s) => (s.threads[sessionId]?.messages.length ?? 0) > 0)
 
   useEffect(() => {
     const chat = useChatStore.getState()
     if (!chat.threads[sessionId] || chat.threads[sessionId].status === 'error') void chat.load(sessionId)
     void useSessionsStore.getState().fetchOne(sessionId)
+    void useCompressionStore.getState().load(sessionId)
   }, [sessionId])
 
   useEffect(() => {
@@ -28,15 +44,63 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
     }
   }, [title])
 
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (!isSummarizeShortcut(event)) return
+      event.preventDefault()
+      const ui = useUiStore.getState()
+      if (ui.chatDialog === null) ui.setChatDialog('summarize')
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [])
+
   return (
     <section className="pane chat-pane" aria-label="Chat">
       <PaneHeader title={<span className="pane-title-text">{title ?? ' '}</span>}>
         <ModelPicker sessionId={sessionId} />
-        <ContextMeter sessionId={sessionId} />
+        <span className="header-group">
+          <ContextMeter sessionId={sessionId} />
+          <button
+            type="button"
+            className="icon-button header-button"
+            aria-label="Inspect context"
+            title="Inspect context"
+            onClick={() => setChatDialog('inspector')}
+          >
+            <StackIcon />
+          </button>
+        </span>
+        <button
+          type="button"
+          className="button button-small header-text-button"
+          title="Summarize conversation history (Ctrl+Shift+S)"
+          aria-keyshortcuts="Control+Shift+S"
+          disabled={!hasMessages}
+          onClick={() => setChatDialog('summarize')}
+        >
+          <SummarizeIcon width={14} height={14} />
+          Summarize
+        </button>
+        <button
+          type="button"
+          className="icon-button header-button"
+          aria-label="View full history"
+          title="View full history"
+          onClick={() => setChatDialog('history')}
+        >
+          <HistoryIcon />
+        </button>
         <SystemPromptButton sessionId={sessionId} />
+        <ChatSettingsButton sessionId={sessionId} />
       </PaneHeader>
+      <SummaryPanel sessionId={sessionId} />
       <MessageList sessionId={sessionId} />
       <Composer sessionId={sessionId} />
+      <SummarizeDialog sessionId={sessionId} />
+      <ContextInspector sessionId={sessionId} />
+      <FullHistoryDialog sessionId={sessionId} />
+      <ChatSettingsDialog sessionId={sessionId} />
     </section>
   )
 }

@@ -1,6 +1,7 @@
 import { memo, useState } from 'react'
 import { toast } from 'sonner'
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import { MarkdownText } from '../../components/markdown-text'
 import { formatClock, formatFull } from '../../lib/relative-time'
 import { messageText } from '../../lib/message-text'
 import { useChatStore } from '../../stores/chat-store'
@@ -17,37 +18,58 @@ interface MessageItemProps {
   message: ChatMessage
   /** The last reply failed or was stopped: offer to run it again. */
   canRetry: boolean
+  /** false when the active summary stands for it: shown dimmed, marked "Not in context". */
+  inContext?: boolean
+  /** A reply that waits for a compression to finish before it starts. */
+  waitingForSummary?: boolean
 }
 
 /** Failures that a key or an address in Settings fixes. */
 const FIXED_IN_SETTINGS = new Set(['not_configured', 'invalid_key', 'unreachable'])
 
-/** One message. Plain text with its whitespace kept; Markdown arrives later. */
-export const MessageItem = memo(function MessageItem({ message, canRetry }: MessageItemProps) {
+/**
+ * One message: the assistant's as Markdown with highlighted code, the others as plain text with
+ * their whitespace kept.
+ */
+export const MessageItem = memo(function MessageItem({
+  message,
+  canRetry,
+  inContext = true,
+  waitingForSummary = false
+}: MessageItemProps) {
   const text = messageText(message.parts)
   const attachments = message.parts.filter((p) => p.type === 'attachment')
   const streaming = message.status === 'streaming'
+  const markdown = message.role === 'assistant'
   return (
     <article
       className="message"
       data-role={message.role}
       data-status={message.status}
+      data-in-context={inContext ? undefined : 'false'}
       aria-busy={streaming || undefined}
     >
       <h2 className="sr-only">{SPEAKER[message.role]}</h2>
       <div className="message-body">
-        {text !== '' && (
-          <div className="message-text">
-            {text}
-            {streaming && <span className="stream-caret" aria-hidden="true" />}
-          </div>
-        )}
+        {text !== '' &&
+          (markdown ? (
+            <MarkdownText className="message-text message-markdown" text={text} streaming={streaming} />
+          ) : (
+            <div className="message-text">
+              {text}
+              {streaming && <span className="stream-caret" aria-hidden="true" />}
+            </div>
+          ))}
         {streaming && text === '' && (
           <span className="typing" role="status">
             <span className="typing-dot" aria-hidden="true" />
             <span className="typing-dot" aria-hidden="true" />
             <span className="typing-dot" aria-hidden="true" />
-            <span className="sr-only">The assistant is replying…</span>
+            {waitingForSummary ? (
+              <span className="typing-note">Waiting for the summary…</span>
+            ) : (
+              <span className="sr-only">The assistant is replying…</span>
+            )}
           </span>
         )}
         {attachments.length > 0 && (
@@ -77,14 +99,19 @@ export const MessageItem = memo(function MessageItem({ message, canRetry }: Mess
           </div>
         )}
       </div>
-      {!streaming && (
-        <time
-          className="message-time"
-          dateTime={new Date(message.createdAt).toISOString()}
-          title={formatFull(message.createdAt)}
-        >
-          {formatClock(message.createdAt)}
-        </time>
+      {(!streaming || !inContext) && (
+        <p className="message-meta">
+          {!inContext && <span className="not-in-context">Not in context</span>}
+          {!streaming && (
+            <time
+              className="message-time"
+              dateTime={new Date(message.createdAt).toISOString()}
+              title={formatFull(message.createdAt)}
+            >
+              {formatClock(message.createdAt)}
+            </time>
+          )}
+        </p>
       )}
     </article>
   )

@@ -1,7 +1,11 @@
-import { useLayoutEffect, useRef } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useLayoutEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import { messageText } from '../../lib/message-text'
 import { useChatStore } from '../../stores/chat-store'
+import { useCompressionStore, useSummaryCutoff } from '../../stores/compression-store'
 import { ChatEmpty } from './chat-empty'
+import { ContextDivider } from './context-divider'
 import { MessageItem } from './message-item'
 
 function retryable(message: ChatMessage): boolean {
@@ -10,31 +14,38 @@ function retryable(message: ChatMessage): boolean {
 
 /** How close to the bottom (px) still counts as "following" the conversation. */
 const FOLLOW_SLACK = 120
+/** A first guess of a row's height; rows are measured once shown. */
+const ESTIMATED_ROW = 96
 
-/** The conversation. Follows new messages while the reader is at the bottom, and always after they send. */
+type Row =
+  | { kind: 'message'; key: string; message: ChatMessage; inContext: boolean }
+  | { kind: 'divider'; key: string }
+
+/** The messages, with the "Active context starts here" divider after the last summarized one. */
+export function buildRows(messages: readonly ChatMessage[], cutoffSeq: number): Row[] {
+  const rows: Row[] = []
+  let dividerPlaced = cutoffSeq <= 0
+  for (const message of messages) {
+    const inContext = message.seq > cutoffSeq
+    if (inContext && !dividerPlaced) {
+      if (rows.length > 0) rows.push({ kind: 'divider', key: 'context-divider' })
+      dividerPlaced = true
+    }
+    rows.push({ kind: 'message', key: message.id, message, inContext })
+  }
+  if (!dividerPlaced && rows.length > 0) rows.push({ kind: 'divider', key: 'context-divider' })
+  return rows
+}
+
+/**
+ * The conversation, virtualized so long chats stay smooth. Follows new messages while the reader is
+ * at the bottom, and always after they send. Alt+↑ / Alt+↓ move between messages.
+ */
 export function MessageList({ sessionId }: { sessionId: string }) {
   const thread = useChatStore((s) => s.threads[sessionId])
   const load = useChatStore((s) => s.load)
-  const scrollRef = useRef<HTMLDivElement>(null)
-  const following = useRef(true)
-  const lastId = useRef<string | null>(null)
-
-  const messages = thread?.messages
-  const last = messages?.[messages.length - 1]
-
-  useLayoutEffect(() => {
-    const el = scrollRef.current
-    if (!el || !last) return
-    const isNew = last.id !== lastId.current
-    const first = lastId.current === null
-    lastId.current = last.id
-    // New messages: follow if the reader was at the bottom, and always after they send. A growing
-    // (streaming) reply: follow only while the reader stays at the bottom.
-    if (first || following.current || (isNew && last.role === 'user')) {
-      el.scrollTop = el.scrollHeight
-      following.current = true
-    }
-  }, [last])
+  const cutoffSeq = useSummaryCutoff(sessionId)
+  const compressing = useCompressionStore((s) => !!s.running[sessionId])
 
   if (!thread || (thread.status === 'loading' && thread.messages.length === 0)) {
     return <div className="message-scroll" aria-busy="true" />
@@ -59,24 +70,119 @@ export function MessageList({ sessionId }: { sessionId: string }) {
       </div>
     )
   }
+  return <VirtualMessages messages={thread.messages} cutoffSeq={cutoffSeq} compressing={compressing} />
+}
+
+function VirtualMessages({
+  messages,
+  cutoffSeq,
+  compressing
+}: {
+  messages: ChatMessage[]
+  cutoffSeq: number
+  compressing: boolean
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const following = useRef(true)
+  const lastId = useRef<string | null>(null)
+  const rows = useMemo(() => buildRows(messages, cutoffSeq), [messages, cutoffSeq])
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render on purpose
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW,
+    getItemKey: (index) => rows[index]!.key,
+    overscan: 6,
+    gap: 20,
+    paddingStart: 28,
+    paddingEnd: 16
+  })
+
+  const last = messages[messages.length - 1]!
+  const lastLength = messageText(last.parts).length
+  const totalSize = virtualizer.getTotalSize()
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current
+    if (!el) return
+    const isNew = last.id !== lastId.current
+    const first = lastId.current === null
+    lastId.current = last.id
+    // New messages: follow if the reader was at the bottom, and always after they send. A growing
+    // (streaming) reply, or rows measured taller than guessed: follow only while at the bottom.
+    if (first || following.current || (isNew && last.role === 'user')) {
+      el.scrollTop = el.scrollHeight
+      following.current = true
+    }
+  }, [last, lastLength, totalSize])
+
+  function focusRow(index: number) {
+    const target = Math.max(0, Math.min(rows.length - 1, index))
+    virtualizer.scrollToIndex(target, { align: 'auto' })
+    requestAnimationFrame(() => {
+      scrollRef.current?.querySelector<HTMLElement>(`[data-index="${target}"]`)?.focus({ preventScroll: true })
+    })
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return
+    const current = (event.target as HTMLElement).closest<HTMLElement>('[data-index]')
+    const index = current ? Number(current.dataset.index) : null
+    event.preventDefault()
+    if (index === null) {
+      // From the list itself: start at the first message shown (↓) or the last one (↑).
+      const shown = virtualizer.getVirtualItems()
+      focusRow(event.key === 'ArrowDown' ? (shown[0]?.index ?? 0) : (shown[shown.length - 1]?.index ?? rows.length - 1))
+    } else {
+      focusRow(index + (event.key === 'ArrowDown' ? 1 : -1))
+    }
+  }
 
   return (
     <div
       ref={scrollRef}
       className="message-scroll"
+      role="log"
+      aria-label="Messages"
+      aria-describedby="message-list-keys"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
       onScroll={(event) => {
         const el = event.currentTarget
         following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK
       }}
     >
-      <div className="message-column" role="log" aria-label="Messages">
-        {thread.messages.map((message, index) => (
-          <MessageItem
-            key={message.id}
-            message={message}
-            canRetry={index === thread.messages.length - 1 && retryable(message)}
-          />
-        ))}
+      <span id="message-list-keys" className="sr-only">
+        Alt+Up and Alt+Down move between messages.
+      </span>
+      <div className="message-column" style={{ height: totalSize }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index]!
+          const isLast = item.index === rows.length - 1
+          return (
+            <div
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              data-last={isLast || undefined}
+              className="message-row"
+              tabIndex={-1}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              {row.kind === 'divider' ? (
+                <ContextDivider />
+              ) : (
+                <MessageItem
+                  message={row.message}
+                  canRetry={isLast && retryable(row.message)}
+                  inContext={row.inContext}
+                  waitingForSummary={isLast && compressing && row.message.status === 'streaming'}
+                />
+              )}
+            </div>
+          )
+        })}
       </div>
     </div>
   )

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { formatTokens } from '../../lib/format-tokens'
 import { useChatStore } from '../../stores/chat-store'
+import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { UsageBreakdown } from './usage-breakdown'
 import { isEstimate, percentOf, usageLevel, usageValueText } from './usage-level'
@@ -9,7 +10,8 @@ const HIDE_DELAY_MS = 120
 
 /**
  * The context meter (DESIGN §6): what the next request costs against the usable budget, counted
- * live as the draft changes. Hover or focus shows the breakdown.
+ * live as the draft changes. Hover or focus shows the breakdown; a click (or Enter) opens the
+ * Context inspector.
  */
 export function ContextMeter({ sessionId }: { sessionId: string }) {
   const usage = useUsageStore((s) => s.usage[sessionId])
@@ -31,6 +33,12 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
   function show() {
     clearTimeout(hideTimer.current)
     setOpen(true)
+  }
+
+  function inspect() {
+    clearTimeout(hideTimer.current)
+    setOpen(false)
+    useUiStore.getState().setChatDialog('inspector')
   }
 
   function hideSoon() {
@@ -70,10 +78,15 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
         data-recounting={recounting || undefined}
         onFocus={show}
         onBlur={hideSoon}
+        onClick={inspect}
         onKeyDown={(event) => {
           if (event.key === 'Escape' && open) {
             event.stopPropagation()
             setOpen(false)
+          }
+          if (event.key === 'Enter' || event.key === ' ') {
+            event.preventDefault()
+            inspect()
           }
         }}
       >

@@ -37,6 +37,12 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
       </p>
       <dl className="usage-list">
         <Row label="System prompt" value={breakdown.system} />
+        {(breakdown.summary > 0 || usage.summarizedMessages > 0) && (
+          <Row
+            label={`Summary (of ${usage.summarizedMessages} ${usage.summarizedMessages === 1 ? 'message' : 'messages'})`}
+            value={breakdown.summary}
+          />
+        )}
         <Row label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`} value={breakdown.history} />
         <Row label="Draft" value={breakdown.draft} />
         <Row label="Request framing" value={breakdown.overhead} />
@@ -61,6 +67,7 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
         )}
         {usage.recounting && <li>Recounting the history for this model…</li>}
         <li>{counterDescription(usage.counter, estimate)}</li>
+        <li className="usage-note-hint">Click the meter to inspect the context.</li>
       </ul>
     </>
   )

@@ -1,0 +1,97 @@
+import { toast } from 'sonner'
+import type { CompressionReport } from '../../../../shared/contract'
+import { formatTokens } from '../../lib/format-tokens'
+import { useCompressionStore, type RunOptions, type RunOutcome } from '../../stores/compression-store'
+import { useSettingsStore } from '../../stores/settings-store'
+import { useUiStore } from '../../stores/ui-store'
+
+/** "41.2k → 6.3k tokens" */
+export function reductionText(before: number, after: number): string {
+  return `${formatTokens(before)} → ${formatTokens(after)} tokens`
+}
+
+function notificationsOn(): boolean {
+  return useSettingsStore.getState().settings?.notifications ?? true
+}
+
+/** Opens the chat, expands its Summary region and brings it into view. */
+export function viewSummary(sessionId: string): void {
+  const ui = useUiStore.getState()
+  if (ui.selectedSessionId !== sessionId || ui.view !== 'chat') ui.openSession(sessionId)
+  useCompressionStore.getState().setExpanded(sessionId, true)
+  requestAnimationFrame(() => {
+    const region = document.getElementById(summaryRegionId(sessionId))
+    region?.scrollIntoView({ block: 'nearest' })
+    region?.focus({ preventScroll: true })
+  })
+}
+
+export function summaryRegionId(sessionId: string): string {
+  return `summary-${sessionId}`
+}
+
+function Preview({ report }: { report: CompressionReport }) {
+  const preview = report.summaryPreview.trim()
+  return (
+    <span className="toast-summary">
+      {preview && (
+        <span className="toast-summary-preview">
+          {preview}
+          {preview.length >= 200 ? '…' : ''}
+        </span>
+      )}
+      <span className="toast-summary-reduction">{reductionText(report.tokensBefore, report.tokensAfter)}</span>
+      {report.fellBack && (
+        <span className="toast-summary-note">The model could not be reached, so an offline summary was used.</span>
+      )}
+    </span>
+  )
+}
+
+/** FR-1.6: auto-compression, non-intrusive, unless notifications are off. */
+export function notifyAutoCompression(sessionId: string, report: CompressionReport): void {
+  if (!notificationsOn()) return
+  const title = `Summarized ${report.messagesSummarized} ${report.messagesSummarized === 1 ? 'message' : 'messages'} · context now ${formatTokens(report.tokensAfter)} tokens`
+  toast(title, {
+    id: `auto-compression-${sessionId}`,
+    description: report.fellBack ? 'The model could not be reached, so an offline summary was used.' : undefined,
+    action: { label: 'View summary', onClick: () => viewSummary(sessionId) },
+    duration: 8000
+  })
+}
+
+/** FR-2.4.3: a manual run's outcome with the preview and the reduction; a failure offers Retry. */
+function notifyOutcome(sessionId: string, outcome: RunOutcome, kind: 'summarize' | 'regenerate', retry: () => void): void {
+  const id = `compression-${sessionId}`
+  if (outcome.ok) {
+    if (!notificationsOn()) return
+    toast.success(kind === 'regenerate' ? 'Summary regenerated' : 'Conversation summarized', {
+      id,
+      description: <Preview report={outcome.report} />,
+      action: { label: 'View summary', onClick: () => viewSummary(sessionId) },
+      duration: 10_000
+    })
+  } else if (outcome.cancelled) {
+    toast('Summary cancelled', { id, description: 'The conversation was left as it was.' })
+  } else {
+    toast.error(kind === 'regenerate' ? 'Could not regenerate the summary' : 'Summary failed', {
+      id,
+      description: outcome.message,
+      action: { label: 'Retry', onClick: retry },
+      duration: 15_000
+    })
+  }
+}
+
+/** Runs a manual compression and reports how it went. */
+export async function summarizeNow(sessionId: string, options: RunOptions): Promise<RunOutcome> {
+  const outcome = await useCompressionStore.getState().run(sessionId, options)
+  notifyOutcome(sessionId, outcome, 'summarize', () => void summarizeNow(sessionId, options))
+  return outcome
+}
+
+export async function regenerateNow(sessionId: string, focus?: string): Promise<RunOutcome> {
+  const outcome = await useCompressionStore.getState().regenerate(sessionId, focus)
+  notifyOutcome(sessionId, outcome, 'regenerate', () => void regenerateNow(sessionId, focus))
+  return outcome
+}

@@ -1,0 +1,42 @@
+import type { ContextUsage } from '../../../../shared/contract'
+
+export type PartKey = 'system' | 'summary' | 'history' | 'draft' | 'overhead' | 'reserved' | 'margin' | 'free'
+
+export interface ContextPart {
+  key: PartKey
+  label: string
+  tokens: number
+  /** In the request (true), or room kept out of it (reserved output, margin, free space). */
+  inRequest: boolean
+}
+
+/**
+ * What the next request holds and the room around it, in the order of the window: the parts sum to
+ * the window unless the request is over budget, when free space is 0.
+ */
+export function contextParts(usage: ContextUsage): ContextPart[] {
+  const { breakdown, budget } = usage
+  const messages = `${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'}`
+  const summarized = usage.summarizedMessages
+  return [
+    { key: 'system', label: 'System prompt', tokens: breakdown.system, inRequest: true },
+    {
+      key: 'summary',
+      label: summarized > 0 ? `Summary (of ${summarized} ${summarized === 1 ? 'message' : 'messages'})` : 'Summary',
+      tokens: breakdown.summary,
+      inRequest: true
+    },
+    { key: 'history', label: `Retained messages (${messages})`, tokens: breakdown.history, inRequest: true },
+    { key: 'draft', label: 'Pending input (draft)', tokens: breakdown.draft, inRequest: true },
+    { key: 'overhead', label: 'Request framing', tokens: breakdown.overhead, inRequest: true },
+    { key: 'reserved', label: 'Reserved output', tokens: budget.reservedOutput, inRequest: false },
+    { key: 'margin', label: 'Safety margin', tokens: budget.safetyMargin, inRequest: false },
+    { key: 'free', label: 'Free space', tokens: Math.max(0, budget.usable - usage.tokens), inRequest: false }
+  ]
+}
+
+/** The scale of the bar: the window, or more when the request overflows it. */
+export function barScale(usage: ContextUsage): number {
+  const { budget } = usage
+  return Math.max(budget.window, usage.tokens + budget.reservedOutput + budget.safetyMargin, 1)
+}
