@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../test-support/temp-dir'
-import { DatabaseOpenError, openDatabase } from './client'
+import { DatabaseOpenError, findMigrationsFolder, openDatabase } from './client'
 
 describe('openDatabase', () => {
   const tempDir = useTempDir()
@@ -26,7 +26,8 @@ describe('openDatabase', () => {
     openDatabase(file).close()
     const second = openDatabase(file)
     const count = second.sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }
-    expect(count.n).toBe(2)
+    const journal = JSON.parse(readFileSync(join(findMigrationsFolder(), 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
+    expect(count.n).toBe(journal.entries.length)
     second.close()
   })
 
@@ -60,5 +61,26 @@ describe('openDatabase', () => {
     expect(error.reason).toBe('too_new')
     expect(error.message).toMatch(/newer version of Distill/)
     expect(readFileSync(file).equals(readFileSync(join(dir, 'before.db')))).toBe(true)
+  })
+})
+
+describe('migrations on a database with data', () => {
+  const tempDir = useTempDir()
+
+  it('backfills the context columns of messages written before them', () => {
+    const file = join(tempDir(), 'old.db')
+    const { sqlite, close } = openDatabase(file)
+    sqlite.exec("INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('s', 't', 0, 0)")
+    sqlite.exec(`INSERT INTO chat_messages (id, session_id, seq, role, parts, status, created_at) VALUES
+      ('a', 's', 1, 'user', '[{"type":"text","text":"hi"}]', 'complete', 0),
+      ('b', 's', 2, 'assistant', '[{"type":"tool-call","toolCallId":"c","toolName":"x","input":{}}]', 'complete', 0)`)
+    // Simulate rows from before 0003 ran, then run it again.
+    sqlite.exec('UPDATE chat_messages SET part_count = 0, has_tool_parts = 0')
+    sqlite.exec(readFileSync(join(findMigrationsFolder(), '0003_backfill_context_heads.sql'), 'utf8'))
+    expect(sqlite.prepare('SELECT id, part_count, has_tool_parts FROM chat_messages ORDER BY seq').all()).toEqual([
+      { id: 'a', part_count: 1, has_tool_parts: 0 },
+      { id: 'b', part_count: 1, has_tool_parts: 1 }
+    ])
+    close()
   })
 })

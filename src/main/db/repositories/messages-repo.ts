@@ -1,5 +1,7 @@
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
+import type Database from 'better-sqlite3'
+import type { Statement } from 'better-sqlite3'
 import type { Db } from '../client'
 import { chatMessages, type ChatMessageRow, type NewChatMessageRow } from '../schema'
 
@@ -24,7 +26,12 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
  * Appends a message with the next seq of its session. Call inside a transaction when the caller
  * writes more than this one row; the unique (session_id, seq) index guards against races.
  */
-export function appendMessage(db: Db, row: Omit<NewChatMessageRow, 'seq' | 'rid'>): ChatMessage {
+/** The derived columns that let context accounting skip reading `parts`. */
+function partsColumns(parts: ChatMessage['parts']) {
+  return { partCount: parts.length, hasToolParts: parts.some((p) => p.type === 'tool-call' || p.type === 'tool-result') }
+}
+
+export function appendMessage(db: Db, row: Omit<NewChatMessageRow, 'seq' | 'rid' | 'partCount' | 'hasToolParts'>): ChatMessage {
   const next = db
     .select({ seq: sql<number>`coalesce(max(${chatMessages.seq}), 0) + 1` })
     .from(chatMessages)
@@ -32,7 +39,7 @@ export function appendMessage(db: Db, row: Omit<NewChatMessageRow, 'seq' | 'rid'
     .get()
   const inserted = db
     .insert(chatMessages)
-    .values({ ...row, seq: next?.seq ?? 1 })
+    .values({ ...row, ...partsColumns(row.parts), seq: next?.seq ?? 1 })
     .returning()
     .get()
   return toChatMessage(inserted)
@@ -58,7 +65,12 @@ export function updateMessage(
   id: string,
   patch: Partial<Pick<NewChatMessageRow, 'parts' | 'status' | 'error' | 'tokenCount' | 'tokenCounter' | 'inputTokens' | 'outputTokens'>>
 ): ChatMessage | undefined {
-  const row = db.update(chatMessages).set(patch).where(eq(chatMessages.id, id)).returning().get()
+  const row = db
+    .update(chatMessages)
+    .set(patch.parts ? { ...patch, ...partsColumns(patch.parts) } : patch)
+    .where(eq(chatMessages.id, id))
+    .returning()
+    .get()
   return row ? toChatMessage(row) : undefined
 }
 
@@ -100,16 +112,32 @@ export interface MessageHead {
  * The request history in (afterSeq, beforeSeq) as heads: complete messages and stopped replies with
  * text. Parts stay in the database; a 10,000-message chat reads in milliseconds.
  */
+type HeadRow = Omit<MessageHead, 'toolParts'> & { hasToolParts: number }
+
+const HEADS_SQL = `
+  SELECT id, seq, role, status, token_count AS tokenCount, token_counter AS tokenCounter,
+         created_at AS createdAt, part_count AS partCount, has_tool_parts AS hasToolParts
+    FROM chat_messages INDEXED BY chat_messages_context_idx
+   WHERE session_id = ? AND seq > ? AND seq < ?
+     AND (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND part_count > 0))
+   ORDER BY seq`
+
+/** One prepared statement per connection: this query runs on every keystroke's meter update. */
+const headStatements = new WeakMap<object, Statement<unknown[], HeadRow>>()
+
 export function listHistoryHeads(db: Db, sessionId: string, afterSeq: number, beforeSeq: number): MessageHead[] {
-  const rows = db.all<Omit<MessageHead, 'toolParts'> & { toolParts: string | null }>(sql`
-    SELECT id, seq, role, status, token_count AS tokenCount, token_counter AS tokenCounter,
-           created_at AS createdAt, json_array_length(parts) AS partCount,
-           CASE WHEN instr(parts, '"type":"tool-') > 0 THEN parts END AS toolParts
-      FROM chat_messages
-     WHERE session_id = ${sessionId} AND seq > ${afterSeq} AND seq < ${Number.isFinite(beforeSeq) ? beforeSeq : Number.MAX_SAFE_INTEGER}
-       AND (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND json_array_length(parts) > 0))
-     ORDER BY seq`)
-  return rows.map((r) => ({ ...r, toolParts: r.toolParts ? (JSON.parse(r.toolParts) as ChatMessage['parts']) : null }))
+  // Served by chat_messages_context_idx alone: no message text is read. Straight through
+  // better-sqlite3, since drizzle's row mapping costs more than the query at 10,000 rows.
+  const client = (db as unknown as { $client: Database.Database }).$client
+  let statement = headStatements.get(client)
+  if (!statement) {
+    statement = client.prepare<unknown[], HeadRow>(HEADS_SQL)
+    headStatements.set(client, statement)
+  }
+  const rows = statement.all(sessionId, afterSeq, Number.isFinite(beforeSeq) ? beforeSeq : Number.MAX_SAFE_INTEGER)
+  const toolIds = rows.filter((r) => r.hasToolParts).map((r) => r.id)
+  const toolParts = toolIds.length ? findMessages(db, toolIds) : new Map<string, ChatMessage>()
+  return rows.map(({ hasToolParts: _h, ...r }) => ({ ...r, toolParts: toolParts.get(r.id)?.parts ?? null }))
 }
 
 /** Full messages by id, for the few a request actually carries. */

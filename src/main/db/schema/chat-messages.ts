@@ -24,12 +24,28 @@ export const chatMessages = sqliteTable(
     tokenCounter: text('token_counter'),
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
-    createdAt: integer('created_at').notNull()
+    createdAt: integer('created_at').notNull(),
+    /** Kept by the repository with `parts`: what context accounting needs without reading them. */
+    partCount: integer('part_count').notNull().default(0),
+    hasToolParts: integer('has_tool_parts', { mode: 'boolean' }).notNull().default(false)
   },
   (t) => [
     uniqueIndex('chat_messages_id_idx').on(t.id),
     uniqueIndex('chat_messages_session_seq_idx').on(t.sessionId, t.seq),
-    index('chat_messages_session_created_idx').on(t.sessionId, t.createdAt)
+    index('chat_messages_session_created_idx').on(t.sessionId, t.createdAt),
+    // Covers the context heads query, so a long chat is accounted for without touching its text.
+    index('chat_messages_context_idx').on(
+      t.sessionId,
+      t.seq,
+      t.status,
+      t.role,
+      t.tokenCount,
+      t.tokenCounter,
+      t.partCount,
+      t.hasToolParts,
+      t.createdAt,
+      t.id
+    )
   ]
 )
 

@@ -1,0 +1,216 @@
+/**
+ * The five escalation steps of ADR 033 / Agent Zero, one action at a time. Actions that need a summary
+ * are generators: they yield a SummarizeInput and receive the text, so the same code runs with a
+ * synchronous (extractive) or an asynchronous (LLM) summarizer. Each returns the new state and an
+ * event, or undefined when it does not apply; inputs are never modified.
+ */
+import { allowedBoundaries } from '../../retention'
+import { truncateMiddle } from '../../truncate'
+import type { CountTokens, EngineMessage } from '../../types'
+import { fitText, type SummarizeInput } from '../summarize'
+import type { TieredConfig } from './config'
+import type { TieredEvent, TieredState, Tier, Topic } from './types'
+import { shown, tierUsage, topicText, topicTokens, uncoveredMiddle } from './view'
+
+export interface ActionEnv {
+  countTokens: CountTokens
+  config: TieredConfig
+  /** The tiers' current effective allocations (see effectiveAllocations), for the large-message cap. */
+  allocations: Record<Tier, number>
+  /** Keys of actions that made no progress during this run: never retried. */
+  exhausted: Set<string>
+}
+
+export interface ActionResult {
+  state: TieredState
+  event: TieredEvent
+}
+
+export type Step = Generator<SummarizeInput, ActionResult | undefined, string>
+
+const withTruncated = (topic: Topic, m: EngineMessage, text: string, tokens: number): Topic => ({
+  ...topic,
+  truncated: { ...topic.truncated, [m.id]: { text, tokens, removedChars: m.text.length - text.length } }
+})
+
+/** Indexes of a topic's messages the context shows verbatim; the current topic's last one is protected. */
+function visibleIndexes(topic: Topic, protectLast: boolean): number[] {
+  const n = topic.messages.length
+  if (n === 0 || topic.summary !== undefined) return []
+  const { from, to } = uncoveredMiddle(topic)
+  const out = [0]
+  for (let i = from; i < to; i++) out.push(i)
+  if (n > 1) out.push(n - 1)
+  return protectLast ? out.filter((i) => i !== n - 1) : out
+}
+
+/**
+ * Step 1: the largest message over its cap is cut in the middle. The cap is the smaller of
+ * largeMessageRatio × the tier's allocation (Agent Zero) and maxMessageChars (ADR 033), the latter
+ * turned into tokens at the message's own token-to-character ratio.
+ */
+export function truncateLargest(state: TieredState, tier: 'current' | 'topics', env: ActionEnv): ActionResult | undefined {
+  const { config, countTokens } = env
+  const share = Math.floor(config.largeMessageRatio * env.allocations[tier])
+  const topics = tier === 'current' ? [state.current] : state.topics
+  let best: { t: number; m: EngineMessage; cap: number; tokens: number } | undefined
+  topics.forEach((topic, t) => {
+    for (const i of visibleIndexes(topic, tier === 'current')) {
+      const m = topic.messages[i]!
+      if (topic.truncated?.[m.id] || env.exhausted.has(`t:${m.id}`)) continue
+      const charCap = m.text.length > config.maxMessageChars ? Math.floor((m.tokens * config.maxMessageChars) / m.text.length) : Infinity
+      const cap = Math.min(share, charCap)
+      if (m.tokens > cap && (!best || m.tokens > best.tokens)) best = { t, m, cap, tokens: m.tokens }
+    }
+  })
+  if (!best) return undefined
+  const { t, m, cap } = best
+  const text = truncateMiddle(m.text, Math.max(0, cap), countTokens)
+  const tokens = countTokens(text)
+  if (tokens >= m.tokens) {
+    env.exhausted.add(`t:${m.id}`)
+    return truncateLargest(state, tier, env)
+  }
+  const topic = withTruncated(topics[t]!, m, text, tokens)
+  const next = tier === 'current' ? { ...state, current: topic } : { ...state, topics: state.topics.map((x, i) => (i === t ? topic : x)) }
+  return {
+    state: next,
+    event: { kind: 'truncate', tier, topicId: topic.id, messageId: m.id, tokensBefore: m.tokens, tokensAfter: tokens, removedChars: m.text.length - text.length }
+  }
+}
+
+const asInput = (topic: Topic, msgs: readonly EngineMessage[]) =>
+  msgs.map((m) => ({ role: m.role, text: shown(topic, m).text, createdAt: m.createdAt }))
+
+/**
+ * Step 2, Agent Zero's attention compression of the current topic: keep the first and the last
+ * message, and fold the oldest ceil(attentionRatio × middle) items of the middle (the earlier attention
+ * summary counts as one) into one summary. A tool call and its result stay on the same side.
+ */
+export function* attention(state: TieredState, env: ActionEnv): Step {
+  const topic = state.current
+  const msgs = topic.messages
+  const n = msgs.length
+  if (n < 3) return undefined
+  const att = topic.attention?.text ? topic.attention : undefined
+  const covered = topic.attention?.covered ?? 0
+  const { from, to } = uncoveredMiddle(topic)
+  const middle = (att ? 1 : 0) + (to - from)
+  if (middle === 0) return undefined
+  const k = Math.ceil(env.config.attentionRatio * middle)
+  let newCovered = covered + k - (att ? 1 : 0)
+  const allowed = allowedBoundaries(msgs)
+  while (newCovered < n - 2 && !allowed[1 + newCovered]) newCovered++
+  const folded = msgs.slice(from, 1 + newCovered)
+  const before = (att?.tokens ?? 0) + folded.reduce((s, m) => s + shown(topic, m).tokens, 0)
+  const key = `a:${topic.id}:${newCovered}:${before}`
+  const target = Math.min(env.config.topicSummaryTokens, Math.floor(before / 2))
+  if (env.exhausted.has(key) || folded.length + (att ? 1 : 0) === 0 || before === 0) return undefined
+  const raw =
+    target >= 1
+      ? yield { purpose: 'attention', ...(att ? { previousSummary: att.text } : {}), messages: asInput(topic, folded), targetTokens: target }
+      : ''
+  const fit = fitText(raw, target, env.countTokens)
+  if (fit.tokens >= before) {
+    env.exhausted.add(key)
+    return undefined
+  }
+  return {
+    state: { ...state, current: { ...topic, attention: { text: fit.text, tokens: fit.tokens, covered: newCovered } } },
+    event: { kind: 'attention', topicId: topic.id, messageIds: folded.map((m) => m.id), tokensBefore: before, tokensAfter: fit.tokens }
+  }
+}
+
+/** Step 3: the oldest unsummarized sealed topic becomes a summary of about topicSummaryTokens. */
+export function* summarizeTopic(state: TieredState, env: ActionEnv): Step {
+  for (let i = 0; i < state.topics.length; i++) {
+    const topic = state.topics[i]!
+    if (topic.summary !== undefined || env.exhausted.has(`s:${topic.id}`)) continue
+    const before = topicTokens(topic)
+    // Never "summarize" a small topic into something as large: at most half of what it takes now.
+    const target = Math.min(env.config.topicSummaryTokens, Math.floor(before / 2))
+    if (target < 1) {
+      env.exhausted.add(`s:${topic.id}`)
+      continue
+    }
+    const raw = yield { purpose: 'topic', messages: asInput(topic, topic.messages), targetTokens: target }
+    const fit = fitText(raw, target, env.countTokens)
+    const summarized: Topic = { ...topic, summary: fit.text, summaryTokens: fit.tokens }
+    return {
+      state: { ...state, topics: state.topics.map((t, j) => (j === i ? summarized : t)) },
+      event: { kind: 'topic-summary', topicId: topic.id, tokensBefore: before, tokensAfter: fit.tokens }
+    }
+  }
+  return undefined
+}
+
+/** Step 4: the bulkMergeSize oldest topics become one bulk archive of about bulkSummaryTokens. */
+export function* mergeTopics(state: TieredState, env: ActionEnv): Step {
+  const group = state.topics.slice(0, Math.max(1, env.config.bulkMergeSize))
+  if (group.length === 0) return undefined
+  const before = group.reduce((s, t) => s + topicTokens(t), 0)
+  // A bulk larger than the whole bulk tier would only be dropped again at once.
+  const target = Math.min(env.config.bulkSummaryTokens, Math.floor(before / 2), Math.floor(env.allocations.bulks))
+  const previousSummary = group
+    .map(topicText)
+    .filter((t) => t.trim() !== '')
+    .join('\n')
+  const raw = target >= 1 && previousSummary !== '' ? yield { purpose: 'bulk', previousSummary, messages: [], targetTokens: target } : ''
+  const fit = fitText(raw, target, env.countTokens)
+  const first = group[0]!
+  const bulk = {
+    id: `bulk-${first.id.replace(/^topic-/, '')}`,
+    summary: fit.text,
+    tokens: fit.tokens,
+    topicIds: group.map((t) => t.id),
+    firstSeq: first.firstSeq,
+    lastSeq: group.at(-1)!.lastSeq
+  }
+  return {
+    state: { ...state, topics: state.topics.slice(group.length), bulks: [...state.bulks, bulk] },
+    event: { kind: 'bulk-merge', bulkId: bulk.id, topicIds: bulk.topicIds, tokensBefore: before, tokensAfter: fit.tokens }
+  }
+}
+
+/** Step 5, the last resort: the oldest bulk archive goes. */
+export function dropOldestBulk(state: TieredState): ActionResult | undefined {
+  const [oldest, ...rest] = state.bulks
+  if (!oldest) return undefined
+  return {
+    state: { ...state, bulks: rest },
+    event: { kind: 'bulk-drop', bulkId: oldest.id, topicIds: oldest.topicIds, tokensBefore: oldest.tokens, tokensAfter: 0 }
+  }
+}
+
+/**
+ * Beyond the ADR, when nothing else is left and the history still does not fit (the current topic
+ * alone is larger than the budget): drop the attention summary and the rest of the middle, then cut
+ * the first message, and only then the last, to what is left. Never removes the last message.
+ */
+export function squeezeCurrent(state: TieredState, historyTokens: number, env: ActionEnv): ActionResult | undefined {
+  const topic = state.current
+  const n = topic.messages.length
+  const over = tierUsage(state).total - historyTokens
+  if (over <= 0 || n === 0) return undefined
+  const { from, to } = uncoveredMiddle(topic)
+  if (n >= 3 && (to > from || (topic.attention?.tokens ?? 0) > 0)) {
+    const gone = topic.messages.slice(1, n - 1)
+    const before = (topic.attention?.tokens ?? 0) + topic.messages.slice(from, to).reduce((s, m) => s + shown(topic, m).tokens, 0)
+    return {
+      state: { ...state, current: { ...topic, attention: { text: '', tokens: 0, covered: n - 2 } } },
+      event: { kind: 'attention', topicId: topic.id, messageIds: gone.slice(from - 1).map((m) => m.id), tokensBefore: before, tokensAfter: 0 }
+    }
+  }
+  for (const i of n > 1 ? [0, n - 1] : [0]) {
+    const m = topic.messages[i]!
+    const s = shown(topic, m)
+    if (s.tokens === 0) continue
+    const fit = fitText(m.text, Math.min(s.tokens - 1, s.tokens - over), env.countTokens)
+    return {
+      state: { ...state, current: withTruncated(topic, m, fit.text, fit.tokens) },
+      event: { kind: 'truncate', tier: 'current', topicId: topic.id, messageId: m.id, tokensBefore: s.tokens, tokensAfter: fit.tokens, removedChars: m.text.length - fit.text.length }
+    }
+  }
+  return undefined
+}
+
