@@ -47,7 +47,8 @@ function visibleIndexes(topic: Topic, protectLast: boolean): number[] {
 /**
  * Step 1: the largest message over its cap is cut in the middle. The cap is the smaller of
  * largeMessageRatio × the tier's allocation (Agent Zero) and maxMessageChars (ADR 033), the latter
- * turned into tokens at the message's own token-to-character ratio.
+ * turned into tokens at the message's own token-to-character ratio; but never below
+ * topicSummaryTokens: cutting a message smaller than a summary loses more than summarizing does.
  */
 export function truncateLargest(state: TieredState, tier: 'current' | 'topics', env: ActionEnv): ActionResult | undefined {
   const { config, countTokens } = env
@@ -59,7 +60,7 @@ export function truncateLargest(state: TieredState, tier: 'current' | 'topics', 
       const m = topic.messages[i]!
       if (topic.truncated?.[m.id] || env.exhausted.has(`t:${m.id}`)) continue
       const charCap = m.text.length > config.maxMessageChars ? Math.floor((m.tokens * config.maxMessageChars) / m.text.length) : Infinity
-      const cap = Math.min(share, charCap)
+      const cap = Math.max(config.topicSummaryTokens, Math.min(share, charCap))
       if (m.tokens > cap && (!best || m.tokens > best.tokens)) best = { t, m, cap, tokens: m.tokens }
     }
   })
@@ -79,8 +80,18 @@ export function truncateLargest(state: TieredState, tier: 'current' | 'topics', 
   }
 }
 
-const asInput = (topic: Topic, msgs: readonly EngineMessage[]) =>
-  msgs.map((m) => ({ role: m.role, text: shown(topic, m).text, createdAt: m.createdAt }))
+/**
+ * What a summarizer reads of a message: the stored original, not the cut view (a summary should see
+ * what the cut removed), but a huge one (a pasted log) only by its head and tail, so that a request
+ * to an LLM summarizer stays bounded.
+ */
+export function summaryInput(msgs: readonly EngineMessage[], config: TieredConfig) {
+  const max = 4 * config.maxMessageChars
+  return msgs.map((m) => {
+    const text = m.text.length <= max ? m.text : `${m.text.slice(0, Math.ceil(max * 0.6))}\n[...${m.text.length - max}...]\n${m.text.slice(m.text.length - Math.floor(max * 0.4))}`
+    return { role: m.role, text, createdAt: m.createdAt }
+  })
+}
 
 /**
  * Step 2, Agent Zero's attention compression of the current topic: keep the first and the last
@@ -108,7 +119,7 @@ export function* attention(state: TieredState, env: ActionEnv): Step {
   if (env.exhausted.has(key) || folded.length + (att ? 1 : 0) === 0 || before === 0) return undefined
   const raw =
     target >= 1
-      ? yield { purpose: 'attention', ...(att ? { previousSummary: att.text } : {}), messages: asInput(topic, folded), targetTokens: target }
+      ? yield { purpose: 'attention', ...(att ? { previousSummary: att.text } : {}), messages: summaryInput(folded, env.config), targetTokens: target }
       : ''
   const fit = fitText(raw, target, env.countTokens)
   if (fit.tokens >= before) {
@@ -133,7 +144,7 @@ export function* summarizeTopic(state: TieredState, env: ActionEnv): Step {
       env.exhausted.add(`s:${topic.id}`)
       continue
     }
-    const raw = yield { purpose: 'topic', messages: asInput(topic, topic.messages), targetTokens: target }
+    const raw = yield { purpose: 'topic', messages: summaryInput(topic.messages, env.config), targetTokens: target }
     const fit = fitText(raw, target, env.countTokens)
     const summarized: Topic = { ...topic, summary: fit.text, summaryTokens: fit.tokens }
     return {
@@ -213,4 +224,3 @@ export function squeezeCurrent(state: TieredState, historyTokens: number, env: A
   }
   return undefined
 }
-
