@@ -14,7 +14,7 @@ import { basename, join, resolve } from 'node:path'
 
 const ROOT = resolve(__dirname, '..')
 const FIXTURES = join(ROOT, 'fixtures', 'conversations')
-const DOC = join(ROOT, 'docs', 'quality.md')
+const DEFAULT_DOC = join('docs', 'quality.md')
 const MODEL = 'gpt-4o'
 const RUN_TIMEOUT_MS = 15 * 60_000
 
@@ -69,7 +69,8 @@ function parseArgs(argv: string[]) {
     maxOutput: Number(value('--max-output', '1024')),
     summarizers: list('--summarizers', 'extractive,truncate'),
     only: argv.includes('--only') ? list('--only', '') : undefined,
-    cli: resolve(ROOT, value('--cli', join('out', 'main', 'cli.js')))
+    cli: resolve(ROOT, value('--cli', join('out', 'main', 'cli.js'))),
+    doc: resolve(ROOT, value('--out', DEFAULT_DOC))
   }
 }
 
@@ -155,7 +156,11 @@ async function evaluate(cli: string, fixture: Fixture, window: number, maxOutput
   const base = { fixture: fixture.name, window, summarizer, facts: fixture.facts.length }
   try {
     const args = ['replay', fixture.file, '--model', MODEL, '--context-window', String(window), '--max-output', String(maxOutput)]
-    args.push('--summarizer', summarizer, '--db', join(dir, 'eval.db'), '--json')
+    // 'tiered' and 'importance' name strategies (with their local summaries); the rest are summarizers
+    // of the rolling strategy.
+    if (summarizer === 'tiered' || summarizer === 'importance') args.push('--strategy', summarizer, '--summarizer', 'extractive')
+    else args.push('--summarizer', summarizer)
+    args.push('--db', join(dir, 'eval.db'), '--json')
     const r = await run(cli, args)
     if (r.code !== 0) throw new Error(r.stderr.trim().split('\n').slice(-3).join(' ') || `exit code ${r.code}`)
     const out = parseReplay(r.stdout)
@@ -242,6 +247,10 @@ Summarizers compared:
   numbers, dates, money, identifiers, decisions, constraints, questions; novelty against what is already selected)
   under the summary's token target and keeps them in order with speaker labels; cascades through the previous summary.
 - \`truncate\`: the naive baseline — drops the oldest messages with a marker and keeps only what fits.
+- \`tiered\`: the tiered strategy (ADR 033 + Agent Zero: current topic 50% / topics 30% / bulk archives 20%, topic
+  boundaries, attention compression, topic summaries, bulk merges), with local extractive summaries.
+- \`importance\`: the importance strategy (Sigma ADR-006: paradigm shifts verbatim, important turns ~30%, routine
+  ~10%), scored locally.
 
 Facts planted late in a conversation usually survive any strategy because they are still in the retained verbatim
 messages; the difference between strategies is in the early facts.
@@ -276,13 +285,13 @@ async function main(): Promise<void> {
       }
     }
   }
-  if (opts.write) writeFileSync(DOC, document(fixtures, rows, opts))
+  if (opts.write) writeFileSync(opts.doc, document(fixtures, rows, opts))
   if (opts.json) {
     const fx = fixtures.map((f) => ({ name: f.name, messages: f.messages, tokens: f.tokens, facts: f.facts.length }))
     process.stdout.write(`${JSON.stringify({ model: MODEL, maxOutput: opts.maxOutput, fixtures: fx, rows }, null, 2)}\n`)
   } else {
     process.stdout.write(`${overallTable(rows, opts.windows, opts.summarizers)}\n\n${resultsTable(rows)}\n`)
-    if (opts.write) process.stdout.write(`\nWrote ${DOC}\n`)
+    if (opts.write) process.stdout.write(`\nWrote ${opts.doc}\n`)
   }
   if (rows.every((r) => r.error)) process.exit(1)
 }

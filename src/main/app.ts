@@ -102,7 +102,7 @@ export function createApp(options: AppOptions): App {
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
     onUsage: (reply, session) => usage.replyFinished(reply, session)
   })
-  const history = createHistoryService({ ...deps, sessions })
+  const history = createHistoryService({ ...deps, sessions, usage, settings })
   const services: Services = { sessions, chat, settings, providers, models, usage, compression, history }
   const info = (): AppInfo => ({
     name: 'Distill',

@@ -16,10 +16,10 @@ export function registerReplay(program: Command): void {
     .requiredOption('--model <model>', 'model id, e.g. gpt-4o')
     .option('--context-window <n>', "override the model's context window", parsePositiveInt)
     .option('--max-output <n>', "override the model's max output", parsePositiveInt)
-    .addOption(new Option('--strategy <s>', 'compression strategy').choices(['rolling']).default('rolling'))
+    .addOption(new Option('--strategy <s>', 'compression strategy').choices(['rolling', 'tiered', 'importance']).default('rolling'))
     .addOption(new Option('--summarizer <s>', 'who writes summaries').choices(['extractive', 'llm', 'truncate']).default('extractive'))
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: { model: string; contextWindow?: number; maxOutput?: number; summarizer: 'extractive' | 'llm' | 'truncate'; json?: boolean }) => {
+    .action(async (file: string, opts: { model: string; contextWindow?: number; maxOutput?: number; strategy: 'rolling' | 'tiered' | 'importance'; summarizer: 'extractive' | 'llm' | 'truncate'; json?: boolean }) => {
       const model = findModel(opts.model)
       const messages = parseOpenAIMessages(readFileSync(file, 'utf8'))
       const bar = progressBar('Replaying')
@@ -29,6 +29,7 @@ export function registerReplay(program: Command): void {
           contextWindow: opts.contextWindow,
           maxOutput: opts.maxOutput,
           summarizer: opts.summarizer,
+          strategy: opts.strategy,
           onProgress: (done, total) => bar.update(done, total)
         })
       )

@@ -2,7 +2,8 @@ import type { CompressionPreview, CompressionReport } from '../../shared/contrac
 import type { Snapshot, SummarizerKind, SummaryContent } from '../../shared/domain/snapshot'
 import { activeSummary, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus } from '../db/repositories/snapshots-repo'
 import { SUMMARY_PREFIX } from '../engine/build-context'
-import { planCompression, type CompressionPlan } from '../engine/plan-compression'
+import { AFTER_COMPRESSION_TARGET, planCompression, type CompressionPlan } from '../engine/plan-compression'
+import { importanceOutcome, tieredOutcome } from '../engine/strategies/strategy-outcome'
 import { compressionTrigger } from '../engine/trigger'
 import { truncateMiddle } from '../engine/truncate'
 import type { EngineMessage } from '../engine/types'
@@ -168,7 +169,9 @@ export function createCompressionService(
     conv: Conversation,
     content: Omit<SummaryContent, 'compressionTimestamp' | 'summaryTokenCount' | 'contextTokensAfter'>,
     cutoffId: string,
-    contextTokensAfterWithoutSummary: number
+    contextTokensAfterWithoutSummary: number,
+    /** More rows written in the same transaction (the tiered strategy's topics and bulks). */
+    extra?: (tx: Parameters<Parameters<typeof db.transaction>[0]>[0], snapshotId: string) => void
   ): Snapshot {
     const summaryTokens = conv.countText(SUMMARY_PREFIX + content.summaryText, 'system')
     const id = ids()
@@ -191,12 +194,143 @@ export function createCompressionService(
         tokenCount: summaryTokens,
         createdAt: clock.now()
       })
+      extra?.(tx, id)
     })
     return findSnapshot(db, id)!
   }
 
+  /**
+   * The tiered and importance strategies (DESIGN §5) decide over the whole stored history, locally;
+   * their result is stored like any summary, so context, undo and the UI work the same.
+   */
+  async function executeStrategy(conv: Conversation, strategy: 'tiered' | 'importance', options: RunOptions): Promise<RunResult | undefined> {
+    const sessionId = conv.session.id
+    const { pending } = split(conv, options.beforeSeq)
+    const upto = options.beforeSeq === undefined ? Infinity : options.beforeSeq - 1
+    const all = usage.engineMessages(sessionId, 0, upto).filter((m) => m.id !== pending?.id)
+    const fixed = conv.systemTokens + (pending?.tokens ?? 0) + conv.overheadTokens
+    const autoRoom = Math.max(0, Math.floor(conv.budget.threshold * AFTER_COMPRESSION_TARGET) - fixed)
+    // By hand, with no retention given, the history is brought down to a quarter of its size.
+    const historyTokens =
+      options.type === 'auto' ? autoRoom : Math.min(autoRoom, options.retentionOverride ?? Math.floor(sum(all) / 4))
+    const countTokens = (text: string) => conv.countText(text)
+    const outcome =
+      strategy === 'tiered'
+        ? tieredOutcome({ messages: all, historyTokens, countTokens, userBoundaries: topicBoundaries(sessionId) })
+        : importanceOutcome({ messages: all, historyTokens, countTokens, retentionTokens: options.retentionOverride ?? settings.get().retentionTokens })
+    if (outcome.cutoffIndex < 0 || (conv.summary && all[outcome.cutoffIndex]!.seq <= conv.summary.cutoffSeq && outcome.summaryText === conv.summary.content.summaryText)) {
+      if (options.type === 'auto') return undefined
+      throw new AppError('conflict', 'There is nothing new to summarize yet.')
+    }
+    emit('compression.started', { sessionId, type: options.type, messages: outcome.cutoffIndex + 1 })
+    const covered = all.slice(0, outcome.cutoffIndex + 1)
+    const retained = all.slice(outcome.cutoffIndex + 1)
+    const tokensBefore = conv.calibrate(conv.systemTokens + conv.summaryTokens + sum(conv.history) + conv.overheadTokens)
+    const warnings: string[] = []
+    try {
+      const snapshot = commit(
+        conv,
+        {
+          summaryText: outcome.summaryText,
+          messageRange: { firstMessageId: covered[0]!.id, lastMessageId: covered.at(-1)!.id },
+          compressionType: options.type === 'auto' ? 'auto' : 'manual',
+          originalTokenCount: sum(covered),
+          messagesIncluded: covered.length,
+          strategy,
+          summarizer: 'extractive',
+          previousSnapshotId: conv.summary?.id ?? null,
+          focus: options.focus?.trim() || null,
+          retentionTokens: sum(retained),
+          contextTokensBefore: tokensBefore,
+          warnings,
+          ...(outcome.tiered ? { tiered: { topics: outcome.tiered.topics, bulks: outcome.tiered.bulks, role: 'history' as const } } : {}),
+          ...(outcome.importance
+            ? { importance: { kept: outcome.importance.kept, compressed: outcome.importance.compressed, dropped: outcome.importance.dropped } }
+            : {})
+        },
+        covered.at(-1)!.id,
+        conv.systemTokens + sum(retained) + (pending?.tokens ?? 0) + conv.overheadTokens,
+        (tx, summaryId) => writeTierSnapshots(tx, conv, outcome, all, summaryId)
+      )
+      const report: CompressionReport = {
+        type: options.type === 'auto' ? 'auto' : 'manual',
+        messagesSummarized: covered.length,
+        tokensBefore,
+        tokensAfter: snapshot.content.contextTokensAfter,
+        summaryPreview: outcome.summaryText.slice(0, 200),
+        summarizer: 'extractive',
+        fellBack: false,
+        warnings
+      }
+      emit('compression.done', { sessionId, snapshot, report })
+      emit('usage.changed', { sessionId })
+      return { snapshot, report }
+    } catch (err) {
+      const error = err instanceof AppError ? err : new AppError('internal', 'The summary could not be written.')
+      if (!(err instanceof AppError)) log.error('Compression failed', err)
+      emit('compression.failed', { sessionId, type: options.type, code: error.code, message: error.message })
+      throw error
+    }
+  }
+
+  /** The tiered history's topics and bulks, as snapshots of kind 'topic' / 'bulk' (ADR 033). */
+  function writeTierSnapshots(
+    tx: Parameters<Parameters<typeof db.transaction>[0]>[0],
+    conv: Conversation,
+    outcome: ReturnType<typeof tieredOutcome>,
+    all: readonly EngineMessage[],
+    summaryId: string
+  ): void {
+    if (!outcome.tiered) return
+    const bySeq = new Map(all.map((m) => [m.seq, m]))
+    const write = (kind: 'topic' | 'bulk', item: { id: string; firstSeq: number; lastSeq: number }, text: string, tokens: number, topics: number) => {
+      const first = bySeq.get(item.firstSeq)
+      const last = bySeq.get(item.lastSeq)
+      if (!first || !last) return
+      insertSummary(tx, {
+        id: ids(),
+        kind,
+        sessionId: conv.session.id,
+        content: {
+          summaryText: text,
+          messageRange: { firstMessageId: first.id, lastMessageId: last.id },
+          compressionTimestamp: new Date(clock.now()).toISOString(),
+          compressionType: 'auto',
+          originalTokenCount: all.filter((m) => m.seq >= item.firstSeq && m.seq <= item.lastSeq).reduce((s, m) => s + m.tokens, 0),
+          summaryTokenCount: tokens,
+          messagesIncluded: all.filter((m) => m.seq >= item.firstSeq && m.seq <= item.lastSeq).length,
+          strategy: 'tiered',
+          summarizer: 'extractive',
+          previousSnapshotId: null,
+          focus: null,
+          retentionTokens: 0,
+          contextTokensBefore: 0,
+          contextTokensAfter: 0,
+          warnings: topics ? [`Merges ${topics} topics.`] : [],
+          tiered: { topics: [], bulks: [], role: kind, summarySnapshotId: summaryId }
+        },
+        messageCutoffId: last.id,
+        tokenCount: tokens,
+        createdAt: clock.now()
+      })
+    }
+    for (const t of outcome.tiered.topics) if (t.summary !== undefined) write('topic', t, t.summary, t.summaryTokens ?? 0, 0)
+    for (const b of outcome.tiered.bulks) write('bulk', b, b.summary, b.tokens, b.topicIds.length)
+  }
+
+  /** Message ids after which the user started a new topic ('New topic'). */
+  function topicBoundaries(sessionId: string): Set<string> {
+    return new Set(
+      listSnapshots(db, sessionId)
+        .filter((s) => s.kind === 'topic' && s.content.tiered?.role === 'boundary' && s.status === 'active')
+        .map((s) => s.messageCutoffId!)
+    )
+  }
+
   async function execute(sessionId: string, options: RunOptions): Promise<RunResult | undefined> {
     const conv = usage.conversation(sessionId, options.beforeSeq)
+    const strategy = conv.session.strategy ?? settings.get().strategy
+    if (strategy !== 'rolling' && options.summarizer !== 'truncate') return executeStrategy(conv, strategy, options)
     const plan = planFor(conv, options)
     if (plan.empty) {
       if (options.type === 'auto') return undefined
@@ -399,6 +533,41 @@ export function createCompressionService(
     },
 
     snapshots: (sessionId: string) => listSnapshots(db, sessionId),
+
+    /** Marks the last message as the end of a topic (the tiered strategy starts a new one after it). */
+    newTopic(sessionId: string): { marked: boolean } {
+      const conv = usage.conversation(sessionId)
+      const last = conv.history.at(-1)
+      if (!last || topicBoundaries(sessionId).has(last.id)) return { marked: false }
+      insertSummary(db, {
+        id: ids(),
+        kind: 'topic',
+        sessionId,
+        content: {
+          summaryText: '',
+          messageRange: { firstMessageId: last.id, lastMessageId: last.id },
+          compressionTimestamp: new Date(clock.now()).toISOString(),
+          compressionType: 'manual',
+          originalTokenCount: 0,
+          summaryTokenCount: 0,
+          messagesIncluded: 0,
+          strategy: 'tiered',
+          summarizer: 'user',
+          previousSnapshotId: null,
+          focus: null,
+          retentionTokens: 0,
+          contextTokensBefore: 0,
+          contextTokensAfter: 0,
+          warnings: [],
+          tiered: { topics: [], bulks: [], role: 'boundary' }
+        },
+        messageCutoffId: last.id,
+        tokenCount: 0,
+        createdAt: clock.now()
+      })
+      emit('compression.changed', { sessionId })
+      return { marked: true }
+    },
 
     /** Waits for the chat's queued work (a reply calls this before it streams). */
     idle: (sessionId: string) => lock.run(sessionId, async () => undefined)

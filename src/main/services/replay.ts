@@ -1,5 +1,6 @@
 import type { Snapshot } from '../../shared/domain/snapshot'
 import type { SummarizerKind } from '../../shared/domain/snapshot'
+import type { Strategy } from '../../shared/domain/session'
 import type { App } from '../app'
 import type { Budget } from '../engine/budget'
 import type { ImportedMessage } from '../importers/openai-messages'
@@ -11,6 +12,7 @@ export interface ReplayOptions {
   contextWindow?: number
   maxOutput?: number
   summarizer: SummarizerKind
+  strategy?: Strategy
   title?: string
   onProgress?: (done: number, total: number) => void
 }
@@ -26,6 +28,8 @@ export interface ReplayResult {
   budget: Budget
   context: { tokens: number; messages: Array<{ role: string; content: string }> }
   snapshots: Snapshot[]
+  /** The tiered strategy's topics and bulks at the end (from the active summary). */
+  tiers?: { topics: number; bulks: number }
   seconds: number
 }
 
@@ -60,7 +64,7 @@ export async function replayConversation(app: App, messages: readonly ImportedMe
   // retention at what fits), so it is compared with summaries at the same context size.
   settings.update({ autoCompress: true, ...(options.summarizer === 'truncate' ? { retentionTokens: 200_000 } : {}) })
   const session = sessions.create(options.title ?? 'Replay')
-  sessions.update(session.id, { provider: model.provider, modelId: model.id })
+  sessions.update(session.id, { provider: model.provider, modelId: model.id, strategy: options.strategy ?? 'rolling' })
 
   let requests = 0
   let compressions = 0
@@ -100,7 +104,10 @@ export async function replayConversation(app: App, messages: readonly ImportedMe
     maxContextTokens: Math.max(maxContextTokens, final.context.tokens),
     budget: conv.budget,
     context,
-    snapshots: compression.snapshots(session.id),
+    snapshots: compression.snapshots(session.id).filter((s) => s.kind === 'summary'),
+    ...(conv.summary?.content.tiered
+      ? { tiers: { topics: conv.summary.content.tiered.topics.length, bulks: conv.summary.content.tiered.bulks.length } }
+      : {}),
     seconds: (performance.now() - started) / 1000
   }
 }

@@ -57,6 +57,8 @@ export const compressionRoutes = {
   /** Summarizes the latest summary's range again, optionally with a new focus. */
   'compression.regenerate': route(sessionInput.extend({ focus: focusSchema.optional() }).strict(), runResult),
   'compression.snapshots': route(sessionInput, z.array(snapshotSchema)),
+  /** The tiered strategy's "New topic": the messages so far close the current topic. */
+  'compression.newTopic': route(sessionInput, z.object({ marked: z.boolean() })),
   'compression.active': route(sessionInput, z.object({ summary: snapshotSchema.nullable(), running: z.boolean() }))
 }
 

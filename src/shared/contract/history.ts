@@ -19,7 +19,13 @@ export const historyRoutes = {
   'history.list': route(
     z.object({ sessionId: z.string().min(1) }).strict(),
     z.object({
-      messages: z.array(chatMessageSchema.extend({ inContext: z.boolean() })),
+      messages: z.array(
+        chatMessageSchema.extend({
+          inContext: z.boolean(),
+          /** With the importance strategy: the turn's local score (0–10) and class (Sigma ADR-006). */
+          importance: z.object({ score: z.number(), class: z.enum(['paradigm-shift', 'important', 'routine']) }).optional()
+        })
+      ),
       /** Messages up to this seq are represented by the active summary. */
       summaryCutoffSeq: z.number().int()
     })

@@ -23,7 +23,31 @@ export const summaryContentSchema = z.object({
   /** Context tokens of the next request before and after. */
   contextTokensBefore: z.number().int(),
   contextTokensAfter: z.number().int(),
-  warnings: z.array(z.string())
+  warnings: z.array(z.string()),
+  /** The tiered strategy's history at the time: topics (current last) and bulk archives. */
+  tiered: z
+    .object({
+      topics: z.array(
+        z.object({
+          id: z.string(),
+          firstSeq: z.number().int(),
+          lastSeq: z.number().int(),
+          sealedBy: z.string().optional(),
+          summary: z.string().optional(),
+          summaryTokens: z.number().int().optional(),
+          messages: z.number().int()
+        })
+      ),
+      bulks: z.array(
+        z.object({ id: z.string(), firstSeq: z.number().int(), lastSeq: z.number().int(), topicIds: z.array(z.string()), summary: z.string(), tokens: z.number().int() })
+      ),
+      /** For topic and bulk snapshots: the summary snapshot they belong to; for a 'New topic' mark, 'boundary'. */
+      role: z.enum(['history', 'topic', 'bulk', 'boundary']).optional(),
+      summarySnapshotId: z.string().optional()
+    })
+    .optional(),
+  /** The importance strategy's decisions at the time. */
+  importance: z.object({ kept: z.number().int(), compressed: z.number().int(), dropped: z.number().int() }).optional()
 })
 export type SummaryContent = z.infer<typeof summaryContentSchema>
 

@@ -49,13 +49,13 @@ export function listSnapshots(db: Db, sessionId: string): Snapshot[] {
 
 export function insertSummary(
   db: Db,
-  row: { id: string; sessionId: string; content: SummaryContent; messageCutoffId: string; tokenCount: number; createdAt: number }
+  row: { id: string; sessionId: string; content: SummaryContent; messageCutoffId: string; tokenCount: number; createdAt: number; kind?: Snapshot['kind'] }
 ): void {
   db.insert(sessionSnapshots)
     .values({
       id: row.id,
       sessionId: row.sessionId,
-      kind: 'summary',
+      kind: row.kind ?? 'summary',
       contentJson: row.content,
       messageCutoffId: row.messageCutoffId,
       tokenCount: row.tokenCount,

@@ -30,6 +30,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'compression.undo': ({ sessionId }) => compression.undo(sessionId),
     'compression.regenerate': ({ sessionId, focus }) => compression.regenerate(sessionId, focus),
     'compression.snapshots': ({ sessionId }) => compression.snapshots(sessionId),
+    'compression.newTopic': ({ sessionId }) => compression.newTopic(sessionId),
     'compression.active': ({ sessionId }) => compression.active(sessionId),
     'history.list': ({ sessionId }) => history.list(sessionId),
     'history.search': ({ sessionId, query }) => history.search(sessionId, query)
