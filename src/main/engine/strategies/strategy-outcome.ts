@@ -6,6 +6,10 @@ import { getTieredContext } from './tiered/view'
 import { planImportance } from './importance/plan-importance'
 import { scoreTurns, type TurnScore } from './importance/score-turns'
 import { extractiveSummarizer } from './summarize'
+import { summarizeExtractive } from '../extractive/summarize-extractive'
+
+/** The share of the importance strategy's room for the digest of the turns it drops. */
+export const DIGEST_SHARE = 0.35
 import type { CountTokens, EngineMessage } from '../types'
 
 /**
@@ -90,7 +94,10 @@ export function importanceOutcome(options: {
   retentionTokens: number
 }): StrategyOutcome {
   const scores = scoreTurns(options.messages)
-  const plan = planImportance(options.messages, scores, { historyTokens: options.historyTokens }, {
+  // Turns the plan must drop outright are not lost: they share a digest (the extractive summary of
+  // all of them), which takes DIGEST_SHARE of the room; the plan gets the rest.
+  const digestRoom = Math.floor(options.historyTokens * DIGEST_SHARE)
+  const plan = planImportance(options.messages, scores, { historyTokens: options.historyTokens - digestRoom }, {
     countTokens: options.countTokens,
     summarize: extractiveSummarizer(options.countTokens),
     retentionTokens: options.retentionTokens
@@ -103,6 +110,15 @@ export function importanceOutcome(options: {
   const lines = before
     .filter((i) => i.action !== 'drop')
     .map((i) => `${LABEL[i.role] ?? i.role}${i.action === 'compress' ? ` (condensed to ~${Math.round(i.targetRatio * 100)}%)` : ''}: ${i.text}`)
+  const droppedIds = new Set(before.filter((i) => i.action === 'drop').map((i) => i.id))
+  if (droppedIds.size > 0 && digestRoom > 0) {
+    const digest = summarizeExtractive({
+      messages: options.messages.filter((m) => droppedIds.has(m.id)).map((m) => ({ role: m.role, text: m.text, createdAt: m.createdAt })),
+      targetTokens: digestRoom,
+      countTokens: options.countTokens
+    })
+    if (digest) lines.unshift(`### Digest of ${droppedIds.size} routine turns\n${digest}\n\n### Turns by importance`)
+  }
   const count = (a: string) => before.filter((i) => i.action === a).length
   return {
     cutoffIndex,
