@@ -63,7 +63,7 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
           <ContextMeter sessionId={sessionId} />
           <button
             type="button"
-            className="icon-button header-button"
+            className="icon-button header-button inspect-button"
             aria-label="Inspect context"
             title="Inspect context"
             onClick={() => setChatDialog('inspector')}
@@ -80,7 +80,7 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
           onClick={() => setChatDialog('summarize')}
         >
           <SummarizeIcon width={14} height={14} />
-          Summarize
+          <span className="header-button-label">Summarize</span>
         </button>
         <button
           type="button"

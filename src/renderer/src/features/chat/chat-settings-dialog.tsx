@@ -5,6 +5,7 @@ import type { Session, Strategy } from '../../../../shared/domain/session'
 import { errorMessage } from '../../api/api-error'
 import { SlidersIcon } from '../../components/icons'
 import { useReturnFocus } from '../../lib/use-return-focus'
+import { useChatStore } from '../../stores/chat-store'
 import { useSessionDetails, useSessionsStore } from '../../stores/sessions-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
@@ -45,6 +46,7 @@ export function ChatSettingsDialog({ sessionId }: { sessionId: string }) {
   const open = useUiStore((s) => s.chatDialog === 'chat-settings')
   const setChatDialog = useUiStore((s) => s.setChatDialog)
   const session = useSessionDetails(sessionId)
+  const hasMessages = useChatStore((s) => (s.threads[sessionId]?.messages.length ?? 0) > 0)
   const focusHandlers = useReturnFocus()
   return (
     <Dialog.Root open={open} onOpenChange={(next) => setChatDialog(next ? 'chat-settings' : null)}>
@@ -58,7 +60,9 @@ export function ChatSettingsDialog({ sessionId }: { sessionId: string }) {
             </Dialog.Description>
             <ChatSettingsForm session={session} />
             <div className="dialog-actions">
-              <button type="button" className="button button-ghost dialog-leading-button" onClick={() => setChatDialog('summarize')}>
+              <button type="button" className="button button-ghost dialog-leading-button"
+                disabled={!hasMessages}
+                onClick={() => setChatDialog('summarize')}>
                 Summarize now…
               </button>
               <Dialog.Close asChild>

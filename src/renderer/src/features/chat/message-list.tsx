@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useLayoutEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import { messageText } from '../../lib/message-text'
 import { useChatStore } from '../../stores/chat-store'
@@ -7,6 +7,7 @@ import { useCompressionStore, useSummaryCutoff } from '../../stores/compression-
 import { ChatEmpty } from './chat-empty'
 import { ContextDivider } from './context-divider'
 import { MessageItem } from './message-item'
+import { buildRows } from './message-rows'
 
 function retryable(message: ChatMessage): boolean {
   return message.role === 'assistant' && (message.status === 'error' || message.status === 'aborted')
@@ -16,26 +17,6 @@ function retryable(message: ChatMessage): boolean {
 const FOLLOW_SLACK = 120
 /** A first guess of a row's height; rows are measured once shown. */
 const ESTIMATED_ROW = 96
-
-type Row =
-  | { kind: 'message'; key: string; message: ChatMessage; inContext: boolean }
-  | { kind: 'divider'; key: string }
-
-/** The messages, with the "Active context starts here" divider after the last summarized one. */
-export function buildRows(messages: readonly ChatMessage[], cutoffSeq: number): Row[] {
-  const rows: Row[] = []
-  let dividerPlaced = cutoffSeq <= 0
-  for (const message of messages) {
-    const inContext = message.seq > cutoffSeq
-    if (inContext && !dividerPlaced) {
-      if (rows.length > 0) rows.push({ kind: 'divider', key: 'context-divider' })
-      dividerPlaced = true
-    }
-    rows.push({ kind: 'message', key: message.id, message, inContext })
-  }
-  if (!dividerPlaced && rows.length > 0) rows.push({ kind: 'divider', key: 'context-divider' })
-  return rows
-}
 
 /**
  * The conversation, virtualized so long chats stay smooth. Follows new messages while the reader is
@@ -86,6 +67,8 @@ function VirtualMessages({
   const following = useRef(true)
   const lastId = useRef<string | null>(null)
   const rows = useMemo(() => buildRows(messages, cutoffSeq), [messages, cutoffSeq])
+  /** The row moved to with Alt+↑/↓: it shows a focus ring (a click on a message does not). */
+  const [keyboardRow, setKeyboardRow] = useState<string | null>(null)
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render on purpose
   const virtualizer = useVirtualizer({
@@ -119,6 +102,7 @@ function VirtualMessages({
 
   function focusRow(index: number) {
     const target = Math.max(0, Math.min(rows.length - 1, index))
+    setKeyboardRow(rows[target]!.key)
     virtualizer.scrollToIndex(target, { align: 'auto' })
     requestAnimationFrame(() => {
       scrollRef.current?.querySelector<HTMLElement>(`[data-index="${target}"]`)?.focus({ preventScroll: true })
@@ -166,8 +150,12 @@ function VirtualMessages({
               ref={virtualizer.measureElement}
               data-index={item.index}
               data-last={isLast || undefined}
+              data-keyboard-focus={keyboardRow === row.key || undefined}
               className="message-row"
               tabIndex={-1}
+              onBlur={(event) => {
+                if (event.target === event.currentTarget && keyboardRow === row.key) setKeyboardRow(null)
+              }}
               style={{ transform: `translateY(${item.start}px)` }}
             >
               {row.kind === 'divider' ? (

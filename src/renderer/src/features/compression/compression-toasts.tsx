@@ -4,11 +4,7 @@ import { formatTokens } from '../../lib/format-tokens'
 import { useCompressionStore, type RunOptions, type RunOutcome } from '../../stores/compression-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
-
-/** "41.2k → 6.3k tokens" */
-export function reductionText(before: number, after: number): string {
-  return `${formatTokens(before)} → ${formatTokens(after)} tokens`
-}
+import { plainPreview, reductionText } from './preview-text'
 
 function notificationsOn(): boolean {
   return useSettingsStore.getState().settings?.notifications ?? true
@@ -31,13 +27,13 @@ export function summaryRegionId(sessionId: string): string {
 }
 
 function Preview({ report }: { report: CompressionReport }) {
-  const preview = report.summaryPreview.trim()
+  const preview = plainPreview(report.summaryPreview)
   return (
     <span className="toast-summary">
       {preview && (
         <span className="toast-summary-preview">
           {preview}
-          {preview.length >= 200 ? '…' : ''}
+          {report.summaryPreview.length >= 200 ? '…' : ''}
         </span>
       )}
       <span className="toast-summary-reduction">{reductionText(report.tokensBefore, report.tokensAfter)}</span>

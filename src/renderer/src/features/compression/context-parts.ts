@@ -11,8 +11,9 @@ export interface ContextPart {
 }
 
 /**
- * What the next request holds and the room around it, in the order of the window: the parts sum to
- * the window unless the request is over budget, when free space is 0.
+ * What the next request holds and the room around it, in the order of the window: the request, the
+ * free rest of the usable budget (where the threshold sits), then the safety margin and the output
+ * reserved for the reply. The parts sum to the window unless the request is over budget.
  */
 export function contextParts(usage: ContextUsage): ContextPart[] {
   const { breakdown, budget } = usage
@@ -29,9 +30,9 @@ export function contextParts(usage: ContextUsage): ContextPart[] {
     { key: 'history', label: `Retained messages (${messages})`, tokens: breakdown.history, inRequest: true },
     { key: 'draft', label: 'Pending input (draft)', tokens: breakdown.draft, inRequest: true },
     { key: 'overhead', label: 'Request framing', tokens: breakdown.overhead, inRequest: true },
-    { key: 'reserved', label: 'Reserved output', tokens: budget.reservedOutput, inRequest: false },
+    { key: 'free', label: 'Free space', tokens: Math.max(0, budget.usable - usage.tokens), inRequest: false },
     { key: 'margin', label: 'Safety margin', tokens: budget.safetyMargin, inRequest: false },
-    { key: 'free', label: 'Free space', tokens: Math.max(0, budget.usable - usage.tokens), inRequest: false }
+    { key: 'reserved', label: 'Reserved output', tokens: budget.reservedOutput, inRequest: false }
   ]
 }
 

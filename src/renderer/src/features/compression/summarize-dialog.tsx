@@ -8,22 +8,9 @@ import { useReturnFocus } from '../../lib/use-return-focus'
 import { useCompressionStore } from '../../stores/compression-store'
 import { useUiStore } from '../../stores/ui-store'
 import { summarizeNow } from './compression-toasts'
+import { MAX_RETENTION, parseRetention } from './retention'
 
 const PREVIEW_DEBOUNCE_MS = 300
-const MAX_RETENTION = 1_000_000
-
-/** The retention override as typed: empty (summarize everything), a valid count, or why not. */
-export function parseRetention(text: string): { value: number | undefined; error: string | null } {
-  const trimmed = text.trim()
-  if (trimmed === '') return { value: undefined, error: null }
-  const n = Number(trimmed)
-  if (!Number.isFinite(n)) return { value: undefined, error: 'Enter a number' }
-  if (!Number.isInteger(n)) return { value: undefined, error: 'Use a whole number' }
-  if (n < 0) return { value: undefined, error: 'Cannot be negative' }
-  if (n > MAX_RETENTION) return { value: undefined, error: 'At most 1,000,000 tokens' }
-  return { value: n, error: null }
-}
-
 /**
  * "Summarize conversation history" (FR-2.3): what a manual compression would do, with an optional
  * focus and retention override. Summarizing closes it; the summary then streams into the Summary
@@ -135,7 +122,7 @@ function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): voi
           There is nothing new to summarize yet.
         </p>
       )}
-      {preview?.belowMinimum && !nothingToDo && (
+      {preview?.belowMinimum && !nothingToDo && preview.warnings.length === 0 && (
         <p className="dialog-warning" role="note">
           This chat is below the minimum of {formatCount(preview.minimumTokens)} tokens for compression: summarizing now
           saves little, and the summary may be about as long as the messages.

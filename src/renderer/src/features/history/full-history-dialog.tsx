@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { HistoryHit } from '../../../../shared/contract'
 import { CloseIcon, SearchIcon } from '../../components/icons'
+import { MarkdownText } from '../../components/markdown-text'
 import { formatFull } from '../../lib/relative-time'
 import { messageText } from '../../lib/message-text'
 import { useReturnFocus } from '../../lib/use-return-focus'
@@ -34,7 +35,18 @@ export function FullHistoryDialog({ sessionId }: { sessionId: string }) {
       {open && (
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog history-dialog" {...focusHandlers}>
+          <Dialog.Content
+            className="dialog history-dialog"
+            {...focusHandlers}
+            onEscapeKeyDown={(event) => {
+              // Escape clears a search first, and only then closes the dialog.
+              const history = useHistoryStore.getState()
+              if (history.query !== '') {
+                event.preventDefault()
+                history.setQuery('')
+              }
+            }}
+          >
             <HistoryContent />
           </Dialog.Content>
         </Dialog.Portal>
@@ -98,14 +110,6 @@ function HistoryContent() {
           placeholder="Search every message of this chat"
           value={query}
           onChange={(event) => setQuery(event.target.value)}
-          onKeyDown={(event) => {
-            // Escape clears a search first, and only then closes the dialog.
-            if (event.key === 'Escape' && query !== '') {
-              event.preventDefault()
-              event.stopPropagation()
-              setQuery('')
-            }
-          }}
         />
         <span id={searchHintId} className="sr-only">
           Results appear as you type; choose one to jump to the message.
@@ -266,7 +270,13 @@ function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing:
         {message.status === 'error' && <span className="history-status">Failed</span>}
         {message.status === 'aborted' && <span className="history-status">Stopped</span>}
       </header>
-      <div className="history-item-text">{text || <span className="muted">(no text)</span>}</div>
+      {text === '' ? (
+        <div className="history-item-text muted">(no text)</div>
+      ) : message.role === 'assistant' ? (
+        <MarkdownText className="history-item-text history-item-markdown" text={text} />
+      ) : (
+        <div className="history-item-text">{text}</div>
+      )}
     </article>
   )
 }
