@@ -7,6 +7,8 @@ export const SUMMARY_SHARE = 0.15
 /** …and at least this many tokens when the window allows it. */
 export const MIN_SUMMARY_TOKENS = 200
 export const MAX_SUMMARY_TOKENS = 4000
+/** What a summary typically takes of the text it covers (for estimates before it is written). */
+export const EXPECTED_SUMMARY_RATIO = 0.35
 /** After compression the context should sit well below the threshold, or the next turn compresses again. */
 export const AFTER_COMPRESSION_TARGET = 0.7
 
@@ -89,7 +91,8 @@ export function planCompression(input: PlanInput): CompressionPlan {
     )
   }
   const summarizedTokens = (summary?.tokens ?? 0) + sum(toSummarize)
-  const summaryAfter = empty ? (summary?.tokens ?? 0) : Math.min(targetSummaryTokens, summarizedTokens)
+  // A summary rarely needs its whole target: estimate it at a typical ratio of what it covers.
+  const summaryAfter = empty ? (summary?.tokens ?? 0) : Math.min(targetSummaryTokens, Math.ceil(summarizedTokens * EXPECTED_SUMMARY_RATIO))
   return {
     toSummarize,
     retained,
