@@ -8,8 +8,13 @@ export interface DistillServer {
   url: string
   origin: string
   dbFile: string
-  stop(): Promise<void>
+  stop(options?: { keepData?: boolean }): Promise<void>
 }
+
+const keptDirs: Array<string | undefined> = []
+process.on('exit', () => {
+  for (const dir of keptDirs) if (dir) rmSync(dir, { recursive: true, force: true })
+})
 
 const ROOT = join(__dirname, '..', '..')
 
@@ -54,13 +59,15 @@ export async function startDistill(options: { dbFile?: string; env?: Record<stri
     url,
     origin: new URL(url).origin,
     dbFile,
-    stop: async () => {
+    stop: async (options: { keepData?: boolean } = {}) => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r))
         child.kill('SIGTERM')
         await exited
       }
-      if (dir) rmSync(dir, { recursive: true, force: true })
+      // The database outlives the server when a test restarts it; the fixture removes it afterwards.
+      if (dir && !options.keepData) rmSync(dir, { recursive: true, force: true })
+      if (options.keepData) keptDirs.push(dir)
     }
   }
 }

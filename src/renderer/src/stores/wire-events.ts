@@ -84,6 +84,21 @@ export function wireEvents(): () => void {
       // Budgets depend on the safety margin, the threshold and custom windows.
       refreshOpenUsage()
     }),
+    // The Electron application menu's commands.
+    api.on('ui.command', ({ command }) => {
+      const ui = useUiStore.getState()
+      if (command === 'settings') return ui.openSettings()
+      if (command === 'new-chat') {
+        void useSessionsStore
+          .getState()
+          .create()
+          .then((session) => useUiStore.getState().openSession(session.id))
+        return
+      }
+      if (!ui.selectedSessionId) return
+      if (ui.view !== 'chat') ui.openSession(ui.selectedSessionId)
+      useUiStore.getState().setChatDialog(command === 'summarize' ? 'summarize' : command === 'full-history' ? 'history' : 'inspector')
+    }),
     api.onConnection((state) => useUiStore.getState().setConnection(state)),
     api.onReconnect(() => {
       void useSessionsStore.getState().load()

@@ -6,6 +6,7 @@ import { useCompressionStore } from '../../stores/compression-store'
 import { useSessionsStore, useSessionTitle } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
 import { ContextInspector } from '../compression/context-inspector'
+import { NewTopicButton } from '../compression/new-topic-button'
 import { SummarizeDialog } from '../compression/summarize-dialog'
 import { SummaryPanel } from '../compression/summary-panel'
 import { FullHistoryDialog } from '../history/full-history-dialog'
@@ -82,6 +83,7 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
           <SummarizeIcon width={14} height={14} />
           <span className="header-button-label">Summarize</span>
         </button>
+        <NewTopicButton sessionId={sessionId} disabled={!hasMessages} />
         <button
           type="button"
           className="icon-button header-button"

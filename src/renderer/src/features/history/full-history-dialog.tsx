@@ -251,6 +251,8 @@ function HistoryList({ rows, flash }: { rows: Row[]; flash: { id: string; at: nu
   )
 }
 
+const IMPORTANCE_LABEL: Record<string, string> = { 'paradigm-shift': 'Key turn', important: 'Important', routine: 'Routine' }
+
 function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing: boolean }) {
   const text = messageText(message.parts)
   return (
@@ -267,6 +269,15 @@ function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing:
         <span className="history-role">{ROLE_LABEL[message.role] ?? message.role}</span>
         <time dateTime={new Date(message.createdAt).toISOString()}>{formatFull(message.createdAt)}</time>
         {!message.inContext && <span className="not-in-context">Not in active context</span>}
+        {message.importance && (
+          <span
+            className="importance-badge"
+            data-class={message.importance.class}
+            title="Importance score of this turn (0–10), computed locally by the importance strategy"
+          >
+            {IMPORTANCE_LABEL[message.importance.class]} · {message.importance.score.toFixed(1)}
+          </span>
+        )}
         {message.status === 'error' && <span className="history-status">Failed</span>}
         {message.status === 'aborted' && <span className="history-status">Stopped</span>}
       </header>

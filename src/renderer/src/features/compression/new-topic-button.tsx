@@ -1,0 +1,31 @@
+import { toast } from 'sonner'
+import { api } from '../../api/client'
+import { errorMessage } from '../../api/api-error'
+import { useSessionsStore } from '../../stores/sessions-store'
+import { useSettingsStore } from '../../stores/settings-store'
+
+/**
+ * The tiered strategy's "New topic" (ADR 033): the messages so far close the current topic, so the
+ * next ones start a fresh one. Shown only while the chat uses the tiered strategy.
+ */
+export function NewTopicButton({ sessionId, disabled }: { sessionId: string; disabled?: boolean }) {
+  const strategy = useSessionsStore((s) => s.sessions.find((x) => x.id === sessionId)?.strategy ?? null)
+  const global = useSettingsStore((s) => s.settings?.strategy ?? 'rolling')
+  if ((strategy ?? global) !== 'tiered') return null
+
+  async function mark() {
+    try {
+      const { marked } = await api.request('compression.newTopic', { sessionId })
+      if (marked) toast.success('New topic started', { description: 'The next messages begin a new topic.' })
+      else toast('A topic already ends here')
+    } catch (error) {
+      toast.error('Could not start a new topic', { description: errorMessage(error) })
+    }
+  }
+
+  return (
+    <button type="button" className="button button-small header-text-button" disabled={disabled} onClick={() => void mark()}>
+      <span className="header-button-label">New topic</span>
+    </button>
+  )
+}
