@@ -2,21 +2,19 @@ import type { CompressionPreview, CompressionReport } from '../../shared/contrac
 import type { Snapshot, SummarizerKind, SummaryContent } from '../../shared/domain/snapshot'
 import { activeSummary, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus } from '../db/repositories/snapshots-repo'
 import { SUMMARY_PREFIX } from '../engine/build-context'
-import { AFTER_COMPRESSION_TARGET, planCompression, type CompressionPlan } from '../engine/plan-compression'
-import { importanceOutcome, tieredOutcome } from '../engine/strategies/strategy-outcome'
+import { planCompression, type CompressionPlan } from '../engine/plan-compression'
 import { compressionTrigger } from '../engine/trigger'
-import { truncateMiddle } from '../engine/truncate'
 import type { EngineMessage } from '../engine/types'
-import { createLanguageModel } from '../providers/create-language-model'
-import { describeProviderError } from '../providers/describe-provider-error'
 import type { RetryPolicy } from '../providers/stream-reply'
 import { AppError } from './app-error'
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
 import type { ServiceDeps } from './service-deps'
 import { createKeyedLock } from './session-lock'
+import { boundaryContent, tierSnapshotRows } from './tier-snapshots'
+import { planStrategyRun } from './strategy-run'
+import { writeSummary, type SummaryRequest } from './write-summary'
 import type { SettingsService } from './settings-service'
-import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
 import type { Conversation, UsageService } from './usage-service'
 
 type RunType = 'auto' | 'manual' | 'regenerate'
@@ -35,10 +33,6 @@ export interface RunResult {
   report: CompressionReport
 }
 
-/** Of the summarization model's window, what the prompt may use (the rest is for the summary). */
-const SUMMARIZER_INPUT_SHARE = 0.75
-/** A summary this much over its target is re-made tighter once (FR-5.3), then cut to fit. */
-const TOO_LONG = 1.2
 
 export type CompressionService = ReturnType<typeof createCompressionService>
 
@@ -104,65 +98,12 @@ export function createCompressionService(
     return { ...plan, pending }
   }
 
-  /** Writes the summary with whichever summarizer applies; auto falls back to extractive (FR-5.1.1). */
-  async function summarize(
+  const summarize = (
     conv: Conversation,
-    request: { previousSummary?: string; messages: EngineMessage[]; targetTokens: number; focus?: string; messagesIncluded: number },
+    request: SummaryRequest,
     options: RunOptions,
     signal: AbortSignal
-  ): Promise<{ text: string; summarizer: string; fellBack: boolean; warnings: string[] }> {
-    const countTokens = (text: string) => conv.countText(SUMMARY_PREFIX + text, 'system')
-    const base = { ...request, countTokens }
-    const kind = options.summarizer ?? settings.get().summarizer
-    if (kind === 'truncate') return { text: truncationMarkerSummary(base, request.messagesIncluded), summarizer: 'truncate', fellBack: false, warnings: [] }
-    if (kind === 'extractive') return { text: extractiveSummary(base), summarizer: 'extractive', fellBack: false, warnings: [] }
-
-    const provider = conv.spec.provider
-    const modelId = settings.get().summarizationModel ?? conv.spec.summarizationModel ?? conv.spec.id
-    const fallback = (why: string) => {
-      if (options.type !== 'auto') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
-      log.warn(`Auto-compression falls back to the extractive summarizer: ${why}`)
-      return {
-        text: extractiveSummary(base),
-        summarizer: 'extractive',
-        fellBack: true,
-        warnings: [`${why} An offline extractive summary was used instead; the model will be tried again next time.`]
-      }
-    }
-    if (!providers.status(provider).ready) return fallback(`No ${provider} key is set for the summarization model ${modelId}.`)
-    const summarizerSpec = models.spec(provider, modelId)
-    const model = createLanguageModel(providers.connection(provider), modelId)
-    const run = (targetTokens: number) =>
-      llmSummary({
-        ...base,
-        targetTokens,
-        model,
-        inputBudget: Math.floor((summarizerSpec.contextWindow - targetTokens * 2) * SUMMARIZER_INPUT_SHARE),
-        signal,
-        stallMs: deps.stallMs ?? 60_000,
-        retry: deps.retry,
-        onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta })
-      })
-    try {
-      let text = await run(request.targetTokens)
-      const warnings: string[] = []
-      if (countTokens(text) > request.targetTokens * TOO_LONG) {
-        // FR-5.3: re-summarize with a higher compression ratio, then cut if still too long.
-        text = await run(Math.floor(request.targetTokens * 0.6))
-        if (countTokens(text) > request.targetTokens) {
-          text = truncateMiddle(text, request.targetTokens, countTokens)
-          warnings.push('The summary came out too long and was shortened in the middle.')
-        }
-      }
-      return { text, summarizer: modelId, fellBack: false, warnings }
-    } catch (err) {
-      if (signal.aborted) throw new AppError('conflict', 'The summary was cancelled.')
-      if (err instanceof SummarizerError && err.cause !== undefined) {
-        return fallback(describeProviderError(err.cause, provider).message)
-      }
-      return fallback(err instanceof Error ? err.message : String(err))
-    }
-  }
+  ) => writeSummary({ settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry }, conv, request, options.type, options.summarizer, signal)
 
   /** Writes the snapshot and the status change of the one it replaces, atomically. */
   function commit(
@@ -207,60 +148,37 @@ export function createCompressionService(
     const sessionId = conv.session.id
     const { pending } = split(conv, options.beforeSeq)
     const upto = options.beforeSeq === undefined ? Infinity : options.beforeSeq - 1
-    const all = usage.engineMessages(sessionId, 0, upto).filter((m) => m.id !== pending?.id)
-    const fixed = conv.systemTokens + (pending?.tokens ?? 0) + conv.overheadTokens
-    const autoRoom = Math.max(0, Math.floor(conv.budget.threshold * AFTER_COMPRESSION_TARGET) - fixed)
-    // By hand, with no retention given, the history is brought down to a quarter of its size.
-    const historyTokens =
-      options.type === 'auto' ? autoRoom : Math.min(autoRoom, options.retentionOverride ?? Math.floor(sum(all) / 4))
-    const countTokens = (text: string) => conv.countText(text)
-    const outcome =
-      strategy === 'tiered'
-        ? tieredOutcome({ messages: all, historyTokens, countTokens, userBoundaries: topicBoundaries(sessionId) })
-        : importanceOutcome({ messages: all, historyTokens, countTokens, retentionTokens: options.retentionOverride ?? settings.get().retentionTokens })
-    if (outcome.cutoffIndex < 0 || (conv.summary && all[outcome.cutoffIndex]!.seq <= conv.summary.cutoffSeq && outcome.summaryText === conv.summary.content.summaryText)) {
+    const run = planStrategyRun({
+      conv,
+      strategy,
+      all: usage.engineMessages(sessionId, 0, upto).filter((m) => m.id !== pending?.id),
+      pending,
+      type: options.type === 'auto' ? 'auto' : 'manual',
+      retentionOverride: options.retentionOverride,
+      retentionTokens: settings.get().retentionTokens,
+      focus: options.focus,
+      userBoundaries: topicBoundaries(sessionId)
+    })
+    if (!run) {
       if (options.type === 'auto') return undefined
       throw new AppError('conflict', 'There is nothing new to summarize yet.')
     }
-    emit('compression.started', { sessionId, type: options.type, messages: outcome.cutoffIndex + 1 })
-    const covered = all.slice(0, outcome.cutoffIndex + 1)
-    const retained = all.slice(outcome.cutoffIndex + 1)
-    const tokensBefore = conv.calibrate(conv.systemTokens + conv.summaryTokens + sum(conv.history) + conv.overheadTokens)
-    const warnings: string[] = []
+    emit('compression.started', { sessionId, type: options.type, messages: run.covered.length })
     try {
-      const snapshot = commit(
-        conv,
-        {
-          summaryText: outcome.summaryText,
-          messageRange: { firstMessageId: covered[0]!.id, lastMessageId: covered.at(-1)!.id },
-          compressionType: options.type === 'auto' ? 'auto' : 'manual',
-          originalTokenCount: sum(covered),
-          messagesIncluded: covered.length,
-          strategy,
-          summarizer: 'extractive',
-          previousSnapshotId: conv.summary?.id ?? null,
-          focus: options.focus?.trim() || null,
-          retentionTokens: sum(retained),
-          contextTokensBefore: tokensBefore,
-          warnings,
-          ...(outcome.tiered ? { tiered: { topics: outcome.tiered.topics, bulks: outcome.tiered.bulks, role: 'history' as const } } : {}),
-          ...(outcome.importance
-            ? { importance: { kept: outcome.importance.kept, compressed: outcome.importance.compressed, dropped: outcome.importance.dropped } }
-            : {})
-        },
-        covered.at(-1)!.id,
-        conv.systemTokens + sum(retained) + (pending?.tokens ?? 0) + conv.overheadTokens,
-        (tx, summaryId) => writeTierSnapshots(tx, conv, outcome, all, summaryId)
-      )
+      const snapshot = commit(conv, run.content, run.covered.at(-1)!.id, run.tokensAfterWithoutSummary, (tx, summaryId) => {
+        for (const row of tierSnapshotRows(run.outcome, run.all, summaryId, new Date(clock.now()).toISOString())) {
+          insertSummary(tx, { ...row, id: ids(), sessionId, createdAt: clock.now() })
+        }
+      })
       const report: CompressionReport = {
         type: options.type === 'auto' ? 'auto' : 'manual',
-        messagesSummarized: covered.length,
-        tokensBefore,
+        messagesSummarized: run.covered.length,
+        tokensBefore: run.content.contextTokensBefore,
         tokensAfter: snapshot.content.contextTokensAfter,
-        summaryPreview: outcome.summaryText.slice(0, 200),
+        summaryPreview: run.outcome.summaryText.slice(0, 200),
         summarizer: 'extractive',
         fellBack: false,
-        warnings
+        warnings: []
       }
       emit('compression.done', { sessionId, snapshot, report })
       emit('usage.changed', { sessionId })
@@ -271,51 +189,6 @@ export function createCompressionService(
       emit('compression.failed', { sessionId, type: options.type, code: error.code, message: error.message })
       throw error
     }
-  }
-
-  /** The tiered history's topics and bulks, as snapshots of kind 'topic' / 'bulk' (ADR 033). */
-  function writeTierSnapshots(
-    tx: Parameters<Parameters<typeof db.transaction>[0]>[0],
-    conv: Conversation,
-    outcome: ReturnType<typeof tieredOutcome>,
-    all: readonly EngineMessage[],
-    summaryId: string
-  ): void {
-    if (!outcome.tiered) return
-    const bySeq = new Map(all.map((m) => [m.seq, m]))
-    const write = (kind: 'topic' | 'bulk', item: { id: string; firstSeq: number; lastSeq: number }, text: string, tokens: number, topics: number) => {
-      const first = bySeq.get(item.firstSeq)
-      const last = bySeq.get(item.lastSeq)
-      if (!first || !last) return
-      insertSummary(tx, {
-        id: ids(),
-        kind,
-        sessionId: conv.session.id,
-        content: {
-          summaryText: text,
-          messageRange: { firstMessageId: first.id, lastMessageId: last.id },
-          compressionTimestamp: new Date(clock.now()).toISOString(),
-          compressionType: 'auto',
-          originalTokenCount: all.filter((m) => m.seq >= item.firstSeq && m.seq <= item.lastSeq).reduce((s, m) => s + m.tokens, 0),
-          summaryTokenCount: tokens,
-          messagesIncluded: all.filter((m) => m.seq >= item.firstSeq && m.seq <= item.lastSeq).length,
-          strategy: 'tiered',
-          summarizer: 'extractive',
-          previousSnapshotId: null,
-          focus: null,
-          retentionTokens: 0,
-          contextTokensBefore: 0,
-          contextTokensAfter: 0,
-          warnings: topics ? [`Merges ${topics} topics.`] : [],
-          tiered: { topics: [], bulks: [], role: kind, summarySnapshotId: summaryId }
-        },
-        messageCutoffId: last.id,
-        tokenCount: tokens,
-        createdAt: clock.now()
-      })
-    }
-    for (const t of outcome.tiered.topics) if (t.summary !== undefined) write('topic', t, t.summary, t.summaryTokens ?? 0, 0)
-    for (const b of outcome.tiered.bulks) write('bulk', b, b.summary, b.tokens, b.topicIds.length)
   }
 
   /** Message ids after which the user started a new topic ('New topic'). */
@@ -543,24 +416,7 @@ export function createCompressionService(
         id: ids(),
         kind: 'topic',
         sessionId,
-        content: {
-          summaryText: '',
-          messageRange: { firstMessageId: last.id, lastMessageId: last.id },
-          compressionTimestamp: new Date(clock.now()).toISOString(),
-          compressionType: 'manual',
-          originalTokenCount: 0,
-          summaryTokenCount: 0,
-          messagesIncluded: 0,
-          strategy: 'tiered',
-          summarizer: 'user',
-          previousSnapshotId: null,
-          focus: null,
-          retentionTokens: 0,
-          contextTokensBefore: 0,
-          contextTokensAfter: 0,
-          warnings: [],
-          tiered: { topics: [], bulks: [], role: 'boundary' }
-        },
+        content: boundaryContent(last.id, new Date(clock.now()).toISOString()),
         messageCutoffId: last.id,
         tokenCount: 0,
         createdAt: clock.now()

@@ -1,0 +1,76 @@
+import type { Strategy } from '../../shared/domain/session'
+import type { SummaryContent } from '../../shared/domain/snapshot'
+import { AFTER_COMPRESSION_TARGET } from '../engine/plan-compression'
+import { importanceOutcome, tieredOutcome, type StrategyOutcome } from '../engine/strategies/strategy-outcome'
+import type { EngineMessage } from '../engine/types'
+import type { Conversation } from './usage-service'
+
+const sum = (messages: readonly EngineMessage[]) => messages.reduce((s, m) => s + m.tokens, 0)
+
+export interface StrategyRun {
+  outcome: StrategyOutcome
+  all: EngineMessage[]
+  covered: EngineMessage[]
+  retained: EngineMessage[]
+  /** The summary content, but for what the writer adds (timestamp, token counts after). */
+  content: Omit<SummaryContent, 'compressionTimestamp' | 'summaryTokenCount' | 'contextTokensAfter'>
+  /** Context tokens after the run, without the summary itself. */
+  tokensAfterWithoutSummary: number
+}
+
+/**
+ * Runs the tiered or importance strategy over the whole stored history (`all`, pending input
+ * excluded) and describes the result as a summary up to a cutoff. Undefined when it changes nothing.
+ */
+export function planStrategyRun(options: {
+  conv: Conversation
+  strategy: Exclude<Strategy, 'rolling'>
+  all: EngineMessage[]
+  pending?: EngineMessage
+  type: 'auto' | 'manual'
+  retentionOverride?: number
+  retentionTokens: number
+  focus?: string
+  userBoundaries: ReadonlySet<string>
+}): StrategyRun | undefined {
+  const { conv, all, pending } = options
+  const fixed = conv.systemTokens + (pending?.tokens ?? 0) + conv.overheadTokens
+  const autoRoom = Math.max(0, Math.floor(conv.budget.threshold * AFTER_COMPRESSION_TARGET) - fixed)
+  // By hand, with no retention given, the history is brought down to a quarter of its size.
+  const historyTokens = options.type === 'auto' ? autoRoom : Math.min(autoRoom, options.retentionOverride ?? Math.floor(sum(all) / 4))
+  const countTokens = (text: string) => conv.countText(text)
+  const outcome =
+    options.strategy === 'tiered'
+      ? tieredOutcome({ messages: all, historyTokens, countTokens, userBoundaries: options.userBoundaries })
+      : importanceOutcome({ messages: all, historyTokens, countTokens, retentionTokens: options.retentionOverride ?? options.retentionTokens })
+  const unchanged =
+    conv.summary && all[outcome.cutoffIndex] && all[outcome.cutoffIndex]!.seq <= conv.summary.cutoffSeq && outcome.summaryText === conv.summary.content.summaryText
+  if (outcome.cutoffIndex < 0 || unchanged) return undefined
+  const covered = all.slice(0, outcome.cutoffIndex + 1)
+  const retained = all.slice(outcome.cutoffIndex + 1)
+  return {
+    outcome,
+    all,
+    covered,
+    retained,
+    tokensAfterWithoutSummary: conv.systemTokens + sum(retained) + (pending?.tokens ?? 0) + conv.overheadTokens,
+    content: {
+      summaryText: outcome.summaryText,
+      messageRange: { firstMessageId: covered[0]!.id, lastMessageId: covered.at(-1)!.id },
+      compressionType: options.type,
+      originalTokenCount: sum(covered),
+      messagesIncluded: covered.length,
+      strategy: options.strategy,
+      summarizer: 'extractive',
+      previousSnapshotId: conv.summary?.id ?? null,
+      focus: options.focus?.trim() || null,
+      retentionTokens: sum(retained),
+      contextTokensBefore: conv.calibrate(conv.systemTokens + conv.summaryTokens + sum(conv.history) + conv.overheadTokens),
+      warnings: [],
+      ...(outcome.tiered ? { tiered: { topics: outcome.tiered.topics, bulks: outcome.tiered.bulks, role: 'history' as const } } : {}),
+      ...(outcome.importance
+        ? { importance: { kept: outcome.importance.kept, compressed: outcome.importance.compressed, dropped: outcome.importance.dropped } }
+        : {})
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import type { SummarizerKind } from '../../shared/domain/snapshot'
+import { SUMMARY_PREFIX } from '../engine/build-context'
+import { truncateMiddle } from '../engine/truncate'
+import type { EngineMessage } from '../engine/types'
+import { createLanguageModel } from '../providers/create-language-model'
+import { describeProviderError } from '../providers/describe-provider-error'
+import type { RetryPolicy } from '../providers/stream-reply'
+import { AppError } from './app-error'
+import type { ModelsService } from './models-service'
+import type { ProvidersService } from './providers-service'
+import type { Emit, Logger } from './service-deps'
+import type { SettingsService } from './settings-service'
+import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
+import type { Conversation } from './usage-service'
+
+/** Of the summarization model's window, what the prompt may use (the rest is for the summary). */
+const SUMMARIZER_INPUT_SHARE = 0.75
+/** A summary this much over its target is re-made tighter once (FR-5.3), then cut to fit. */
+const TOO_LONG = 1.2
+
+export interface SummaryDeps {
+  settings: SettingsService
+  providers: ProvidersService
+  models: ModelsService
+  log: Logger
+  emit: Emit
+  stallMs?: number
+  retry?: RetryPolicy
+}
+
+export interface SummaryRequest {
+  previousSummary?: string
+  messages: EngineMessage[]
+  targetTokens: number
+  focus?: string
+  messagesIncluded: number
+}
+
+export interface WrittenSummary {
+  text: string
+  summarizer: string
+  fellBack: boolean
+  warnings: string[]
+}
+
+/** Writes the summary with whichever summarizer applies; auto falls back to extractive (FR-5.1.1). */
+export async function writeSummary(
+  deps: SummaryDeps,
+  conv: Conversation,
+  request: SummaryRequest,
+  type: 'auto' | 'manual' | 'regenerate',
+  summarizer: SummarizerKind | undefined,
+  signal: AbortSignal
+): Promise<WrittenSummary> {
+  const { settings, providers, models, log, emit } = deps
+  const countTokens = (text: string) => conv.countText(SUMMARY_PREFIX + text, 'system')
+  const base = { ...request, countTokens }
+  const kind = summarizer ?? settings.get().summarizer
+  if (kind === 'truncate') return { text: truncationMarkerSummary(base, request.messagesIncluded), summarizer: 'truncate', fellBack: false, warnings: [] }
+  if (kind === 'extractive') return { text: extractiveSummary(base), summarizer: 'extractive', fellBack: false, warnings: [] }
+
+  const provider = conv.spec.provider
+  const modelId = settings.get().summarizationModel ?? conv.spec.summarizationModel ?? conv.spec.id
+  const fallback = (why: string) => {
+    if (type !== 'auto') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
+    log.warn(`Auto-compression falls back to the extractive summarizer: ${why}`)
+    return {
+      text: extractiveSummary(base),
+      summarizer: 'extractive',
+      fellBack: true,
+      warnings: [`${why} An offline extractive summary was used instead; the model will be tried again next time.`]
+    }
+  }
+  if (!providers.status(provider).ready) return fallback(`No ${provider} key is set for the summarization model ${modelId}.`)
+  const summarizerSpec = models.spec(provider, modelId)
+  const model = createLanguageModel(providers.connection(provider), modelId)
+  const run = (targetTokens: number) =>
+    llmSummary({
+      ...base,
+      targetTokens,
+      model,
+      inputBudget: Math.floor((summarizerSpec.contextWindow - targetTokens * 2) * SUMMARIZER_INPUT_SHARE),
+      signal,
+      stallMs: deps.stallMs ?? 60_000,
+      retry: deps.retry,
+      onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta })
+    })
+  try {
+    let text = await run(request.targetTokens)
+    const warnings: string[] = []
+    if (countTokens(text) > request.targetTokens * TOO_LONG) {
+      // FR-5.3: re-summarize with a higher compression ratio, then cut if still too long.
+      text = await run(Math.floor(request.targetTokens * 0.6))
+      if (countTokens(text) > request.targetTokens) {
+        text = truncateMiddle(text, request.targetTokens, countTokens)
+        warnings.push('The summary came out too long and was shortened in the middle.')
+      }
+    }
+    return { text, summarizer: modelId, fellBack: false, warnings }
+  } catch (err) {
+    if (signal.aborted) throw new AppError('conflict', 'The summary was cancelled.')
+    if (err instanceof SummarizerError && err.cause !== undefined) {
+      return fallback(describeProviderError(err.cause, provider).message)
+    }
+    return fallback(err instanceof Error ? err.message : String(err))
+  }
+}
