@@ -57,8 +57,12 @@ export function notifyAutoCompression(sessionId: string, report: CompressionRepo
 }
 
 /** FR-2.4.3: a manual run's outcome with the preview and the reduction; a failure offers Retry. */
+let outcomes = 0
+
 function notifyOutcome(sessionId: string, outcome: RunOutcome, kind: 'summarize' | 'regenerate', retry: () => void): void {
-  const id = `compression-${sessionId}`
+  // A fresh id each time: clicking Retry dismisses the failure toast, and a toast reusing the id of
+  // one that is leaving can be swallowed by its exit.
+  const id = `compression-${sessionId}-${++outcomes}`
   if (outcome.ok) {
     if (!notificationsOn()) return
     toast.success(kind === 'regenerate' ? 'Summary regenerated' : 'Conversation summarized', {
