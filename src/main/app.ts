@@ -98,6 +98,8 @@ export function createApp(options: AppOptions): App {
     providers,
     settings,
     stallMs: options.stallMs,
+    // A test that shortens the stall timeout shortens the first-chunk wait with it.
+    firstChunkMs: options.stallMs,
     retry: options.retry,
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
     onUsage: (reply, session) => usage.replyFinished(reply, session)

@@ -19,6 +19,11 @@ export interface StreamReplyOptions {
   signal: AbortSignal
   /** Abort an attempt when no chunk arrives for this long (a stalled server). */
   stallMs: number
+  /**
+   * Before the first chunk the wait may be longer: a local model reads a long prompt for minutes
+   * before it says anything. Defaults to stallMs.
+   */
+  firstChunkMs?: number
   maxOutputTokens?: number
   retry?: RetryPolicy
   onDelta(text: string): void
@@ -64,12 +69,13 @@ async function attempt(options: StreamReplyOptions): Promise<Attempt> {
   const stall = new AbortController()
   let stalled = false
   let timer: NodeJS.Timeout | undefined
+  let started = false
   const arm = () => {
     clearTimeout(timer)
     timer = setTimeout(() => {
       stalled = true
       stall.abort(new DOMException('The provider stopped sending', 'TimeoutError'))
-    }, options.stallMs)
+    }, started ? options.stallMs : (options.firstChunkMs ?? options.stallMs))
   }
   const signal = AbortSignal.any([options.signal, stall.signal])
   let text = ''
@@ -89,6 +95,8 @@ async function attempt(options: StreamReplyOptions): Promise<Attempt> {
       onError: () => {}
     })
     for await (const part of result.fullStream) {
+      // The SDK's own bookkeeping parts come before the provider has sent anything.
+      if (part.type !== 'start' && part.type !== 'start-step') started = true
       arm()
       if (part.type === 'text-delta') {
         text += part.text
