@@ -50,6 +50,7 @@ export async function llmSummary(
     inputBudget: number
     signal: AbortSignal
     stallMs: number
+    firstChunkMs?: number
     retry?: RetryPolicy
     onDelta(text: string): void
   }
@@ -76,6 +77,7 @@ export async function llmSummary(
     maxOutputTokens: Math.ceil(request.targetTokens * 1.5) + 64,
     signal: request.signal,
     stallMs: request.stallMs,
+    firstChunkMs: request.firstChunkMs,
     retry: request.retry,
     onDelta: request.onDelta
   })

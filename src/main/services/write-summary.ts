@@ -82,6 +82,8 @@ export async function writeSummary(
       inputBudget: Math.floor((summarizerSpec.contextWindow - targetTokens * 2) * SUMMARIZER_INPUT_SHARE),
       signal,
       stallMs: deps.stallMs ?? 60_000,
+      // A summary prompt is long: local servers may read it for minutes before the first token.
+      firstChunkMs: deps.stallMs ?? (provider === 'openai-compatible' ? 600_000 : 180_000),
       retry: deps.retry,
       onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta })
     })
