@@ -4,9 +4,9 @@ import type { Logger } from './service-deps'
 import type { ProvidersService } from './providers-service'
 import type { SettingsService } from './settings-service'
 
-/** Assumed for a model nobody described: small, so budgets err on the safe side. */
-export const UNKNOWN_MODEL_WINDOW = 8192
-export const UNKNOWN_MODEL_MAX_OUTPUT = 2048
+/** Assumed for a model nobody described: small (Ollama serves 4,096 tokens unless told otherwise), so budgets err on the safe side. */
+export const UNKNOWN_MODEL_WINDOW = 4096
+export const UNKNOWN_MODEL_MAX_OUTPUT = 1024
 const SERVER_LIST_TIMEOUT_MS = 3000
 
 export type ModelsService = ReturnType<typeof createModelsService>
