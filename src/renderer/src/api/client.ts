@@ -50,9 +50,12 @@ export const api = {
     return current().onConnection(listener)
   },
 
-  /** Called when the stream comes back after a loss: events may have been missed, so refetch. */
+  /**
+   * Called whenever the stream opens after a time without it, the first opening included: events
+   * sent before it (say, between the first loads and the stream's start) were missed, so refetch.
+   */
   onReconnect(listener: () => void): () => void {
-    let lost = false
+    let lost = true
     return current().onConnection((state) => {
       if (state === 'lost') lost = true
       if (state === 'open' && lost) {
