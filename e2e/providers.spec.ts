@@ -1,12 +1,8 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { startDistill } from './support/distill-server'
+import { expectAccessible, openNewChat, snapBoth } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
-async function newChat(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'New chat' }).click()
-  await expect(page.getByRole('combobox', { name: 'Model' })).toBeEnabled()
-}
 
 async function openSettings(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Settings' }).click()
@@ -20,21 +16,7 @@ async function send(page: Page, text: string): Promise<void> {
   await expect(composer).toHaveValue('')
 }
 
-/** Screenshots in the light and the dark scheme (colour transitions settle first). */
-async function snapBoth(page: Page, name: string): Promise<void> {
-  await snap(page, name)
-  await page.emulateMedia({ colorScheme: 'dark' })
-  await page.waitForTimeout(250)
-  await snap(page, `${name}-dark`)
-  await page.emulateMedia({ colorScheme: 'light' })
-  await page.waitForTimeout(250)
-}
 
-/** No axe violations outside the sidebar (its chat links are named by their title alone, on purpose). */
-async function expectAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).exclude('#sidebar').analyze()
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`)).toEqual([])
-}
 
 /** Generation requests only: token counts and model lists also reach the fake. */
 function generations<R extends { provider: string }>(requests: readonly R[]): R[] {
@@ -102,7 +84,7 @@ test('an invalid base URL is refused next to its field', async ({ page, distill 
 
 test('the model picked in the chat header answers the next message', async ({ page, distill, fake }) => {
   await page.goto(distill.url)
-  await newChat(page)
+  await openNewChat(page)
   const picker = page.getByRole('combobox', { name: 'Model' })
   await expect(picker).toHaveValue('openai:gpt-4o-mini')
   const groups = await picker.locator('optgroup').evaluateAll((els) => els.map((el) => el.getAttribute('label')))
@@ -132,7 +114,7 @@ test('the model picked in the chat header answers the next message', async ({ pa
 
 test('the system prompt is saved with the chat and sent with each request', async ({ page, distill, fake }) => {
   await page.goto(distill.url)
-  await newChat(page)
+  await openNewChat(page)
   await page.getByRole('button', { name: 'System prompt' }).click()
   const dialog = page.getByRole('dialog', { name: 'System prompt' })
   await expect(dialog).toBeVisible()
@@ -161,7 +143,7 @@ test('the system prompt is saved with the chat and sent with each request', asyn
 
 test('a refused key shows the error in plain words, and Retry works once it is fixed', async ({ page, distill, fake }) => {
   await page.goto(distill.url)
-  await newChat(page)
+  await openNewChat(page)
   fake.script([{ fault: 'http401' }])
   await send(page, 'Hello there')
   const log = page.getByRole('log', { name: 'Messages' })
@@ -180,7 +162,7 @@ test('without a key, the reply says so and Open Settings leads to the providers'
   const bare = await startDistill() // no provider keys or addresses at all
   try {
     await page.goto(bare.url)
-    await newChat(page)
+    await openNewChat(page)
     const picker = page.getByRole('combobox', { name: 'Model' })
     await expect(picker.locator('option:checked')).toHaveText('GPT-4o mini · 128k (needs key)')
     await send(page, 'Anyone there?')

@@ -1,27 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
-import type { Locator, Page } from '@playwright/test'
+import type { Locator } from '@playwright/test'
+import { expectAccessible, openNewChat, snapBoth } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
-async function newChat(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'New chat' }).click()
-  await expect(page.getByRole('combobox', { name: 'Model' })).toBeEnabled()
-}
 
-/** Screenshots in the light and the dark scheme (colour transitions settle first). */
-async function snapBoth(page: Page, name: string): Promise<void> {
-  await snap(page, name)
-  await page.emulateMedia({ colorScheme: 'dark' })
-  await page.waitForTimeout(250)
-  await snap(page, `${name}-dark`)
-  await page.emulateMedia({ colorScheme: 'light' })
-  await page.waitForTimeout(250)
-}
 
-/** No axe violations outside the sidebar (its chat links are named by their title alone, on purpose). */
-async function expectAccessible(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).exclude('#sidebar').analyze()
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`)).toEqual([])
-}
 
 async function valueOf(meter: Locator): Promise<number> {
   return Number(await meter.getAttribute('aria-valuenow'))
@@ -32,7 +14,7 @@ const GPT_4O_MINI_USABLE = 128_000 - 16_384 - 6_400
 
 test('the meter shows the usable budget of the model and grows while typing', async ({ page, distill }) => {
   await page.goto(distill.url)
-  await newChat(page)
+  await openNewChat(page)
   const meter = page.getByRole('meter', { name: 'Context usage' })
   await expect(meter).toHaveAttribute('aria-valuemin', '0')
   await expect(meter).toHaveAttribute('aria-valuemax', String(GPT_4O_MINI_USABLE))
@@ -76,7 +58,7 @@ test('the meter shows the usable budget of the model and grows while typing', as
 
 test('the meter updates after a reply', async ({ page, distill, fake }) => {
   await page.goto(distill.url)
-  await newChat(page)
+  await openNewChat(page)
   const meter = page.getByRole('meter', { name: 'Context usage' })
   await expect(meter).toHaveAttribute('aria-valuemax', String(GPT_4O_MINI_USABLE))
   const empty = await valueOf(meter)
@@ -121,7 +103,7 @@ test('a small custom model turns the meter orange, then red', async ({ page, dis
   await expectAccessible(page)
 
   await page.getByRole('button', { name: 'Back to chat' }).click()
-  await newChat(page)
+  await openNewChat(page)
   const picker = page.getByRole('combobox', { name: 'Model' })
   await picker.selectOption('openai-compatible:tiny-local')
   await expect(picker.locator('option:checked')).toHaveText('tiny-local · 2k')

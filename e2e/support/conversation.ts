@@ -125,6 +125,18 @@ export async function expectNoSeriousViolations(page: Page): Promise<void> {
   expect(serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
 }
 
+/** No axe violations of any impact outside the sidebar: the stricter check for the chat header and Settings. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).exclude('#sidebar').analyze()
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`)).toEqual([])
+}
+
+/** Opens a new chat from the sidebar and waits until its model picker is usable. */
+export async function openNewChat(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'New chat' }).click()
+  await expect(page.getByRole('combobox', { name: 'Model' })).toBeEnabled()
+}
+
 /** Adds a custom model with a small window through Settings, then goes back to the chat view. */
 export async function addSmallModel(page: Page, id = 'tiny-4k', window = 4096, maxOutput = 512): Promise<void> {
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Settings' }).click()

@@ -1,35 +1,22 @@
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeProvider, type FakeProvider } from '../../../e2e/fake-provider'
+import { describe, expect, it } from 'vitest'
+import type { FakeProvider } from '../../../e2e/fake-provider'
 import type { EventEnvelope } from '../../shared/contract'
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { ProviderId } from '../../shared/domain/provider'
-import { createApp, type App } from '../app'
-import { silentLogger } from '../logger'
+import type { App } from '../app'
 import { useTempDir } from '../test-support/temp-dir'
+import { useFakeProvider, useTestApps } from '../test-support/test-apps'
 
-let fake: FakeProvider
-beforeAll(async () => {
-  fake = await startFakeProvider()
-})
-afterAll(async () => {
-  await fake.close()
-})
+let fake!: FakeProvider
+useFakeProvider((f) => (fake = f))
 
 describe('chat against real provider SDKs and the scripted fake provider', () => {
   const tempDir = useTempDir()
-  const apps: App[] = []
-  afterEach(async () => {
-    fake.reset()
-    for (const app of apps.splice(0)) await app.close()
-  })
+  const openApp = useTestApps()
 
   function open(env: Record<string, string> = {}, stallMs = 2000) {
-    const app = createApp({
-      dbFile: join(tempDir(), 'distill.db'),
-      mode: 'browser',
-      log: silentLogger,
-      validateOutput: true,
+    const app = openApp({
       stallMs,
       retry: { retries: 2, baseDelayMs: 10, maxDelayMs: 5000 },
       env: {
@@ -44,7 +31,6 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
         ...env
       }
     })
-    apps.push(app)
     const events: EventEnvelope[] = []
     app.events.subscribe((e) => events.push(e))
     return { app, events }
@@ -197,14 +183,14 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
 
   it('marks replies interrupted by a crash as stopped on the next start', async () => {
     const file = join(tempDir(), 'crash.db')
-    const first = createApp({ dbFile: file, mode: 'browser', log: silentLogger, env: {} })
+    const first = openApp({ dbFile: file })
     const session = first.services.sessions.create()
     first.database.sqlite
       .prepare("INSERT INTO chat_messages (id, session_id, seq, role, parts, status, created_at) VALUES ('m1', ?, 1, 'assistant', '[{\"type\":\"text\",\"text\":\"half\"}]', 'streaming', 0)")
       .run(session.id)
+    // A crash: the database is closed under the running reply, nothing else is shut down.
     first.database.close()
-    const second = createApp({ dbFile: file, mode: 'browser', log: silentLogger, env: {} })
-    apps.push(second)
+    const second = openApp({ dbFile: file })
     expect(second.services.chat.message('m1')).toMatchObject({ status: 'aborted', error: { code: 'interrupted' }, parts: [{ type: 'text', text: 'half' }] })
   })
 })

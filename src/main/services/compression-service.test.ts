@@ -1,41 +1,24 @@
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeProvider, type FakeProvider } from '../../../e2e/fake-provider'
+import { describe, expect, it } from 'vitest'
+import type { FakeProvider } from '../../../e2e/fake-provider'
 import type { EventEnvelope } from '../../shared/contract'
-import { createApp, type App } from '../app'
-import { silentLogger } from '../logger'
-import { useTempDir } from '../test-support/temp-dir'
+import type { App } from '../app'
+import { useFakeProvider, useTestApps } from '../test-support/test-apps'
 import { buildModelRequest } from './request-builder'
 
-let fake: FakeProvider
-beforeAll(async () => {
-  fake = await startFakeProvider()
-})
-afterAll(async () => {
-  await fake.close()
-})
+let fake!: FakeProvider
+useFakeProvider((f) => (fake = f))
 
 const LONG_REPLY = (i: number) =>
   `Answer ${i}: ` + 'This is a fairly detailed answer that goes on for a while to fill the context window quickly. '.repeat(6)
 
 describe('compression against the real stack', () => {
-  const tempDir = useTempDir()
-  const apps: App[] = []
-  afterEach(async () => {
-    fake.reset()
-    for (const app of apps.splice(0)) await app.close()
-  })
+  const openApp = useTestApps()
 
   function open() {
-    const app = createApp({
-      dbFile: join(tempDir(), 'distill.db'),
-      mode: 'browser',
-      log: silentLogger,
-      validateOutput: true,
+    const app = openApp({
       retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 1000 },
       env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai }
     })
-    apps.push(app)
     const events: EventEnvelope[] = []
     app.events.subscribe((e) => events.push(e))
     // A small window so a few turns fill it: 4096 tokens, 512 reserved for the reply.

@@ -1,19 +1,12 @@
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startFakeProvider, type FakeProvider } from '../../../e2e/fake-provider'
-import { createApp, type App } from '../app'
-import { silentLogger } from '../logger'
-import { useTempDir } from '../test-support/temp-dir'
+import { describe, expect, it } from 'vitest'
+import type { FakeProvider } from '../../../e2e/fake-provider'
+import type { App } from '../app'
+import { useFakeProvider, useTestApps } from '../test-support/test-apps'
 import { countChatRequest } from '../tokens/openai-count'
 import { toChatWireMessages } from '../tokens/render'
 
-let fake: FakeProvider
-beforeAll(async () => {
-  fake = await startFakeProvider()
-})
-afterAll(async () => {
-  await fake.close()
-})
+let fake!: FakeProvider
+useFakeProvider((f) => (fake = f))
 
 /** Waits until background counting has settled. */
 async function settle(app: App): Promise<void> {
@@ -26,19 +19,10 @@ async function settle(app: App): Promise<void> {
 }
 
 describe('context usage', () => {
-  const tempDir = useTempDir()
-  const apps: App[] = []
-  afterEach(async () => {
-    fake.reset()
-    for (const app of apps.splice(0)) await app.close()
-  })
+  const openApp = useTestApps()
 
   function open() {
-    const app = createApp({
-      dbFile: join(tempDir(), 'distill.db'),
-      mode: 'browser',
-      log: silentLogger,
-      validateOutput: true,
+    return openApp({
       env: {
         OPENAI_API_KEY: 'sk-test',
         OPENAI_BASE_URL: fake.baseURLs.openai,
@@ -46,8 +30,6 @@ describe('context usage', () => {
         ANTHROPIC_BASE_URL: fake.baseURLs.anthropic
       }
     })
-    apps.push(app)
-    return app
   }
 
   it('counts the next OpenAI request exactly, from stored counts, plus the draft', async () => {
