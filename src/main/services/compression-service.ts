@@ -1,6 +1,6 @@
 import type { CompressionPreview, CompressionReport } from '../../shared/contract'
 import type { Snapshot, SummarizerKind, SummaryContent } from '../../shared/domain/snapshot'
-import { activeSummary, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus } from '../db/repositories/snapshots-repo'
+import { activeSummary, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus, topicBoundaries } from '../db/repositories/snapshots-repo'
 import { SUMMARY_PREFIX } from '../engine/build-context'
 import { planCompression, type CompressionPlan } from '../engine/plan-compression'
 import { compressionTrigger } from '../engine/trigger'
@@ -140,6 +140,21 @@ export function createCompressionService(
     return findSnapshot(db, id)!
   }
 
+  /** A finished run: the events every kind of run sends, then its result. */
+  function finished(sessionId: string, snapshot: Snapshot, report: CompressionReport): RunResult {
+    emit('compression.done', { sessionId, snapshot, report })
+    emit('usage.changed', { sessionId })
+    return { snapshot, report }
+  }
+
+  /** A failed run: reported as an event, returned as the error to throw (internal ones logged). */
+  function failed(sessionId: string, type: RunType, err: unknown, cancelled = false): AppError {
+    const error = err instanceof AppError ? err : new AppError('internal', 'The summary could not be written.')
+    if (!(err instanceof AppError)) log.error('Compression failed', err)
+    emit('compression.failed', { sessionId, type, code: cancelled ? 'cancelled' : error.code, message: error.message })
+    return error
+  }
+
   /**
    * The tiered and importance strategies (DESIGN §5) decide over the whole stored history, locally;
    * their result is stored like any summary, so context, undo and the UI work the same.
@@ -157,7 +172,7 @@ export function createCompressionService(
       retentionOverride: options.retentionOverride,
       retentionTokens: settings.get().retentionTokens,
       focus: options.focus,
-      userBoundaries: topicBoundaries(sessionId)
+      userBoundaries: topicBoundaries(db, sessionId)
     })
     if (!run) {
       if (options.type === 'auto') return undefined
@@ -180,24 +195,10 @@ export function createCompressionService(
         fellBack: false,
         warnings: []
       }
-      emit('compression.done', { sessionId, snapshot, report })
-      emit('usage.changed', { sessionId })
-      return { snapshot, report }
+      return finished(sessionId, snapshot, report)
     } catch (err) {
-      const error = err instanceof AppError ? err : new AppError('internal', 'The summary could not be written.')
-      if (!(err instanceof AppError)) log.error('Compression failed', err)
-      emit('compression.failed', { sessionId, type: options.type, code: error.code, message: error.message })
-      throw error
+      throw failed(sessionId, options.type, err)
     }
-  }
-
-  /** Message ids after which the user started a new topic ('New topic'). */
-  function topicBoundaries(sessionId: string): Set<string> {
-    return new Set(
-      listSnapshots(db, sessionId)
-        .filter((s) => s.kind === 'topic' && s.content.tiered?.role === 'boundary' && s.status === 'active')
-        .map((s) => s.messageCutoffId!)
-    )
   }
 
   async function execute(sessionId: string, options: RunOptions): Promise<RunResult | undefined> {
@@ -260,19 +261,9 @@ export function createCompressionService(
         fellBack: result.fellBack,
         warnings
       }
-      emit('compression.done', { sessionId, snapshot, report })
-      emit('usage.changed', { sessionId })
-      return { snapshot, report }
+      return finished(sessionId, snapshot, report)
     } catch (err) {
-      const error = err instanceof AppError ? err : new AppError('internal', 'The summary could not be written.')
-      if (!(err instanceof AppError)) log.error('Compression failed', err)
-      emit('compression.failed', {
-        sessionId,
-        type: options.type,
-        code: controller.signal.aborted ? 'cancelled' : error.code,
-        message: error.message
-      })
-      throw error
+      throw failed(sessionId, options.type, err, controller.signal.aborted)
     } finally {
       running.delete(sessionId)
     }
@@ -366,13 +357,9 @@ export function createCompressionService(
             fellBack: result.fellBack,
             warnings: result.warnings
           }
-          emit('compression.done', { sessionId, snapshot, report })
-          emit('usage.changed', { sessionId })
-          return { snapshot, report }
+          return finished(sessionId, snapshot, report)
         } catch (err) {
-          const error = err instanceof AppError ? err : new AppError('internal', 'The summary could not be written.')
-          emit('compression.failed', { sessionId, type: 'regenerate', code: error.code, message: error.message })
-          throw error
+          throw failed(sessionId, 'regenerate', err, controller.signal.aborted)
         } finally {
           running.delete(sessionId)
         }
@@ -411,7 +398,7 @@ export function createCompressionService(
     newTopic(sessionId: string): { marked: boolean } {
       const conv = usage.conversation(sessionId)
       const last = conv.history.at(-1)
-      if (!last || topicBoundaries(sessionId).has(last.id)) return { marked: false }
+      if (!last || topicBoundaries(db, sessionId).has(last.id)) return { marked: false }
       insertSummary(db, {
         id: ids(),
         kind: 'topic',

@@ -68,3 +68,12 @@ export function insertSummary(
 export function setSnapshotStatus(db: Db, id: string, status: Snapshot['status']): void {
   db.update(sessionSnapshots).set({ status }).where(eq(sessionSnapshots.id, id)).run()
 }
+
+/** Message ids after which the user started a new topic (the tiered strategy's "New topic" marks). */
+export function topicBoundaries(db: Db, sessionId: string): Set<string> {
+  return new Set(
+    listSnapshots(db, sessionId)
+      .filter((s) => s.kind === 'topic' && s.content.tiered?.role === 'boundary' && s.status === 'active')
+      .map((s) => s.messageCutoffId!)
+  )
+}
