@@ -1,5 +1,17 @@
+import type { Page } from '@playwright/test'
 import { expectNoSeriousViolations, longConversation, newChat, rpc, snapBoth } from './support/conversation'
 import { expect, test } from './support/fixtures'
+
+/** Switches the colour scheme and waits until the page shows it: media query applied, colour transitions over. */
+async function showScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme })
+  await page.evaluate(async (dark) => {
+    if (matchMedia('(prefers-color-scheme: dark)').matches !== dark) throw new Error('The colour scheme did not apply.')
+    await new Promise(requestAnimationFrame) // lets the new colours start their transitions
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)))
+  }, scheme === 'dark')
+}
 
 /**
  * axe-core on every compression screen, in the light and the dark scheme, with a long conversation
@@ -19,8 +31,7 @@ test('the chat, its dialogs and Settings have no serious accessibility violation
   await expect(region.getByRole('button', { name: 'Undo' })).toBeVisible()
   await snapBoth(page, 'a11y-chat-summary')
   for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(250)
+    await showScheme(page, scheme)
     await expectNoSeriousViolations(page)
   }
   await page.emulateMedia({ colorScheme: 'light' })
@@ -31,8 +42,7 @@ test('the chat, its dialogs and Settings have no serious accessibility violation
   await log.evaluate((el) => (el.scrollTop = 0))
   await expect(log.getByText('Not in context').first()).toBeVisible()
   for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(250)
+    await showScheme(page, scheme)
     await expectNoSeriousViolations(page)
   }
   await page.emulateMedia({ colorScheme: 'light' })
@@ -60,8 +70,7 @@ test('the chat, its dialogs and Settings have no serious accessibility violation
   await history.getByRole('searchbox', { name: 'Search history' }).fill('database')
   await expect(history.getByRole('region', { name: 'Search results' }).getByRole('status')).toHaveText(/\d+ match/)
   for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.waitForTimeout(250)
+    await showScheme(page, scheme)
     await expectNoSeriousViolations(page)
   }
   await page.emulateMedia({ colorScheme: 'light' })

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createApp } from './app'
 import { silentLogger } from './logger'
-import { manualClock, useTempDir } from './test-support/temp-dir'
+import { manualClock, useTempDir } from '../../test/support/temp-dir'
 
 function openApp(dbFile: string, clock = manualClock()) {
   return createApp({ dbFile, mode: 'browser', log: silentLogger, clock, validateOutput: true, env: {} })

@@ -1,7 +1,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { useTempDir } from '../test-support/temp-dir'
+import { useTempDir } from '../../../test/support/temp-dir'
 import { DatabaseOpenError, findMigrationsFolder, openDatabase } from './client'
 
 describe('openDatabase', () => {

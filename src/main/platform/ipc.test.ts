@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { IPC_CHANNEL, IPC_EVENT_CHANNEL, type RpcResult } from '../../shared/contract'
 import { createApp, type App } from '../app'
 import { silentLogger } from '../logger'
-import { useTempDir } from '../test-support/temp-dir'
+import { useTempDir } from '../../../test/support/temp-dir'
 import { createIpcAdapter } from './ipc'
 
 const APP_URL = 'file:///opt/distill/out/renderer/index.html'

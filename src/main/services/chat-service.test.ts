@@ -5,8 +5,8 @@ import type { EventEnvelope } from '../../shared/contract'
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { ProviderId } from '../../shared/domain/provider'
 import type { App } from '../app'
-import { useTempDir } from '../test-support/temp-dir'
-import { useFakeProvider, useTestApps } from '../test-support/test-apps'
+import { useTempDir } from '../../../test/support/temp-dir'
+import { useFakeProvider, useTestApps } from '../../../test/support/test-apps'
 
 let fake!: FakeProvider
 useFakeProvider((f) => (fake = f))

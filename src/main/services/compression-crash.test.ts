@@ -4,10 +4,10 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../app'
 import { silentLogger } from '../logger'
-import { useTempDir } from '../test-support/temp-dir'
+import { useTempDir } from '../../../test/support/temp-dir'
 
 const ROOT = join(__dirname, '..', '..', '..')
-const CHILD = join(ROOT, 'src', 'main', 'test-support', 'crash-child.ts')
+const CHILD = join(ROOT, 'test', 'support', 'crash-child.ts')
 
 /** Runs the child until `killAfterMs` after its first commit, then SIGKILLs it; returns the committed ids. */
 function runAndKill(dbFile: string, sessionId: string | undefined, killAfterMs: number): Promise<{ sessionId: string; stored: string[]; compressions: number }> {

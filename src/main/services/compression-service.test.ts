@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { FakeProvider } from '../../../e2e/fake-provider'
 import type { EventEnvelope } from '../../shared/contract'
 import type { App } from '../app'
-import { useFakeProvider, useTestApps } from '../test-support/test-apps'
+import { useFakeProvider, useTestApps } from '../../../test/support/test-apps'
 import { buildModelRequest } from './request-builder'
 
 let fake!: FakeProvider

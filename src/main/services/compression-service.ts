@@ -6,7 +6,7 @@ import { planCompression, type CompressionPlan } from '../engine/plan-compressio
 import { compressionTrigger } from '../engine/trigger'
 import type { EngineMessage } from '../engine/types'
 import type { RetryPolicy } from '../providers/stream-reply'
-import { AppError } from './app-error'
+import { AppError } from '../../shared/app-error'
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
 import type { ServiceDeps } from './service-deps'

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../app'
 import { silentLogger } from '../logger'
-import { useTempDir } from '../test-support/temp-dir'
+import { useTempDir } from '../../../test/support/temp-dir'
 
 describe('full history and search (FR-6.3)', () => {
   const tempDir = useTempDir()

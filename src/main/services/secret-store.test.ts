@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { useTempDir } from '../test-support/temp-dir'
+import { useTempDir } from '../../../test/support/temp-dir'
 import { createFileSecretStore, type SecretCipher } from './secret-store'
 
 const rot13: SecretCipher = {

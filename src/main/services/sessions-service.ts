@@ -7,7 +7,7 @@ import {
   listSessions,
   updateSession
 } from '../db/repositories/sessions-repo'
-import { notFound } from './app-error'
+import { notFound } from '../../shared/app-error'
 import type { ServiceDeps } from './service-deps'
 
 export const DEFAULT_SESSION_TITLE = 'New chat'

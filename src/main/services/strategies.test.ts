@@ -5,7 +5,7 @@ import { createApp } from '../app'
 import { parseOpenAIMessages } from '../importers/openai-messages'
 import { silentLogger } from '../logger'
 import { resolveModel } from '../models/catalog'
-import { useTempDir } from '../test-support/temp-dir'
+import { useTempDir } from '../../../test/support/temp-dir'
 import { replayConversation } from './replay'
 
 const FIXTURE = join(__dirname, '..', '..', '..', 'fixtures', 'conversations', 'trip-planning.jsonl')

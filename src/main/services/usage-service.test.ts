@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeProvider } from '../../../e2e/fake-provider'
 import type { App } from '../app'
-import { useFakeProvider, useTestApps } from '../test-support/test-apps'
+import { useFakeProvider, useTestApps } from '../../../test/support/test-apps'
 import { countChatRequest } from '../tokens/openai-count'
 import { toChatWireMessages } from '../tokens/render'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { FAKE_ANTHROPIC_FRAMING, FAKE_KEY, startFakeCountServer, type FakeCountServer } from './fake-count-server'
+import { FAKE_ANTHROPIC_FRAMING, FAKE_KEY, startFakeCountServer, type FakeCountServer } from '../../../test/support/fake-count-server'
 import {
   anthropicTextCounter,
   countAnthropicTokens,

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { resolveModel } from '../models/catalog'
 import { Calibrator } from './calibration'
 import { freeEncoders, getEncoder } from './encoders'
-import { FAKE_KEY, startFakeCountServer, type FakeCountServer } from './fake-count-server'
+import { FAKE_KEY, startFakeCountServer, type FakeCountServer } from '../../../test/support/fake-count-server'
 import { countMessage, requestOverhead } from './message-tokens'
 import type { CountableMessage } from './render'
 import { createTokenCounter, LIVE_EXACT_LIMIT } from './token-counter'

@@ -6,7 +6,7 @@ import {
   type RouteOutput,
   type RpcResult
 } from '../../shared/contract'
-import { AppError } from '../services/app-error'
+import { AppError } from '../../shared/app-error'
 import type { Logger } from '../services/service-deps'
 
 /** One handler per route; a route without one is a compile error. */

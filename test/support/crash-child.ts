@@ -1,7 +1,7 @@
 // A child process for the crash test: writes messages and compresses them in a loop, announcing
 // on stdout each message once it is committed, until it is killed.
-import { createApp } from '../app'
-import { silentLogger } from '../logger'
+import { createApp } from '../../src/main/app'
+import { silentLogger } from '../../src/main/logger'
 
 async function main(): Promise<void> {
   const [dbFile, sessionArg] = process.argv.slice(2)

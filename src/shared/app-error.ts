@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../shared/contract/define'
+import type { ErrorCode } from './contract/define'
 
 /** An error meant for the user: its code and message cross the transport as they are. */
 export class AppError extends Error {

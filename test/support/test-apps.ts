@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { startFakeProvider, type FakeProvider } from '../../../e2e/fake-provider'
-import { createApp, type App, type AppOptions } from '../app'
-import { silentLogger } from '../logger'
+import { startFakeProvider, type FakeProvider } from '../../e2e/fake-provider'
+import { createApp, type App, type AppOptions } from '../../src/main/app'
+import { silentLogger } from '../../src/main/logger'
 import { useTempDir } from './temp-dir'
 
 /** One scripted fake provider for the file, reset after each test; `use` receives it once started. */

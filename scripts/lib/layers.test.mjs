@@ -1,0 +1,78 @@
+// The layer rules in eslint.config.mjs, checked against the real config: each forbidden import is reported,
+// each allowed one lints clean. Sources are linted as if they lived at the given path (nothing is written).
+import assert from 'node:assert/strict'
+import { fileURLToPath } from 'node:url'
+import { describe, it } from 'node:test'
+import { ESLint } from 'eslint'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const eslint = new ESLint({ cwd: root })
+const layerRules = new Set(['boundaries/dependencies', 'no-restricted-imports', 'no-restricted-syntax', 'no-restricted-properties', 'no-restricted-globals'])
+
+async function lint(filePath, code) {
+  const [result] = await eslint.lintText(code, { filePath: `${root}${filePath}` })
+  return result.messages
+}
+
+const forbidden = [
+  ['engine → providers', 'src/main/engine/probe.ts', "export { streamReply } from '../providers/stream-reply'"],
+  ['engine → providers, spelled from the root', 'src/main/engine/probe.ts', "export { streamReply } from '../../main/providers/stream-reply'"],
+  ['engine → app', 'src/main/engine/probe.ts', "export { createApp } from '../app'"],
+  ['engine → cli', 'src/main/engine/probe.ts', "import '../cli/index'"],
+  ['engine → services, even for types', 'src/main/engine/probe.ts', "export type { Logger } from '../services/service-deps'"],
+  ['engine → tiktoken', 'src/main/engine/probe.ts', "export { get_encoding } from 'tiktoken'"],
+  ['engine → node:fs', 'src/main/engine/probe.ts', "export { readFileSync } from 'node:fs'"],
+  ['engine → shared values', 'src/main/engine/probe.ts', "export { messageText } from '../../shared/domain/chat-message'"],
+  ['engine calls new Date()', 'src/main/engine/probe.ts', 'export const at = new Date()'],
+  ['engine calls Date.now()', 'src/main/engine/probe.ts', 'export const at = Date.now()'],
+  ['engine calls performance.now()', 'src/main/engine/probe.ts', 'export const at = performance.now()'],
+  ['engine calls Math.random()', 'src/main/engine/probe.ts', 'export const roll = Math.random()'],
+  ['engine calls crypto.randomUUID()', 'src/main/engine/probe.ts', 'export const id = crypto.randomUUID()'],
+  ['services → transport', 'src/main/services/probe.ts', "export { createRouter } from '../transport/router'"],
+  ['services → electron', 'src/main/services/probe.ts', "export { app } from 'electron'"],
+  ['db → services', 'src/main/db/probe.ts', "export { createSessionsService } from '../services/sessions-service'"],
+  ['transport → db', 'src/main/transport/probe.ts', "export { openDatabase } from '../db/client'"],
+  ['cli → transport', 'src/main/cli/probe.ts', "export { createRouter } from '../transport/router'"],
+  ['shared → react', 'src/shared/domain/probe.ts', "export { useState } from 'react'"],
+  ['shared → main', 'src/shared/probe.ts', "export { createConsoleLogger } from '../main/logger'"],
+  ['renderer → fs', 'src/renderer/src/probe.ts', "export { readFileSync } from 'fs'"],
+  ['renderer → node:path', 'src/renderer/src/probe.ts', "export { join } from 'node:path'"],
+  ['renderer → main', 'src/renderer/src/probe.ts', "export { createApp } from '../../main/app'"],
+  ['renderer → contract values', 'src/renderer/src/probe.ts', "export { routes } from '../../shared/contract'"],
+  ['preload → main', 'src/preload/probe.ts', "export { createApp } from '../main/app'"],
+  ['production code → test support', 'src/main/services/probe.ts', "export { useTempDir } from '../../../test/support/temp-dir'"],
+  ['production code → vitest', 'src/main/tokens/probe.ts', "export { expect } from 'vitest'"],
+  ['a package nobody declared', 'src/main/services/probe.ts', "export { padStart } from 'left-pad'"]
+]
+
+const allowed = [
+  ['engine → its own files', 'src/main/engine/probe.ts', "export { truncate } from './truncate'"],
+  ['engine → shared types', 'src/main/engine/probe.ts', "export type { ChatMessage } from '../../shared/domain/chat-message'"],
+  ['services → engine', 'src/main/services/probe.ts', "export { buildContext } from '../engine/build-context'"],
+  ['services → shared errors', 'src/main/services/probe.ts', "export { AppError } from '../../shared/app-error'"],
+  ['transport → services', 'src/main/transport/probe.ts', "export type { Logger } from '../services/service-deps'"],
+  ['db → drizzle', 'src/main/db/probe.ts', "export { sqliteTable } from 'drizzle-orm/sqlite-core'"],
+  ['shared → zod', 'src/shared/domain/probe.ts', "export { z } from 'zod'"],
+  ['renderer → contract types', 'src/renderer/src/probe.ts', "export type { EventName } from '../../shared/contract'"],
+  ['renderer → react', 'src/renderer/src/probe.ts', "export { useState } from 'react'"],
+  ['shell → electron', 'src/main/platform/probe.ts', "export { app } from 'electron'"],
+  ['cli → app', 'src/main/cli/probe.ts', "export { createApp } from '../app'"],
+  ['tests → test support', 'src/main/services/probe.test.ts', "export { useTempDir } from '../../../test/support/temp-dir'"]
+]
+
+describe('layers', () => {
+  for (const [name, file, code] of forbidden) {
+    it(`rejects ${name}`, async () => {
+      const messages = await lint(file, code)
+      assert.ok(
+        messages.some((m) => layerRules.has(m.ruleId)),
+        `expected a layer error for ${file}: ${code}\n${JSON.stringify(messages, null, 2)}`
+      )
+    })
+  }
+  for (const [name, file, code] of allowed) {
+    it(`accepts ${name}`, async () => {
+      assert.deepEqual(await lint(file, code), [])
+    })
+  }
+})

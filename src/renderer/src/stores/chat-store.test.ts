@@ -1,0 +1,161 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { RpcResult } from '../../../shared/contract'
+import type { ChatMessage } from '../../../shared/domain/chat-message'
+import { installTransport } from '../api/client'
+import { messageText } from '../lib/message-text'
+import { useChatStore } from './chat-store'
+
+/**
+ * A transport whose answers the test hands out one at a time, so an event can arrive while a load is
+ * still on its way, the race a user sees when a reply streams in as a chat opens.
+ */
+function heldTransport() {
+  const pending: { route: string; input: unknown; answer: (result: RpcResult<unknown>) => void }[] = []
+  installTransport({
+    mode: 'browser',
+    request: (route, input) => new Promise((answer) => pending.push({ route, input, answer })),
+    subscribe: () => () => {},
+    onConnection: () => () => {}
+  })
+  return {
+    /** Answers the oldest request, which must be for `route`. */
+    answer(route: string, result: RpcResult<unknown>): void {
+      const next = pending.shift()
+      expect(next?.route).toBe(route)
+      next!.answer(result)
+    },
+    get pending() {
+      return pending.map((p) => p.route)
+    }
+  }
+}
+
+const SESSION = 'session-1'
+
+function message(id: string, seq: number, text: string, status: ChatMessage['status'] = 'complete'): ChatMessage {
+  return {
+    id,
+    sessionId: SESSION,
+    seq,
+    role: seq % 2 ? 'assistant' : 'user',
+    parts: [{ type: 'text', text }],
+    status,
+    error: status === 'error' ? { code: 'provider_error', message: 'The provider refused the request.' } : null,
+    tokenCount: null,
+    tokenCounter: null,
+    inputTokens: null,
+    outputTokens: null,
+    createdAt: 1_700_000_000_000 + seq
+  }
+}
+
+/** What the chat shows: one line per message, in order. */
+function shown(sessionId = SESSION): string[] {
+  return (useChatStore.getState().threads[sessionId]?.messages ?? []).map((m) => `${m.id} ${m.status}: ${messageText(m.parts)}`)
+}
+
+let transport: ReturnType<typeof heldTransport>
+
+beforeEach(() => {
+  useChatStore.setState({ threads: {}, drafts: {}, sending: {}, sendErrors: {} })
+  transport = heldTransport()
+})
+
+async function open(messages: ChatMessage[]): Promise<void> {
+  const loading = useChatStore.getState().load(SESSION)
+  transport.answer('chat.messages', { ok: true, data: messages })
+  await loading
+}
+
+describe('chat store', () => {
+  it('shows the loaded messages in order once the load returns', async () => {
+    const loading = useChatStore.getState().load(SESSION)
+    expect(useChatStore.getState().threads[SESSION]?.status).toBe('loading')
+    transport.answer('chat.messages', { ok: true, data: [message('b', 2, 'Second'), message('a', 1, 'First')] })
+    await loading
+    expect(useChatStore.getState().threads[SESSION]?.status).toBe('ready')
+    expect(shown()).toEqual(['a complete: First', 'b complete: Second'])
+  })
+
+  it('a load that returns after an event does not undo the event', async () => {
+    const loading = useChatStore.getState().load(SESSION)
+    // The reply finishes while the (older) list of messages is on its way.
+    useChatStore.getState().receive(message('r', 1, 'The whole answer.'))
+    transport.answer('chat.messages', { ok: true, data: [message('q', 0, 'A question'), message('r', 1, 'The', 'streaming')] })
+    await loading
+    expect(shown()).toEqual(['q complete: A question', 'r complete: The whole answer.'])
+  })
+
+  it('deltas that arrive during a reload are kept when the reload returns', async () => {
+    await open([message('r', 1, 'Hel', 'streaming')])
+    const reloading = useChatStore.getState().load(SESSION)
+    useChatStore.getState().appendDelta(SESSION, 'r', 'lo')
+    transport.answer('chat.messages', { ok: true, data: [message('r', 1, 'Hel', 'streaming')] })
+    await reloading
+    expect(shown()).toEqual(['r streaming: Hello'])
+  })
+
+  it('a later load wins over what an earlier event said', async () => {
+    const first = useChatStore.getState().load(SESSION)
+    useChatStore.getState().receive(message('r', 1, 'Partial', 'streaming'))
+    transport.answer('chat.messages', { ok: true, data: [] })
+    await first
+    await open([message('r', 1, 'Stopped here.', 'aborted')])
+    expect(shown()).toEqual(['r aborted: Stopped here.'])
+  })
+
+  it('ignores deltas for a message it has not seen; the final message brings the whole text', async () => {
+    await open([message('q', 0, 'A question')])
+    useChatStore.getState().appendDelta(SESSION, 'unknown', 'stray words')
+    useChatStore.getState().appendDelta('another-session', 'r', 'stray words')
+    expect(shown()).toEqual(['q complete: A question'])
+    expect(useChatStore.getState().threads['another-session']).toBeUndefined()
+    useChatStore.getState().receive(message('unknown', 1, 'The whole reply.'))
+    expect(shown()).toEqual(['q complete: A question', 'unknown complete: The whole reply.'])
+  })
+
+  it('appends deltas to the last text of a streaming reply', async () => {
+    await open([message('r', 1, 'Once', 'streaming')])
+    useChatStore.getState().appendDelta(SESSION, 'r', ' upon')
+    useChatStore.getState().appendDelta(SESSION, 'r', ' a time')
+    expect(shown()).toEqual(['r streaming: Once upon a time'])
+  })
+
+  it('a streaming copy that knows less than the deltas shown does not shorten the text', async () => {
+    await open([message('r', 1, 'Once', 'streaming')])
+    useChatStore.getState().appendDelta(SESSION, 'r', ' upon a time')
+    useChatStore.getState().receive(message('r', 1, 'Once upon', 'streaming'))
+    expect(shown()).toEqual(['r streaming: Once upon a time'])
+    useChatStore.getState().receive(message('r', 1, 'Once upon a time, the end.'))
+    expect(shown()).toEqual(['r complete: Once upon a time, the end.'])
+  })
+
+  it('ignores events for a chat that is not open: it loads in full when opened', () => {
+    useChatStore.getState().receive(message('r', 1, 'Hello'))
+    expect(useChatStore.getState().threads[SESSION]).toBeUndefined()
+  })
+
+  it('a send response does not undo a failure that events already reported', async () => {
+    await open([])
+    useChatStore.getState().setDraft(SESSION, 'A question')
+    const sending = useChatStore.getState().send(SESSION)
+    useChatStore.getState().receive(message('q', 0, 'A question'))
+    useChatStore.getState().receive(message('r', 1, '', 'error'))
+    transport.answer('chat.send', { ok: true, data: { message: message('q', 0, 'A question'), reply: message('r', 1, '', 'streaming') } })
+    expect(await sending).toBeNull()
+    expect(shown()).toEqual(['q complete: A question', 'r error: '])
+    expect(useChatStore.getState().drafts[SESSION]).toBe('')
+  })
+
+  it('a failed load keeps the messages shown and says why', async () => {
+    await open([message('q', 0, 'A question')])
+    const reloading = useChatStore.getState().load(SESSION)
+    transport.answer('chat.messages', { ok: false, error: { code: 'internal', message: 'The database is busy.' } })
+    await reloading
+    const thread = useChatStore.getState().threads[SESSION]
+    expect(thread?.status).toBe('error')
+    expect(thread?.error).toContain('The database is busy.')
+    expect(shown()).toEqual(['q complete: A question'])
+    expect(transport.pending).toEqual([])
+  })
+})
