@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint'
 /**
  * Layers per DESIGN §2, stated as an allow-list: every import a layer makes, local or external, must match a
  * policy below, so a new kind of dependency fails lint until someone decides it belongs. Paths are resolved
- * (TypeScript resolver), so `../../main/x` and `../x` land on the same element whatever the spelling.
+ * (Node resolver with TypeScript extensions; the project uses no path aliases), so `../../main/x` and `../x` land on the same element whatever the spelling.
  */
 const elements = [
   { type: 'contract', pattern: 'src/shared/contract', partialMatch: false },
@@ -154,7 +154,7 @@ export default tseslint.config(
     ignores: ['src/**/*.test.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
-      'import/resolver': { typescript: { project: 'tsconfig.json', alwaysTryTypes: true } },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '.json'] } },
       'boundaries/elements': elements,
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
       'boundaries/legacy-warnings': false
