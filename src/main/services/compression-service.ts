@@ -1,6 +1,6 @@
 import type { CompressionPreview, CompressionReport } from '../../shared/contract'
-import type { Snapshot, SummarizerKind, SummaryContent } from '../../shared/domain/snapshot'
-import { activeSummary, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus, topicBoundaries } from '../db/repositories/snapshots-repo'
+import { restoresSnapshotId, type Snapshot, type SummarizerKind, type SummaryContent } from '../../shared/domain/snapshot'
+import { activeSummary, cascadeBase, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus, topicBoundaries } from '../db/repositories/snapshots-repo'
 import { SUMMARY_PREFIX } from '../engine/build-context'
 import { planCompression, type CompressionPlan } from '../engine/plan-compression'
 import { compressionTrigger } from '../engine/trigger'
@@ -242,7 +242,8 @@ export function createCompressionService(
           messagesIncluded,
           strategy: 'rolling',
           summarizer: result.summarizer,
-          previousSnapshotId: conv.summary?.id ?? null,
+          restoresSnapshotId: conv.summary?.id ?? null,
+          baseSnapshotId: conv.summary?.id ?? null,
           focus: options.focus?.trim() || null,
           retentionTokens: plan.retentionTokens,
           contextTokensBefore: tokensBefore,
@@ -321,9 +322,10 @@ export function createCompressionService(
       return lock.run(sessionId, async () => {
         const active = activeSummary(db, sessionId)
         if (!active) throw new AppError('conflict', 'There is no summary to regenerate.')
-        const previous = active.content.previousSnapshotId ? findSnapshot(db, active.content.previousSnapshotId) : undefined
+        // The same range as the active version: from the summary it was cascaded from, not the one it replaced.
+        const base = cascadeBase(db, active)
         const conv = usage.conversation(sessionId)
-        const messages = usage.engineMessages(sessionId, previous?.cutoffSeq ?? 0, active.cutoffSeq)
+        const messages = usage.engineMessages(sessionId, base?.cutoffSeq ?? 0, active.cutoffSeq)
         const controller = new AbortController()
         running.set(sessionId, controller)
         emit('compression.started', { sessionId, type: 'regenerate', messages: messages.length })
@@ -331,7 +333,7 @@ export function createCompressionService(
           const result = await summarize(
             conv,
             {
-              previousSummary: previous?.content.summaryText,
+              previousSummary: base?.content.summaryText,
               messages,
               targetTokens: Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens),
               focus: focus ?? active.content.focus ?? undefined,
@@ -343,7 +345,16 @@ export function createCompressionService(
           const { summaryText: _old, compressionTimestamp: _t, summaryTokenCount: _s, contextTokensAfter: _a, ...kept } = active.content
           const snapshot = commit(
             conv,
-            { ...kept, summaryText: result.text, summarizer: result.summarizer, focus: focus?.trim() || active.content.focus, previousSnapshotId: active.id, warnings: result.warnings },
+            {
+              ...kept,
+              summaryText: result.text,
+              summarizer: result.summarizer,
+              focus: focus?.trim() || active.content.focus,
+              restoresSnapshotId: active.id,
+              baseSnapshotId: base?.id ?? null,
+              previousSnapshotId: undefined,
+              warnings: result.warnings
+            },
             active.messageCutoffId!,
             conv.systemTokens + sum(conv.history) + conv.overheadTokens
           )
@@ -371,7 +382,8 @@ export function createCompressionService(
       return lock.run(sessionId, async () => {
         const active = activeSummary(db, sessionId)
         if (!active) throw new AppError('conflict', 'There is no summary to undo.')
-        const previous = active.content.previousSnapshotId ? findSnapshot(db, active.content.previousSnapshotId) : undefined
+        const restores = restoresSnapshotId(active.content)
+        const previous = restores ? findSnapshot(db, restores) : undefined
         db.transaction((tx) => {
           setSnapshotStatus(tx, active.id, 'undone')
           if (previous) setSnapshotStatus(tx, previous.id, 'active')

@@ -62,7 +62,9 @@ export function planStrategyRun(options: {
       messagesIncluded: covered.length,
       strategy: options.strategy,
       summarizer: 'extractive',
-      previousSnapshotId: conv.summary?.id ?? null,
+      restoresSnapshotId: conv.summary?.id ?? null,
+      // Made from the whole history, not cascaded: a regenerate re-reads every covered message.
+      baseSnapshotId: null,
       focus: options.focus?.trim() || null,
       retentionTokens: sum(retained),
       contextTokensBefore: conv.calibrate(conv.systemTokens + conv.summaryTokens + sum(conv.history) + conv.overheadTokens),

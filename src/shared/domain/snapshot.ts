@@ -16,7 +16,15 @@ export const summaryContentSchema = z.object({
   strategy: strategySchema,
   /** The model id that wrote it, or 'extractive' / 'truncate'. */
   summarizer: z.string(),
-  previousSnapshotId: z.string().nullable(),
+  /** What Undo re-activates: the summary this one replaced (null: none). */
+  restoresSnapshotId: z.string().nullable().optional(),
+  /**
+   * The summary this one was cascaded from (null: made from messages only). A regenerated summary
+   * keeps the base of the version it replaces, so it covers the same messages.
+   */
+  baseSnapshotId: z.string().nullable().optional(),
+  /** Rows written before the two fields above: one id for both meanings. Read, never written. */
+  previousSnapshotId: z.string().nullable().optional(),
   focus: z.string().nullable(),
   /** Tokens of recent messages kept verbatim when it was made. */
   retentionTokens: z.number().int(),
@@ -50,6 +58,11 @@ export const summaryContentSchema = z.object({
   importance: z.object({ kept: z.number().int(), compressed: z.number().int(), dropped: z.number().int() }).optional()
 })
 export type SummaryContent = z.infer<typeof summaryContentSchema>
+
+/** The summary Undo re-activates, for rows of either shape. */
+export function restoresSnapshotId(content: SummaryContent): string | null {
+  return content.restoresSnapshotId !== undefined ? content.restoresSnapshotId : (content.previousSnapshotId ?? null)
+}
 
 export const snapshotSchema = z.object({
   id: z.string(),

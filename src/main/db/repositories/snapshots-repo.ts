@@ -39,6 +39,22 @@ export function findSnapshot(db: Db, id: string): Snapshot | undefined {
   return row ? toSnapshot(row.snapshot, row.cutoffSeq) : undefined
 }
 
+/**
+ * The summary a cascade into `summary` started from (undefined: none, it was made from messages
+ * only). Rows older than `baseSnapshotId` stored one previous id for both undo and cascade; there a
+ * previous version with the same cutoff was a regenerate of the same range, so its base is followed.
+ */
+export function cascadeBase(db: Db, summary: Snapshot): Snapshot | undefined {
+  const { baseSnapshotId, previousSnapshotId } = summary.content
+  if (baseSnapshotId !== undefined) return baseSnapshotId ? findSnapshot(db, baseSnapshotId) : undefined
+  let previous = previousSnapshotId ? findSnapshot(db, previousSnapshotId) : undefined
+  for (let guard = 0; previous && previous.messageCutoffId === summary.messageCutoffId && guard < 1000; guard++) {
+    if (previous.content.baseSnapshotId !== undefined) return cascadeBase(db, previous)
+    previous = previous.content.previousSnapshotId ? findSnapshot(db, previous.content.previousSnapshotId) : undefined
+  }
+  return previous
+}
+
 export function listSnapshots(db: Db, sessionId: string): Snapshot[] {
   return withCutoff(db)
     .where(eq(sessionSnapshots.sessionId, sessionId))
