@@ -43,26 +43,32 @@ export interface WrittenSummary {
   warnings: string[]
 }
 
-/** Writes the summary with whichever summarizer applies; auto falls back to extractive (FR-5.1.1). */
-export async function writeSummary(
-  deps: SummaryDeps,
-  conv: Conversation,
-  request: SummaryRequest,
-  type: 'auto' | 'manual' | 'regenerate',
-  summarizer: SummarizerKind | undefined,
+export interface WriteSummaryOptions extends SummaryDeps {
+  conv: Conversation
+  request: SummaryRequest
+  /** The summarizer asked for; the settings' one when absent. */
+  summarizer?: SummarizerKind
+  /**
+   * When the model fails: 'extractive' stands in with a warning (auto-compression, FR-5.1.1), or
+   * 'throw' reports the failure (by hand, the user chose the model).
+   */
+  onModelFailure: 'extractive' | 'throw'
   signal: AbortSignal
-): Promise<WrittenSummary> {
-  const { settings, providers, models, log, emit } = deps
+}
+
+/** Writes the summary with whichever summarizer applies. */
+export async function writeSummary(options: WriteSummaryOptions): Promise<WrittenSummary> {
+  const { settings, providers, models, log, emit, conv, request, signal } = options
   const countTokens = (text: string) => conv.countText(SUMMARY_PREFIX + text, 'system')
   const base = { ...request, countTokens }
-  const kind = summarizer ?? settings.get().summarizer
+  const kind = options.summarizer ?? settings.get().summarizer
   if (kind === 'truncate') return { text: truncationMarkerSummary(base, request.messagesIncluded), summarizer: 'truncate', fellBack: false, warnings: [] }
   if (kind === 'extractive') return { text: extractiveSummary(base), summarizer: 'extractive', fellBack: false, warnings: [] }
 
   const provider = conv.spec.provider
   const modelId = settings.get().summarizationModel ?? conv.spec.summarizationModel ?? conv.spec.id
   const fallback = (why: string) => {
-    if (type !== 'auto') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
+    if (options.onModelFailure === 'throw') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
     log.warn(`Auto-compression falls back to the extractive summarizer: ${why}`)
     return {
       text: extractiveSummary(base),
@@ -81,10 +87,10 @@ export async function writeSummary(
       model,
       inputBudget: Math.floor((summarizerSpec.contextWindow - targetTokens * 2) * SUMMARIZER_INPUT_SHARE),
       signal,
-      stallMs: deps.stallMs ?? 60_000,
+      stallMs: options.stallMs ?? 60_000,
       // A summary prompt is long: local servers may read it for minutes before the first token.
-      firstChunkMs: deps.stallMs ?? (provider === 'openai-compatible' ? 600_000 : 180_000),
-      retry: deps.retry,
+      firstChunkMs: options.stallMs ?? (provider === 'openai-compatible' ? 600_000 : 180_000),
+      retry: options.retry,
       onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta })
     })
   try {

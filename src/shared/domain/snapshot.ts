@@ -4,6 +4,10 @@ import { strategySchema } from './session'
 export const summarizerKindSchema = z.enum(['llm', 'extractive', 'truncate'])
 export type SummarizerKind = z.infer<typeof summarizerKindSchema>
 
+/** What started a compression: the trigger before a request, the user, or a regenerate of the active summary. */
+export const runTypeSchema = z.enum(['auto', 'manual', 'regenerate'])
+export type RunType = z.infer<typeof runTypeSchema>
+
 /** FR-4.2.1, plus what undo, regenerate and the UI need to explain a summary. */
 export const summaryContentSchema = z.object({
   summaryText: z.string(),

@@ -1,10 +1,10 @@
 import { create } from 'zustand'
 import type { CompressionReport, EventPayload } from '../../../shared/contract'
-import type { Snapshot } from '../../../shared/domain/snapshot'
+import type { RunType, Snapshot } from '../../../shared/domain/snapshot'
 import { api } from '../api/client'
 import { errorMessage, isApiError } from '../api/api-error'
 
-export type RunType = 'auto' | 'manual' | 'regenerate'
+export type { RunType }
 
 /** A compression under way: what it does, and the summary streamed so far ('compression.progress'). */
 export interface RunningCompression {
