@@ -2,9 +2,8 @@ import type { CompressionReport } from '../../shared/contract'
 import type { RunType, Snapshot, SummaryContent } from '../../shared/domain/snapshot'
 import type { Tx } from '../db/client'
 import { activeSummary, findSnapshot, insertSummary, setSnapshotStatus } from '../db/repositories/snapshots-repo'
-import { SUMMARY_PREFIX } from '../engine/build-context'
 import { AppError } from './app-error'
-import type { Conversation } from './usage-service'
+import type { Conversation } from './conversation'
 import type { ServiceDeps } from './service-deps'
 import type { WrittenSummary } from './write-summary'
 
@@ -51,7 +50,7 @@ export function createCompressionRunner(deps: ServiceDeps) {
 
   function commit(request: RunRequest, written: WrittenSummary, warnings: string[]): Snapshot {
     const { conv } = request
-    const summaryTokens = conv.countText(SUMMARY_PREFIX + written.text, 'system')
+    const summaryTokens = conv.summaryTokensOf(written.text)
     const id = ids()
     db.transaction((tx) => {
       const current = activeSummary(tx, conv.session.id)

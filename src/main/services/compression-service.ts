@@ -3,7 +3,7 @@ import { restoresSnapshotId, type RunType, type Snapshot, type SummarizerKind } 
 import { activeSummary, cascadeBase, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus, topicBoundaries } from '../db/repositories/snapshots-repo'
 import { planCompression, type CompressionPlan } from '../engine/plan-compression'
 import { compressionTrigger } from '../engine/trigger'
-import type { EngineMessage } from '../engine/types'
+import { type EngineMessage, totalTokens } from '../engine/types'
 import type { RetryPolicy } from '../providers/stream-reply'
 import { AppError } from './app-error'
 import type { ModelsService } from './models-service'
@@ -15,7 +15,8 @@ import { planStrategyRun } from './strategy-run'
 import { writeSummary } from './write-summary'
 import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
 import type { SettingsService } from './settings-service'
-import type { Conversation, UsageService } from './usage-service'
+import type { Conversation } from './conversation'
+import type { UsageService } from './usage-service'
 
 export interface RunOptions {
   type: RunType
@@ -29,8 +30,6 @@ export interface RunOptions {
 export type { RunResult }
 
 export type CompressionService = ReturnType<typeof createCompressionService>
-
-const sum = (messages: readonly EngineMessage[]) => messages.reduce((s, m) => s + m.tokens, 0)
 
 /**
  * The imperative shell around the pure engine (DESIGN §5): plans, summarizes, checks the result
@@ -57,9 +56,8 @@ export function createCompressionService(
 
   /** The active history split into what may be compressed and the pending input (before a request). */
   function split(conv: Conversation, beforeSeq?: number): { history: EngineMessage[]; pending?: EngineMessage } {
-    const last = conv.history.at(-1)
-    if (beforeSeq !== undefined && last?.role === 'user') return { history: conv.history.slice(0, -1), pending: last }
-    return { history: conv.history }
+    const pending = beforeSeq !== undefined ? conv.pending : undefined
+    return { history: pending ? conv.history.slice(0, -1) : conv.history, pending }
   }
 
   function planFor(conv: Conversation, options: RunOptions, summaryTokensCap?: number): CompressionPlan & { pending?: EngineMessage } {
@@ -165,7 +163,7 @@ export function createCompressionService(
       content: {
         messageRange: { firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? first.id, lastMessageId: last.id },
         compressionType: options.type === 'auto' ? 'auto' : 'manual',
-        originalTokenCount: (conv.summary?.content.originalTokenCount ?? 0) + sum(plan.toSummarize),
+        originalTokenCount: (conv.summary?.content.originalTokenCount ?? 0) + totalTokens(plan.toSummarize),
         messagesIncluded,
         strategy: 'rolling',
         restoresSnapshotId: conv.summary?.id ?? null,
@@ -176,7 +174,7 @@ export function createCompressionService(
       },
       warnings: plan.warnings,
       cutoffId: last.id,
-      tokensAfterWithoutSummary: conv.systemTokens + sum(plan.retained) + (plan.pending?.tokens ?? 0) + conv.overheadTokens
+      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens - totalTokens(plan.toSummarize)
     }
   }
 
@@ -216,7 +214,7 @@ export function createCompressionService(
       content: { ...kept, focus: focus?.trim() || active.content.focus, restoresSnapshotId: active.id, baseSnapshotId: base?.id ?? null },
       warnings: [],
       cutoffId: active.messageCutoffId!,
-      tokensAfterWithoutSummary: conv.systemTokens + sum(conv.history) + conv.overheadTokens
+      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens
     }
   }
 
@@ -237,7 +235,7 @@ export function createCompressionService(
       const conv = usage.conversation(sessionId)
       const plan = planFor(conv, { type: 'manual', retentionOverride: retentionTokens })
       return {
-        totalMessages: conv.history.length + (conv.summary?.content.messagesIncluded ?? 0),
+        totalMessages: conv.historyCount + (conv.summary?.content.messagesIncluded ?? 0),
         messagesToSummarize: plan.toSummarize.length,
         messagesKept: plan.retained.length,
         tokensBefore: conv.calibrate(plan.tokensBefore),
@@ -265,9 +263,9 @@ export function createCompressionService(
         const conv = usage.conversation(sessionId, beforeSeq)
         const auto = conv.session.autoCompress ?? settings.get().autoCompress
         if (!auto) return undefined
-        const { history, pending } = split(conv, beforeSeq)
-        const compressible = conv.summaryTokens + sum(history)
-        const contextTokens = conv.calibrate(conv.systemTokens + compressible + (pending?.tokens ?? 0) + conv.overheadTokens)
+        // From the chat's totals: the history itself is read only when a compression runs.
+        const compressible = conv.summaryTokens + conv.historyTokens - (conv.pending?.tokens ?? 0)
+        const contextTokens = conv.calibrate(conv.total())
         const decision = compressionTrigger({ contextTokens, compressibleTokens: compressible, budget: conv.budget, settings: settingsFor() })
         if (!decision.compress) return undefined
         try {
@@ -316,7 +314,7 @@ export function createCompressionService(
     /** Marks the last message as the end of a topic (the tiered strategy starts a new one after it). */
     newTopic(sessionId: string): { marked: boolean } {
       const conv = usage.conversation(sessionId)
-      const last = conv.history.at(-1)
+      const last = conv.newest
       if (!last || topicBoundaries(db, sessionId).has(last.id)) return { marked: false }
       insertSummary(db, {
         id: ids(),

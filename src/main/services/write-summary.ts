@@ -1,5 +1,4 @@
 import type { SummarizerKind } from '../../shared/domain/snapshot'
-import { SUMMARY_PREFIX } from '../engine/build-context'
 import { truncateMiddle } from '../engine/truncate'
 import type { EngineMessage } from '../engine/types'
 import { createLanguageModel } from '../providers/create-language-model'
@@ -11,7 +10,7 @@ import type { ProvidersService } from './providers-service'
 import type { Emit, Logger } from './service-deps'
 import type { SettingsService } from './settings-service'
 import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
-import type { Conversation } from './usage-service'
+import type { Conversation } from './conversation'
 
 /** Of the summarization model's window, what the prompt may use (the rest is for the summary). */
 const SUMMARIZER_INPUT_SHARE = 0.75
@@ -59,7 +58,7 @@ export interface WriteSummaryOptions extends SummaryDeps {
 /** Writes the summary with whichever summarizer applies. */
 export async function writeSummary(options: WriteSummaryOptions): Promise<WrittenSummary> {
   const { settings, providers, models, log, emit, conv, request, signal } = options
-  const countTokens = (text: string) => conv.countText(SUMMARY_PREFIX + text, 'system')
+  const countTokens = (text: string) => conv.summaryTokensOf(text)
   const base = { ...request, countTokens }
   const kind = options.summarizer ?? settings.get().summarizer
   if (kind === 'truncate') return { text: truncationMarkerSummary(base, request.messagesIncluded), summarizer: 'truncate', fellBack: false, warnings: [] }

@@ -68,16 +68,19 @@ export function restoresSnapshotId(content: SummaryContent): string | null {
   return content.restoresSnapshotId !== undefined ? content.restoresSnapshotId : (content.previousSnapshotId ?? null)
 }
 
+export const snapshotKindSchema = z.enum(['title', 'summary', 'memory', 'topic', 'bulk'])
+export const snapshotStatusSchema = z.enum(['active', 'undone', 'superseded'])
+
 export const snapshotSchema = z.object({
   id: z.string(),
   sessionId: z.string(),
-  kind: z.enum(['title', 'summary', 'memory', 'topic', 'bulk']),
+  kind: snapshotKindSchema,
   content: summaryContentSchema,
   messageCutoffId: z.string().nullable(),
   /** The seq of the cutoff message: everything up to it is covered. */
   cutoffSeq: z.number().int(),
   tokenCount: z.number().int(),
-  status: z.enum(['active', 'undone', 'superseded']),
+  status: snapshotStatusSchema,
   createdAt: z.number().int()
 })
 export type Snapshot = z.infer<typeof snapshotSchema>

@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm'
 import { summaryContentSchema, type Snapshot, type SummaryContent } from '../../../shared/domain/snapshot'
 import type { Db } from '../client'
 import { chatMessages, sessionSnapshots, type SessionSnapshotRow } from '../schema'
+import { noteWrite } from './write-generation'
 
 function toSnapshot(row: SessionSnapshotRow, cutoffSeq: number | null): Snapshot {
   return {
@@ -79,10 +80,12 @@ export function insertSummary(
       createdAt: row.createdAt
     })
     .run()
+  noteWrite(db, row.sessionId)
 }
 
 export function setSnapshotStatus(db: Db, id: string, status: Snapshot['status']): void {
-  db.update(sessionSnapshots).set({ status }).where(eq(sessionSnapshots.id, id)).run()
+  const row = db.update(sessionSnapshots).set({ status }).where(eq(sessionSnapshots.id, id)).returning({ sessionId: sessionSnapshots.sessionId }).get()
+  if (row) noteWrite(db, row.sessionId)
 }
 
 /** Message ids after which the user started a new topic (the tiered strategy's "New topic" marks). */
