@@ -157,7 +157,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
 
   function assertIdle(sessionId: string): void {
     if (active.has(sessionId)) {
-      throw new AppError('conflict', 'A reply is still streaming in this chat. Stop it or wait for it to finish.')
+      throw new AppError('busy', 'A reply is still streaming in this chat. Stop it or wait for it to finish.')
     }
   }
 
@@ -228,7 +228,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       } else if (last?.role === 'user') {
         reply = appendMessage(db, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now() })
       } else {
-        throw new AppError('conflict', 'There is nothing to retry in this chat.')
+        throw new AppError('nothing_to_do', 'There is nothing to retry in this chat.')
       }
       publish(reply)
       startReply(session, reply)

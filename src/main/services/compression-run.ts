@@ -38,7 +38,7 @@ export interface RunRequest {
   extra?: (tx: Tx, snapshotId: string) => void
 }
 
-export const cancelledError = () => new AppError('conflict', 'The summary was cancelled.')
+export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')
 
 /**
  * Runs compressions: begin (event, cancellable), summarize, commit the snapshot and the status of
@@ -80,10 +80,10 @@ export function createCompressionRunner(deps: ServiceDeps) {
   }
 
   /** A failed run: reported as an event, returned as the error to throw (internal ones logged). */
-  function failed(sessionId: string, type: RunType, err: unknown, cancelled: boolean): AppError {
+  function failed(sessionId: string, type: RunType, err: unknown): AppError {
     const error = err instanceof AppError ? err : new AppError('internal', 'The summary could not be written.')
     if (!(err instanceof AppError)) log.error('Compression failed', err)
-    emit('compression.failed', { sessionId, type, code: cancelled ? 'cancelled' : error.code, message: error.message })
+    emit('compression.failed', { sessionId, type, code: error.code, message: error.message })
     return error
   }
 
@@ -111,7 +111,7 @@ export function createCompressionRunner(deps: ServiceDeps) {
       emit('usage.changed', { sessionId })
       return { snapshot, report }
     } catch (err) {
-      throw failed(sessionId, request.type, controller.signal.aborted ? cancelledError() : err, controller.signal.aborted)
+      throw failed(sessionId, request.type, controller.signal.aborted ? cancelledError() : err)
     } finally {
       running.delete(sessionId)
     }

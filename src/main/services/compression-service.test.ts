@@ -235,7 +235,7 @@ describe('compression against the real stack', () => {
     await new Promise((r) => setTimeout(r, 200))
     expect(app.services.compression.active(session.id).running).toBe(true)
     expect(app.services.compression.cancel(session.id)).toEqual({ cancelled: true })
-    await expect(running).rejects.toMatchObject({ code: 'conflict' })
+    await expect(running).rejects.toMatchObject({ code: 'cancelled' })
     expect(app.services.compression.snapshots(session.id)).toEqual([])
     expect(events.some((e) => e.event === 'compression.progress')).toBe(true)
     expect(events.find((e) => e.event === 'compression.failed')?.payload).toMatchObject({ code: 'cancelled' })
@@ -260,7 +260,9 @@ describe('compression against the real stack', () => {
 
   it('refuses to summarize when there is nothing new', async () => {
     const { app, session } = open()
-    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({ code: 'conflict', message: 'There is nothing new to summarize yet.' })
-    await expect(app.services.compression.undo(session.id)).rejects.toMatchObject({ code: 'conflict' })
+    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({ code: 'nothing_to_do', message: 'There is nothing new to summarize yet.' })
+    await expect(app.services.compression.undo(session.id)).rejects.toMatchObject({ code: 'nothing_to_do' })
+    // Through the router, the renderer gets the same code to branch on.
+    expect(await app.router.call('compression.regenerate', { sessionId: session.id })).toMatchObject({ ok: false, error: { code: 'nothing_to_do' } })
   })
 })

@@ -91,7 +91,7 @@ export function createCompressionService(
 
   const runner = createCompressionRunner(deps)
   const summaryDeps = { settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry }
-  const nothingNew = () => new AppError('conflict', 'There is nothing new to summarize yet.')
+  const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
 
   /**
    * The tiered and importance strategies (DESIGN §5) decide over the whole stored history, locally;
@@ -281,7 +281,7 @@ export function createCompressionService(
     regenerate(sessionId: string, focus?: string): Promise<RunResult> {
       return lock.run(sessionId, async () => {
         const active = activeSummary(db, sessionId)
-        if (!active) throw new AppError('conflict', 'There is no summary to regenerate.')
+        if (!active) throw new AppError('nothing_to_do', 'There is no summary to regenerate.')
         return runner.run(regenerateRun(usage.conversation(sessionId), active, focus))
       })
     },
@@ -290,7 +290,7 @@ export function createCompressionService(
     undo(sessionId: string): Promise<{ active: Snapshot | null }> {
       return lock.run(sessionId, async () => {
         const active = activeSummary(db, sessionId)
-        if (!active) throw new AppError('conflict', 'There is no summary to undo.')
+        if (!active) throw new AppError('nothing_to_do', 'There is no summary to undo.')
         const restores = restoresSnapshotId(active.content)
         const previous = restores ? findSnapshot(db, restores) : undefined
         db.transaction((tx) => {

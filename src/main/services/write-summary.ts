@@ -5,6 +5,7 @@ import { createLanguageModel } from '../providers/create-language-model'
 import { describeProviderError } from '../providers/describe-provider-error'
 import type { RetryPolicy } from '../providers/stream-reply'
 import { AppError } from './app-error'
+import { cancelledError } from './compression-run'
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
 import type { Emit, Logger } from './service-deps'
@@ -105,7 +106,7 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
     }
     return { text, summarizer: modelId, fellBack: false, warnings }
   } catch (err) {
-    if (signal.aborted) throw new AppError('conflict', 'The summary was cancelled.')
+    if (signal.aborted) throw cancelledError()
     if (err instanceof SummarizerError && err.cause !== undefined) {
       return fallback(describeProviderError(err.cause, provider).message)
     }
