@@ -90,7 +90,7 @@ export function createCompressionService(
   }
 
   const runner = createCompressionRunner(deps)
-  const summaryDeps = { settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry }
+  const summaryDeps = { clock, settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry }
   const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
 
   /**

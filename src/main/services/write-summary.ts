@@ -3,12 +3,13 @@ import { truncateMiddle } from '../engine/truncate'
 import type { EngineMessage } from '../engine/types'
 import { createLanguageModel } from '../providers/create-language-model'
 import { describeProviderError } from '../providers/describe-provider-error'
+import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../providers/provider-timing'
 import type { RetryPolicy } from '../providers/stream-reply'
 import { AppError } from './app-error'
 import { cancelledError } from './compression-run'
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
-import type { Emit, Logger } from './service-deps'
+import type { Clock, Emit, Logger } from './service-deps'
 import type { SettingsService } from './settings-service'
 import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
 import type { Conversation } from './conversation'
@@ -19,6 +20,7 @@ const SUMMARIZER_INPUT_SHARE = 0.75
 const TOO_LONG = 1.2
 
 export interface SummaryDeps {
+  clock: Clock
   settings: SettingsService
   providers: ProvidersService
   models: ModelsService
@@ -87,10 +89,10 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
       model,
       inputBudget: Math.floor((summarizerSpec.contextWindow - targetTokens * 2) * SUMMARIZER_INPUT_SHARE),
       signal,
-      stallMs: options.stallMs ?? 60_000,
-      // A summary prompt is long: local servers may read it for minutes before the first token.
-      firstChunkMs: options.stallMs ?? (provider === 'openai-compatible' ? 600_000 : 180_000),
+      stallMs: options.stallMs ?? DEFAULT_STALL_MS,
+      firstChunkMs: options.stallMs ?? firstChunkTimeoutMs(provider, 'summary'),
       retry: options.retry,
+      now: () => options.clock.now(),
       onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta })
     })
   try {
@@ -108,7 +110,7 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
   } catch (err) {
     if (signal.aborted) throw cancelledError()
     if (err instanceof SummarizerError && err.cause !== undefined) {
-      return fallback(describeProviderError(err.cause, provider).message)
+      return fallback(describeProviderError(err.cause, provider, { now: options.clock.now() }).message)
     }
     return fallback(err instanceof Error ? err.message : String(err))
   }
