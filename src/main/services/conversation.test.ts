@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { MessagePart } from '../../shared/domain/chat-message'
+import { updateMessage } from '../db/repositories/messages-repo'
 import { useTestApps } from '../test-support/test-apps'
 import { buildModelRequest } from './request-builder'
 
@@ -47,7 +48,8 @@ describe('the conversation a request reads', () => {
   })
 
   it('keeps the meter equal to the stored counts after every kind of write', async () => {
-    const { app, sessionId } = await longChat(20)
+    // Long enough that the oldest messages' totals are kept between requests.
+    const { app, sessionId } = await longChat(150)
     const stored = () => {
       const rows = app.services.chat.messages(sessionId).filter((m) => m.status === 'complete')
       const conv = app.services.usage.conversation(sessionId)
@@ -66,8 +68,14 @@ describe('the conversation a request reads', () => {
     await app.services.compression.undo(sessionId)
     expect(meter()).toBe(stored())
     // A write by another connection to the same file is seen too.
+    // A recount of an old message, written by this process.
+    const oldest = app.services.chat.messages(sessionId)[0]!
+    const recounted = meter()
+    updateMessage(app.database.db, oldest.id, { tokenCount: oldest.tokenCount! + 100 })
+    expect(meter()).toBe(recounted + 100)
+    expect(meter()).toBe(stored())
     const other = new Database(app.database.file)
-    other.prepare("UPDATE chat_messages SET status = 'error' WHERE session_id = ? AND seq = 2").run(sessionId)
+    other.prepare("UPDATE chat_messages SET status = 'error' WHERE session_id = ? AND seq = 3").run(sessionId)
     other.close()
     expect(meter()).toBe(stored())
   })

@@ -2,9 +2,18 @@ import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { Session } from '../../shared/domain/session'
 import type { Snapshot } from '../../shared/domain/snapshot'
 import type { Db } from '../db/client'
-import { findMessage, findMessages, historyTotals, listHistoryHeads, listNewestHistoryHeads, type MessageHead } from '../db/repositories/messages-repo'
+import {
+  findMessage,
+  findMessages,
+  historyTotals,
+  listHistoryHeads,
+  listNewestHistoryHeads,
+  newestSeq,
+  type HistoryTotal,
+  type MessageHead
+} from '../db/repositories/messages-repo'
 import { activeSummary } from '../db/repositories/snapshots-repo'
-import { writeGeneration } from '../db/repositories/write-generation'
+import { unchangedUpTo, writeMark, type WriteMark } from '../db/repositories/write-generation'
 import { computeBudget, type Budget } from '../engine/budget'
 import { LARGE_MESSAGE_SHARE, SUMMARY_PREFIX } from '../engine/build-context'
 import { totalTokens, type EngineMessage } from '../engine/types'
@@ -103,13 +112,15 @@ function fitsCounter(counter: string | null, spec: ModelSpec): boolean {
 }
 
 const TOTALS_CACHE_LIMIT = 512
+/** Messages at the end of a chat whose counts are summed on every request (replies and counts land there). */
+const RECENT_MESSAGES = 256
 /** Heads read per query when walking back from the newest message. */
 const FIRST_PAGE = 64
 
 export function createConversationReader(deps: ConversationReaderDeps) {
   const { db } = deps
-  // Context totals per chat, valid until the chat is written (by this process or another).
-  const totalsCache = new Map<string, Totals>()
+  // Totals of each chat's older messages, valid until a write (here or by another process) touches them.
+  const olderTotals = new Map<string, { mark: WriteMark; upto: number; groups: HistoryTotal[] }>()
 
   /** Heads as engine messages: stored counts where they fit the model, local counts where not. */
   function countHeads(heads: readonly MessageHead[], spec: ModelSpec, rowOf: (id: string) => ChatMessage) {
@@ -146,22 +157,41 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     return { ...counted, rowOf }
   }
 
-  /** Tokens of the history from stored counts, in one aggregate query; undefined when some must be recounted. */
+  /**
+   * Stored counts of the history per counter. The older part (all but the newest messages) is kept
+   * per chat until a write touches it; only the newest part is summed again, so a request after a
+   * new message does not re-read the chat.
+   */
+  function countsByCounter(sessionId: string, afterSeq: number, beforeSeq: number): HistoryTotal[] {
+    const key = `${sessionId}|${afterSeq}`
+    let older = olderTotals.get(key)
+    if (older && !unchangedUpTo(db, sessionId, older.mark, older.upto)) older = undefined
+    if (!older) {
+      const mark = writeMark(db, sessionId)
+      const upto = Math.max(afterSeq, newestSeq(db, sessionId) - RECENT_MESSAGES)
+      older = { mark, upto, groups: historyTotals(db, sessionId, afterSeq, upto + 1) }
+      if (olderTotals.size >= TOTALS_CACHE_LIMIT) olderTotals.clear()
+      olderTotals.set(key, older)
+    }
+    if (beforeSeq <= older.upto + 1) return historyTotals(db, sessionId, afterSeq, beforeSeq)
+    const merged = new Map<string | null, HistoryTotal>()
+    for (const g of [...older.groups, ...historyTotals(db, sessionId, older.upto, beforeSeq)]) {
+      const m = merged.get(g.counter)
+      merged.set(g.counter, m ? { counter: g.counter, messages: m.messages + g.messages, tokens: m.tokens + g.tokens, counted: m.counted + g.counted } : g)
+    }
+    return [...merged.values()]
+  }
+
+  /** Tokens of the history from stored counts; undefined when some must be recounted. */
   function storedTotals(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number): Totals | undefined {
-    const key = `${session.id}|${writeGeneration(db, session.id)}|${afterSeq}|${beforeSeq}|${localCounterFor(spec)}|${spec.provider}:${spec.id}`
-    const cached = totalsCache.get(key)
-    if (cached) return cached
-    const groups = historyTotals(db, session.id, afterSeq, beforeSeq)
+    const groups = countsByCounter(session.id, afterSeq, beforeSeq)
     if (groups.some((g) => g.counted < g.messages || !fitsCounter(g.counter, spec))) return undefined
-    const totals: Totals = {
+    return {
       messages: groups.reduce((s, g) => s + g.messages, 0),
       tokens: groups.reduce((s, g) => s + g.tokens, 0),
       counters: new Set(groups.map((g) => g.counter!)),
       exact: groups.every((g) => isExactCounter(g.counter!))
     }
-    if (totalsCache.size >= TOTALS_CACHE_LIMIT) totalsCache.clear()
-    totalsCache.set(key, totals)
-    return totals
   }
 
   /**

@@ -43,7 +43,7 @@ export function appendMessage(db: Db, row: Omit<NewChatMessageRow, 'seq' | 'rid'
     .values({ ...row, ...partsColumns(row.parts), seq: next?.seq ?? 1 })
     .returning()
     .get()
-  noteWrite(db, row.sessionId)
+  noteWrite(db, row.sessionId, inserted.seq)
   return toChatMessage(inserted)
 }
 
@@ -73,7 +73,7 @@ export function updateMessage(
     .where(eq(chatMessages.id, id))
     .returning()
     .get()
-  if (row) noteWrite(db, row.sessionId)
+  if (row) noteWrite(db, row.sessionId, row.seq)
   return row ? toChatMessage(row) : undefined
 }
 
@@ -165,6 +165,11 @@ export interface HistoryTotal {
   tokens: number
   /** Messages with a stored count (the others were never counted). */
   counted: number
+}
+
+/** The newest seq of a chat (0: no messages). */
+export function newestSeq(db: Db, sessionId: string): number {
+  return prepared<{ seq: number | null }>(db, 'SELECT max(seq) AS seq FROM chat_messages WHERE session_id = ?').get(sessionId)?.seq ?? 0
 }
 
 export function historyTotals(db: Db, sessionId: string, afterSeq: number, beforeSeq: number): HistoryTotal[] {

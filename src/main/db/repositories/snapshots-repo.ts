@@ -80,12 +80,13 @@ export function insertSummary(
       createdAt: row.createdAt
     })
     .run()
-  noteWrite(db, row.sessionId)
+  // A summary changes which messages count (the cutoff), not the messages themselves.
+  noteWrite(db, row.sessionId, Number.POSITIVE_INFINITY)
 }
 
 export function setSnapshotStatus(db: Db, id: string, status: Snapshot['status']): void {
   const row = db.update(sessionSnapshots).set({ status }).where(eq(sessionSnapshots.id, id)).returning({ sessionId: sessionSnapshots.sessionId }).get()
-  if (row) noteWrite(db, row.sessionId)
+  if (row) noteWrite(db, row.sessionId, Number.POSITIVE_INFINITY)
 }
 
 /** Message ids after which the user started a new topic (the tiered strategy's "New topic" marks). */
