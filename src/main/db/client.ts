@@ -7,6 +7,9 @@ import * as schema from './schema'
 
 export type Db = BetterSQLite3Database<typeof schema>
 
+/** The handle inside `db.transaction((tx) => …)`; repositories accept it wherever they take a Db. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
 export interface DbHandle {
   db: Db
   sqlite: Database.Database

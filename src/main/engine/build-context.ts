@@ -77,17 +77,21 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   const room = Math.max(0, input.usable - input.overheadTokens)
   // History older than a newest run that alone fills the room (each message counted at most at its
   // large-message cap) is dropped below in any case: leave it out before reading its text.
-  const allowedStart = allowedBoundaries(input.messages)
   let first = 0
   let newest = 0
   for (let i = input.messages.length - 1; i >= 0; i--) {
     newest += Math.min(input.messages[i]!.tokens, Math.floor(room * LARGE_MESSAGE_SHARE))
     if (newest > room) {
       first = i + 1
-      while (first < input.messages.length && !allowedStart[first]) first++
       break
     }
   }
+  // Tool exchanges are checked only over the messages that may be sent (allowed[k]: boundary first + k).
+  let allowed = allowedBoundaries(input.messages, first)
+  let skip = 0
+  while (first + skip < input.messages.length && !allowed[skip]) skip++
+  first += skip
+  allowed = allowed.slice(skip)
   const history = input.messages.slice(first)
   const items: ContextMessage[] = [
     ...(input.system ? [entry('system', 'system', input.system)] : []),
@@ -113,7 +117,6 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   let dropped = first
   if (total() > room) {
     const kept = items.filter((m) => m.kind === 'message')
-    const allowed = allowedStart.slice(first)
     let over = total() - room
     let drop = 0
     while (drop < kept.length && over > 0) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { buildContext } from './build-context'
 import { computeBudget } from './budget'
 import { planCompression } from './plan-compression'
-import { retentionStart } from './retention'
+import { allowedBoundaries, retentionStart } from './retention'
 import { truncateMiddle } from './truncate'
 import type { EngineMessage } from './types'
 
@@ -31,6 +31,33 @@ describe('retention (FR-1.3.4)', () => {
     // 250 would fit the result and the answer, but not the call: both go.
     expect(retentionStart(msgs, 250)).toBe(3) // only the answer
     expect(retentionStart(msgs, 300)).toBe(1)
+  })
+})
+
+describe('tool exchange boundaries', () => {
+  /** The definition, checked boundary by boundary: no call before i has its result at or after i. */
+  function reference(msgs: readonly EngineMessage[]): boolean[] {
+    const callAt = new Map<string, number>()
+    msgs.forEach((m, i) => m.toolCallIds?.forEach((id) => callAt.set(id, i)))
+    return Array.from({ length: msgs.length + 1 }, (_, b) =>
+      msgs.every((m, j) => j < b || !(m.toolResultIds ?? []).some((id) => (callAt.get(id) ?? Infinity) < b))
+    )
+  }
+
+  it('computes any suffix of the boundaries exactly as over the whole history', () => {
+    const exchange = fc.record({ calls: fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 2 }), results: fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 2 }) })
+    fc.assert(
+      fc.property(fc.array(exchange, { maxLength: 30 }), fc.nat(), (shape, seed) => {
+        const msgs = shape.map((s, i) => ({
+          ...message(i + 1, 'x'),
+          ...(s.calls.length ? { toolCallIds: s.calls.map((c) => `c${c}`) } : {}),
+          ...(s.results.length ? { toolResultIds: s.results.map((c) => `c${c}`) } : {})
+        }))
+        const from = seed % (msgs.length + 1)
+        expect(allowedBoundaries(msgs)).toEqual(reference(msgs))
+        expect(allowedBoundaries(msgs, from)).toEqual(reference(msgs).slice(from))
+      })
+    )
   })
 })
 

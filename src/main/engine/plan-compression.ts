@@ -1,6 +1,6 @@
 import type { Budget } from './budget'
 import { retentionStart } from './retention'
-import type { ActiveSummary, CompressionSettings, EngineMessage } from './types'
+import { type ActiveSummary, type CompressionSettings, type EngineMessage, totalTokens } from './types'
 
 /** A summary gets this share of the usable budget at most… */
 export const SUMMARY_SHARE = 0.15
@@ -45,8 +45,6 @@ export interface CompressionPlan {
   warnings: string[]
 }
 
-const sum = (messages: readonly EngineMessage[]) => messages.reduce((s, m) => s + m.tokens, 0)
-
 /**
  * Decides what a compression summarizes and what stays verbatim (DESIGN §5). Pure: the service
  * executes the plan, checks the result and writes the snapshot.
@@ -55,7 +53,7 @@ export function planCompression(input: PlanInput): CompressionPlan {
   const { messages, summary, budget, settings } = input
   const warnings: string[] = []
   const fixed = input.systemTokens + input.pendingInputTokens + input.overheadTokens
-  const historyTokens = sum(messages)
+  const historyTokens = totalTokens(messages)
   const tokensBefore = fixed + (summary?.tokens ?? 0) + historyTokens
   const available = Math.max(0, budget.usable - fixed)
 
@@ -90,7 +88,7 @@ export function planCompression(input: PlanInput): CompressionPlan {
       `This chat has fewer than ${settings.minimumTokens.toLocaleString('en-US')} tokens of history; summarizing it saves little.`
     )
   }
-  const summarizedTokens = (summary?.tokens ?? 0) + sum(toSummarize)
+  const summarizedTokens = (summary?.tokens ?? 0) + totalTokens(toSummarize)
   // A summary rarely needs its whole target: estimate it at a typical ratio of what it covers.
   const summaryAfter = empty ? (summary?.tokens ?? 0) : Math.min(targetSummaryTokens, Math.ceil(summarizedTokens * EXPECTED_SUMMARY_RATIO))
   return {
@@ -100,7 +98,7 @@ export function planCompression(input: PlanInput): CompressionPlan {
     targetSummaryTokens,
     retentionTokens: retention,
     tokensBefore,
-    estimatedTokensAfter: fixed + summaryAfter + sum(retained),
+    estimatedTokensAfter: fixed + summaryAfter + totalTokens(retained),
     empty,
     belowMinimum,
     warnings

@@ -19,6 +19,13 @@ export interface EngineMessage {
   createdAt: number
 }
 
+/** The tokens of messages together (stored counts, framing included). */
+export function totalTokens(messages: readonly { tokens: number }[]): number {
+  let total = 0
+  for (const m of messages) total += m.tokens
+  return total
+}
+
 /** The latest active summary of a chat (a snapshot of kind 'summary'). */
 export interface ActiveSummary {
   id: string

@@ -1,6 +1,7 @@
 import { APICallError, RetryError } from 'ai'
 import type { MessageError } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS, type ProviderId } from '../../shared/domain/provider'
+import { retryAfterMs } from './provider-timing'
 
 export type ProviderErrorCode =
   | 'invalid_key'
@@ -18,17 +19,6 @@ export interface ProviderErrorInfo extends MessageError {
   retryAfterSeconds?: number
 }
 
-function retryAfter(headers: Record<string, string> | undefined): number | undefined {
-  const ms = headers?.['retry-after-ms']
-  if (ms && Number.isFinite(Number(ms))) return Math.ceil(Number(ms) / 1000)
-  const value = headers?.['retry-after']
-  if (!value) return undefined
-  const seconds = Number(value)
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds))
-  const date = Date.parse(value)
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
-}
-
 function causeCode(err: unknown): string | undefined {
   let current: unknown = err
   for (let i = 0; i < 5 && current; i++) {
@@ -40,7 +30,7 @@ function causeCode(err: unknown): string | undefined {
 }
 
 /** Turns whatever a provider call threw into plain words for the failed message. */
-export function describeProviderError(err: unknown, provider: ProviderId, context: { stalled?: boolean } = {}): ProviderErrorInfo {
+export function describeProviderError(err: unknown, provider: ProviderId, context: { stalled?: boolean; now: number }): ProviderErrorInfo {
   const name = PROVIDER_LABELS[provider]
   const error = RetryError.isInstance(err) ? err.lastError : err
   if (context.stalled || (error instanceof DOMException && error.name === 'TimeoutError')) {
@@ -52,7 +42,8 @@ export function describeProviderError(err: unknown, provider: ProviderId, contex
       return { code: 'invalid_key', message: `${name} refused the API key (${status}). Check the key in Settings.` }
     }
     if (status === 429) {
-      const wait = retryAfter(error.responseHeaders)
+      const waitMs = retryAfterMs(error.responseHeaders, context.now)
+      const wait = waitMs === undefined ? undefined : Math.ceil(waitMs / 1000)
       return {
         code: 'rate_limited',
         message: `${name} is limiting requests (429).${wait !== undefined ? ` Try again in ${wait} s.` : ' Try again shortly.'}`,

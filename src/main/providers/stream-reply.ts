@@ -1,4 +1,5 @@
 import { APICallError, streamText, type LanguageModel, type ModelMessage } from 'ai'
+import { retryAfterMs } from './provider-timing'
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -28,6 +29,8 @@ export interface StreamReplyOptions {
   retry?: RetryPolicy
   onDelta(text: string): void
   onRetry?(info: { attempt: number; delayMs: number; error: unknown }): void
+  /** The injected clock, for retry-after given as a date. */
+  now(): number
 }
 
 export type StreamReplyResult =
@@ -36,19 +39,6 @@ export type StreamReplyResult =
   | { outcome: 'error'; text: string; error: unknown; stalled: boolean }
 
 type Attempt = StreamReplyResult & { retryable: boolean }
-
-function retryAfterMs(error: unknown): number | undefined {
-  if (!APICallError.isInstance(error)) return undefined
-  const headers = error.responseHeaders ?? {}
-  const ms = Number(headers['retry-after-ms'])
-  if (Number.isFinite(ms) && headers['retry-after-ms'] !== undefined) return ms
-  const value = headers['retry-after']
-  if (value === undefined) return undefined
-  const seconds = Number(value)
-  if (Number.isFinite(seconds)) return seconds * 1000
-  const date = Date.parse(value)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
-}
 
 function isRetryable(error: unknown): boolean {
   if (APICallError.isInstance(error)) return error.isRetryable
@@ -132,7 +122,7 @@ export async function streamReply(options: StreamReplyOptions): Promise<StreamRe
   for (let n = 0; ; n++) {
     const { retryable, ...result } = await attempt(options)
     if (!retryable || n >= policy.retries || result.outcome !== 'error') return result
-    const hinted = retryAfterMs(result.error)
+    const hinted = APICallError.isInstance(result.error) ? retryAfterMs(result.error.responseHeaders, options.now()) : undefined
     if (hinted !== undefined && hinted > policy.maxDelayMs) return result
     const delayMs = hinted ?? policy.baseDelayMs * 2 ** n
     options.onRetry?.({ attempt: n + 1, delayMs, error: result.error })

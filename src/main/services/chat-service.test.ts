@@ -176,7 +176,7 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     const session = app.services.sessions.create()
     app.services.chat.send(session.id, 'one')
     const second = await app.router.call('chat.send', { sessionId: session.id, text: 'two' })
-    expect(second).toMatchObject({ ok: false, error: { code: 'conflict' } })
+    expect(second).toMatchObject({ ok: false, error: { code: 'busy' } })
     await app.services.chat.idle()
     expect(app.services.chat.messages(session.id).map((m) => m.status)).toEqual(['complete', 'complete'])
   })

@@ -12,6 +12,7 @@ import {
 } from '../db/repositories/messages-repo'
 import { createLanguageModel } from '../providers/create-language-model'
 import { describeProviderError } from '../providers/describe-provider-error'
+import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../providers/provider-timing'
 import { streamReply, type RetryPolicy } from '../providers/stream-reply'
 import { toModelMessages } from '../providers/to-model-messages'
 import { AppError } from '../../shared/app-error'
@@ -58,7 +59,7 @@ export type ChatService = ReturnType<typeof createChatService>
 
 export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   const { db, clock, ids, emit, log, sessions, providers } = deps
-  const stallMs = deps.stallMs ?? 60_000
+  const stallMs = deps.stallMs ?? DEFAULT_STALL_MS
   /** One reply at a time per chat; Stop aborts it. */
   const active = new Map<string, { controller: AbortController; done: Promise<void> }>()
 
@@ -113,8 +114,9 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         signal: controller.signal,
         stallMs,
         // Local servers may read a long prompt for minutes before the first token.
-        firstChunkMs: deps.firstChunkMs ?? (provider === 'openai-compatible' ? Math.max(stallMs, 300_000) : Math.max(stallMs, 120_000)),
+        firstChunkMs: deps.firstChunkMs ?? Math.max(stallMs, firstChunkTimeoutMs(provider, 'reply')),
         retry: deps.retry,
+        now: () => clock.now(),
         onRetry: ({ attempt, delayMs }) => log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
         onDelta: (delta) => {
           text += delta
@@ -139,7 +141,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       } else if (result.outcome === 'aborted') {
         final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
       } else {
-        const error = describeProviderError(result.error, provider, { stalled: result.stalled })
+        const error = describeProviderError(result.error, provider, { stalled: result.stalled, now: clock.now() })
         log.warn(`Reply failed (${provider}/${modelId}): ${error.code}`, result.error instanceof Error ? result.error.message : result.error)
         final = updateMessage(db, reply.id, { parts, status: 'error', error })!
       }
@@ -157,7 +159,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
 
   function assertIdle(sessionId: string): void {
     if (active.has(sessionId)) {
-      throw new AppError('conflict', 'A reply is still streaming in this chat. Stop it or wait for it to finish.')
+      throw new AppError('busy', 'A reply is still streaming in this chat. Stop it or wait for it to finish.')
     }
   }
 
@@ -228,7 +230,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       } else if (last?.role === 'user') {
         reply = appendMessage(db, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now() })
       } else {
-        throw new AppError('conflict', 'There is nothing to retry in this chat.')
+        throw new AppError('nothing_to_do', 'There is nothing to retry in this chat.')
       }
       publish(reply)
       startReply(session, reply)

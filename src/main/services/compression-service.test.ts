@@ -116,7 +116,7 @@ describe('compression against the real stack', () => {
     expect(prompt).toContain('FIRST SUMMARY: budgets were discussed.')
     expect(prompt).toContain('Second topic: hiring')
     expect(prompt).not.toContain('First topic: budgets')
-    expect(second.snapshot.content).toMatchObject({ previousSnapshotId: first.snapshot.id, messagesIncluded: 4 })
+    expect(second.snapshot.content).toMatchObject({ restoresSnapshotId: first.snapshot.id, baseSnapshotId: first.snapshot.id, messagesIncluded: 4 })
     expect(second.snapshot.content.messageRange.firstMessageId).toBe(first.snapshot.content.messageRange.firstMessageId)
     const statuses = app.services.compression.snapshots(session.id).map((s) => [s.id, s.status])
     expect(statuses).toEqual(expect.arrayContaining([[first.snapshot.id, 'superseded'], [second.snapshot.id, 'active']]))
@@ -132,9 +132,76 @@ describe('compression against the real stack', () => {
     fake.script([{ reply: 'VERSION TWO mentions port 5433' }])
     const two = await app.services.compression.regenerate(session.id)
     expect(two.snapshot.messageCutoffId).toBe(one.snapshot.messageCutoffId)
-    expect(two.snapshot.content).toMatchObject({ summaryText: 'VERSION TWO mentions port 5433', previousSnapshotId: one.snapshot.id, messagesIncluded: 2 })
+    expect(two.snapshot.content).toMatchObject({ summaryText: 'VERSION TWO mentions port 5433', restoresSnapshotId: one.snapshot.id, messagesIncluded: 2 })
     expect(JSON.stringify(summaryRequests()[1]!.body)).toContain('Facts: the port is 5433')
     expect((await app.services.compression.undo(session.id)).active?.content.summaryText).toBe('VERSION ONE')
+  })
+
+  it('regenerates twice from the same base over the same messages, and undo steps back one version at a time', async () => {
+    const { app, session } = open()
+    await turn(app, session.id, 'First topic: budgets', 'ok')
+    fake.script([{ reply: 'BASE SUMMARY: budgets.' }])
+    const base = await app.services.compression.run(session.id)
+    await turn(app, session.id, 'Second topic: the port is 5433', 'noted')
+    fake.script([{ reply: 'CASCADE ONE' }])
+    const one = await app.services.compression.run(session.id)
+    fake.script([{ reply: 'CASCADE TWO' }])
+    const two = await app.services.compression.regenerate(session.id)
+    fake.script([{ reply: 'CASCADE THREE' }])
+    const three = await app.services.compression.regenerate(session.id)
+
+    // Each regenerate is asked with the base summary and the messages after it, not the version it replaces.
+    for (const request of summaryRequests().slice(2)) {
+      const prompt = JSON.stringify(request.body)
+      expect(prompt).toContain('BASE SUMMARY: budgets.')
+      expect(prompt).toContain('Second topic: the port is 5433')
+      expect(prompt).not.toContain('CASCADE')
+      expect(prompt).not.toContain('First topic: budgets')
+    }
+    for (const version of [two, three]) {
+      expect(version.report.messagesSummarized).toBe(2)
+      expect(version.snapshot.messageCutoffId).toBe(one.snapshot.messageCutoffId)
+      expect(version.snapshot.content).toMatchObject({ baseSnapshotId: base.snapshot.id, messagesIncluded: 4, messageRange: one.snapshot.content.messageRange })
+    }
+    expect(three.snapshot.content.restoresSnapshotId).toBe(two.snapshot.id)
+
+    const undo = async () => (await app.services.compression.undo(session.id)).active?.content.summaryText
+    expect(await undo()).toBe('CASCADE TWO')
+    expect(await undo()).toBe('CASCADE ONE')
+    expect(await undo()).toBe('BASE SUMMARY: budgets.')
+    expect(await undo()).toBeUndefined()
+  })
+
+  it('reads summaries stored with one previous id for both undo and cascade', async () => {
+    const { app, session } = open()
+    await turn(app, session.id, 'First topic: budgets', 'ok')
+    fake.script([{ reply: 'OLD BASE' }])
+    const base = await app.services.compression.run(session.id)
+    await turn(app, session.id, 'Second topic: hiring', 'ok')
+    fake.script([{ reply: 'OLD CASCADE' }])
+    const cascade = await app.services.compression.run(session.id)
+    fake.script([{ reply: 'OLD REGENERATED' }])
+    const regenerated = await app.services.compression.regenerate(session.id)
+    // Rewrite the three rows the way earlier versions stored them.
+    const legacy = { [base.snapshot.id]: null, [cascade.snapshot.id]: base.snapshot.id, [regenerated.snapshot.id]: cascade.snapshot.id }
+    for (const [id, previous] of Object.entries(legacy)) {
+      app.database.sqlite
+        .prepare(
+          "UPDATE session_snapshots SET content_json = json_set(json_remove(content_json, '$.restoresSnapshotId', '$.baseSnapshotId'), '$.previousSnapshotId', json(?)) WHERE id = ?"
+        )
+        .run(JSON.stringify(previous), id)
+    }
+    fake.script([{ reply: 'NEW REGENERATED' }])
+    const again = await app.services.compression.regenerate(session.id)
+    const prompt = JSON.stringify(summaryRequests().at(-1)!.body)
+    expect(prompt).toContain('OLD BASE')
+    expect(prompt).toContain('Second topic: hiring')
+    expect(prompt).not.toContain('OLD CASCADE')
+    expect(again.snapshot.content).toMatchObject({ baseSnapshotId: base.snapshot.id, restoresSnapshotId: regenerated.snapshot.id })
+    const undo = async () => (await app.services.compression.undo(session.id)).active?.content.summaryText
+    expect(await undo()).toBe('OLD REGENERATED')
+    expect(await undo()).toBe('OLD CASCADE')
+    expect(await undo()).toBe('OLD BASE')
   })
 
   it('reports a failed manual summary and writes nothing (FR-5.1.2)', async () => {
@@ -168,7 +235,7 @@ describe('compression against the real stack', () => {
     await new Promise((r) => setTimeout(r, 200))
     expect(app.services.compression.active(session.id).running).toBe(true)
     expect(app.services.compression.cancel(session.id)).toEqual({ cancelled: true })
-    await expect(running).rejects.toMatchObject({ code: 'conflict' })
+    await expect(running).rejects.toMatchObject({ code: 'cancelled' })
     expect(app.services.compression.snapshots(session.id)).toEqual([])
     expect(events.some((e) => e.event === 'compression.progress')).toBe(true)
     expect(events.find((e) => e.event === 'compression.failed')?.payload).toMatchObject({ code: 'cancelled' })
@@ -193,7 +260,9 @@ describe('compression against the real stack', () => {
 
   it('refuses to summarize when there is nothing new', async () => {
     const { app, session } = open()
-    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({ code: 'conflict', message: 'There is nothing new to summarize yet.' })
-    await expect(app.services.compression.undo(session.id)).rejects.toMatchObject({ code: 'conflict' })
+    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({ code: 'nothing_to_do', message: 'There is nothing new to summarize yet.' })
+    await expect(app.services.compression.undo(session.id)).rejects.toMatchObject({ code: 'nothing_to_do' })
+    // Through the router, the renderer gets the same code to branch on.
+    expect(await app.router.call('compression.regenerate', { sessionId: session.id })).toMatchObject({ ok: false, error: { code: 'nothing_to_do' } })
   })
 })

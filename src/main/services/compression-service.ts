@@ -1,10 +1,9 @@
-import type { CompressionPreview, CompressionReport } from '../../shared/contract'
-import type { Snapshot, SummarizerKind, SummaryContent } from '../../shared/domain/snapshot'
-import { activeSummary, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus, topicBoundaries } from '../db/repositories/snapshots-repo'
-import { SUMMARY_PREFIX } from '../engine/build-context'
+import type { CompressionPreview } from '../../shared/contract'
+import { restoresSnapshotId, type RunType, type Snapshot, type SummarizerKind } from '../../shared/domain/snapshot'
+import { activeSummary, cascadeBase, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus, topicBoundaries } from '../db/repositories/snapshots-repo'
 import { planCompression, type CompressionPlan } from '../engine/plan-compression'
 import { compressionTrigger } from '../engine/trigger'
-import type { EngineMessage } from '../engine/types'
+import { type EngineMessage, totalTokens } from '../engine/types'
 import type { RetryPolicy } from '../providers/stream-reply'
 import { AppError } from '../../shared/app-error'
 import type { ModelsService } from './models-service'
@@ -13,11 +12,11 @@ import type { ServiceDeps } from './service-deps'
 import { createKeyedLock } from './session-lock'
 import { boundaryContent, tierSnapshotRows } from './tier-snapshots'
 import { planStrategyRun } from './strategy-run'
-import { writeSummary, type SummaryRequest } from './write-summary'
+import { writeSummary } from './write-summary'
+import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
 import type { SettingsService } from './settings-service'
-import type { Conversation, UsageService } from './usage-service'
-
-type RunType = 'auto' | 'manual' | 'regenerate'
+import type { Conversation } from './conversation'
+import type { UsageService } from './usage-service'
 
 export interface RunOptions {
   type: RunType
@@ -28,15 +27,9 @@ export interface RunOptions {
   beforeSeq?: number
 }
 
-export interface RunResult {
-  snapshot: Snapshot
-  report: CompressionReport
-}
-
+export type { RunResult }
 
 export type CompressionService = ReturnType<typeof createCompressionService>
-
-const sum = (messages: readonly EngineMessage[]) => messages.reduce((s, m) => s + m.tokens, 0)
 
 /**
  * The imperative shell around the pure engine (DESIGN §5): plans, summarizes, checks the result
@@ -55,7 +48,6 @@ export function createCompressionService(
 ) {
   const { db, clock, ids, emit, log, usage, settings, providers, models } = deps
   const lock = createKeyedLock()
-  const running = new Map<string, AbortController>()
 
   function settingsFor() {
     const s = settings.get()
@@ -64,9 +56,8 @@ export function createCompressionService(
 
   /** The active history split into what may be compressed and the pending input (before a request). */
   function split(conv: Conversation, beforeSeq?: number): { history: EngineMessage[]; pending?: EngineMessage } {
-    const last = conv.history.at(-1)
-    if (beforeSeq !== undefined && last?.role === 'user') return { history: conv.history.slice(0, -1), pending: last }
-    return { history: conv.history }
+    const pending = beforeSeq !== undefined ? conv.pending : undefined
+    return { history: pending ? conv.history.slice(0, -1) : conv.history, pending }
   }
 
   function planFor(conv: Conversation, options: RunOptions, summaryTokensCap?: number): CompressionPlan & { pending?: EngineMessage } {
@@ -98,68 +89,15 @@ export function createCompressionService(
     return { ...plan, pending }
   }
 
-  const summarize = (
-    conv: Conversation,
-    request: SummaryRequest,
-    options: RunOptions,
-    signal: AbortSignal
-  ) => writeSummary({ settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry }, conv, request, options.type, options.summarizer, signal)
-
-  /** Writes the snapshot and the status change of the one it replaces, atomically. */
-  function commit(
-    conv: Conversation,
-    content: Omit<SummaryContent, 'compressionTimestamp' | 'summaryTokenCount' | 'contextTokensAfter'>,
-    cutoffId: string,
-    contextTokensAfterWithoutSummary: number,
-    /** More rows written in the same transaction (the tiered strategy's topics and bulks). */
-    extra?: (tx: Parameters<Parameters<typeof db.transaction>[0]>[0], snapshotId: string) => void
-  ): Snapshot {
-    const summaryTokens = conv.countText(SUMMARY_PREFIX + content.summaryText, 'system')
-    const id = ids()
-    db.transaction((tx) => {
-      const current = activeSummary(tx, conv.session.id)
-      if ((current?.id ?? null) !== (conv.summary?.id ?? null)) {
-        throw new AppError('conflict', 'The summary changed while this one was being written. Try again.')
-      }
-      if (current) setSnapshotStatus(tx, current.id, 'superseded')
-      insertSummary(tx, {
-        id,
-        sessionId: conv.session.id,
-        content: {
-          ...content,
-          compressionTimestamp: new Date(clock.now()).toISOString(),
-          summaryTokenCount: summaryTokens,
-          contextTokensAfter: conv.calibrate(contextTokensAfterWithoutSummary + summaryTokens)
-        },
-        messageCutoffId: cutoffId,
-        tokenCount: summaryTokens,
-        createdAt: clock.now()
-      })
-      extra?.(tx, id)
-    })
-    return findSnapshot(db, id)!
-  }
-
-  /** A finished run: the events every kind of run sends, then its result. */
-  function finished(sessionId: string, snapshot: Snapshot, report: CompressionReport): RunResult {
-    emit('compression.done', { sessionId, snapshot, report })
-    emit('usage.changed', { sessionId })
-    return { snapshot, report }
-  }
-
-  /** A failed run: reported as an event, returned as the error to throw (internal ones logged). */
-  function failed(sessionId: string, type: RunType, err: unknown, cancelled = false): AppError {
-    const error = err instanceof AppError ? err : new AppError('internal', 'The summary could not be written.')
-    if (!(err instanceof AppError)) log.error('Compression failed', err)
-    emit('compression.failed', { sessionId, type, code: cancelled ? 'cancelled' : error.code, message: error.message })
-    return error
-  }
+  const runner = createCompressionRunner(deps)
+  const summaryDeps = { clock, settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry }
+  const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
 
   /**
    * The tiered and importance strategies (DESIGN §5) decide over the whole stored history, locally;
    * their result is stored like any summary, so context, undo and the UI work the same.
    */
-  async function executeStrategy(conv: Conversation, strategy: 'tiered' | 'importance', options: RunOptions): Promise<RunResult | undefined> {
+  function strategyRun(conv: Conversation, strategy: 'tiered' | 'importance', options: RunOptions): RunRequest | undefined {
     const sessionId = conv.session.id
     const { pending } = split(conv, options.beforeSeq)
     const upto = options.beforeSeq === undefined ? Infinity : options.beforeSeq - 1
@@ -174,99 +112,122 @@ export function createCompressionService(
       focus: options.focus,
       userBoundaries: topicBoundaries(db, sessionId)
     })
-    if (!run) {
-      if (options.type === 'auto') return undefined
-      throw new AppError('conflict', 'There is nothing new to summarize yet.')
-    }
-    emit('compression.started', { sessionId, type: options.type, messages: run.covered.length })
-    try {
-      const snapshot = commit(conv, run.content, run.covered.at(-1)!.id, run.tokensAfterWithoutSummary, (tx, summaryId) => {
+    if (!run) return undefined
+    const { summaryText, summarizer: _s, warnings, ...content } = run.content
+    return {
+      conv,
+      type: options.type,
+      messages: run.covered.length,
+      tokensBefore: run.content.contextTokensBefore,
+      summarize: () => ({ text: summaryText, summarizer: 'extractive', fellBack: false, warnings: [] }),
+      content,
+      warnings,
+      cutoffId: run.covered.at(-1)!.id,
+      tokensAfterWithoutSummary: run.tokensAfterWithoutSummary,
+      extra: (tx, summaryId) => {
         for (const row of tierSnapshotRows(run.outcome, run.all, summaryId, new Date(clock.now()).toISOString())) {
           insertSummary(tx, { ...row, id: ids(), sessionId, createdAt: clock.now() })
         }
-      })
-      const report: CompressionReport = {
-        type: options.type === 'auto' ? 'auto' : 'manual',
-        messagesSummarized: run.covered.length,
-        tokensBefore: run.content.contextTokensBefore,
-        tokensAfter: snapshot.content.contextTokensAfter,
-        summaryPreview: run.outcome.summaryText.slice(0, 200),
-        summarizer: 'extractive',
-        fellBack: false,
-        warnings: []
       }
-      return finished(sessionId, snapshot, report)
-    } catch (err) {
-      throw failed(sessionId, options.type, err)
     }
   }
 
+  /** The rolling strategy (and the truncation baseline): the plan's messages plus the previous summary. */
+  function rollingRun(conv: Conversation, options: RunOptions): RunRequest | undefined {
+    const plan = planFor(conv, options)
+    if (plan.empty) return undefined
+    const messagesIncluded = (conv.summary?.content.messagesIncluded ?? 0) + plan.toSummarize.length
+    const first = plan.toSummarize[0]!
+    const last = plan.toSummarize.at(-1)!
+    const tokensBefore = conv.calibrate(plan.tokensBefore)
+    return {
+      conv,
+      type: options.type,
+      messages: plan.toSummarize.length,
+      tokensBefore,
+      summarize: (signal) =>
+        writeSummary({
+          ...summaryDeps,
+          conv,
+          request: {
+            previousSummary: conv.summary?.content.summaryText,
+            messages: plan.toSummarize,
+            targetTokens: plan.targetSummaryTokens,
+            focus: options.focus,
+            messagesIncluded
+          },
+          summarizer: options.summarizer,
+          onModelFailure: options.type === 'auto' ? 'extractive' : 'throw',
+          signal
+        }),
+      content: {
+        messageRange: { firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? first.id, lastMessageId: last.id },
+        compressionType: options.type === 'auto' ? 'auto' : 'manual',
+        originalTokenCount: (conv.summary?.content.originalTokenCount ?? 0) + totalTokens(plan.toSummarize),
+        messagesIncluded,
+        strategy: 'rolling',
+        restoresSnapshotId: conv.summary?.id ?? null,
+        baseSnapshotId: conv.summary?.id ?? null,
+        focus: options.focus?.trim() || null,
+        retentionTokens: plan.retentionTokens,
+        contextTokensBefore: tokensBefore
+      },
+      warnings: plan.warnings,
+      cutoffId: last.id,
+      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens - totalTokens(plan.toSummarize)
+    }
+  }
+
+  /** The active summary's range again: from the summary it was cascaded from, not the one it replaced. */
+  function regenerateRun(conv: Conversation, active: Snapshot, focus?: string): RunRequest {
+    const base = cascadeBase(db, active)
+    const messages = usage.engineMessages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
+    const {
+      summaryText: _text,
+      summarizer: _summarizer,
+      warnings: _warnings,
+      compressionTimestamp: _t,
+      summaryTokenCount: _s,
+      contextTokensAfter: _a,
+      previousSnapshotId: _p,
+      ...kept
+    } = active.content
+    return {
+      conv,
+      type: 'regenerate',
+      messages: messages.length,
+      tokensBefore: active.content.contextTokensAfter,
+      summarize: (signal) =>
+        writeSummary({
+          ...summaryDeps,
+          conv,
+          request: {
+            previousSummary: base?.content.summaryText,
+            messages,
+            targetTokens: Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens),
+            focus: focus ?? active.content.focus ?? undefined,
+            messagesIncluded: active.content.messagesIncluded
+          },
+          onModelFailure: 'throw',
+          signal
+        }),
+      content: { ...kept, focus: focus?.trim() || active.content.focus, restoresSnapshotId: active.id, baseSnapshotId: base?.id ?? null },
+      warnings: [],
+      cutoffId: active.messageCutoffId!,
+      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens
+    }
+  }
+
+  /** Plans the run for the chat's strategy and runs it; undefined when there is nothing to do. */
   async function execute(sessionId: string, options: RunOptions): Promise<RunResult | undefined> {
     const conv = usage.conversation(sessionId, options.beforeSeq)
     const strategy = conv.session.strategy ?? settings.get().strategy
-    if (strategy !== 'rolling' && options.summarizer !== 'truncate') return executeStrategy(conv, strategy, options)
-    const plan = planFor(conv, options)
-    if (plan.empty) {
+    const request = strategy !== 'rolling' && options.summarizer !== 'truncate' ? strategyRun(conv, strategy, options) : rollingRun(conv, options)
+    if (!request) {
       if (options.type === 'auto') return undefined
-      throw new AppError('conflict', 'There is nothing new to summarize yet.')
+      throw nothingNew()
     }
-    const controller = new AbortController()
-    running.set(sessionId, controller)
-    emit('compression.started', { sessionId, type: options.type, messages: plan.toSummarize.length })
-    try {
-      const messagesIncluded = (conv.summary?.content.messagesIncluded ?? 0) + plan.toSummarize.length
-      const result = await summarize(
-        conv,
-        {
-          previousSummary: conv.summary?.content.summaryText,
-          messages: plan.toSummarize,
-          targetTokens: plan.targetSummaryTokens,
-          focus: options.focus,
-          messagesIncluded
-        },
-        options,
-        controller.signal
-      )
-      if (controller.signal.aborted) throw new AppError('conflict', 'The summary was cancelled.')
-      const first = plan.toSummarize[0]!
-      const last = plan.toSummarize.at(-1)!
-      const warnings = [...plan.warnings, ...result.warnings]
-      const tokensBefore = conv.calibrate(plan.tokensBefore)
-      const snapshot = commit(
-        conv,
-        {
-          summaryText: result.text,
-          messageRange: { firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? first.id, lastMessageId: last.id },
-          compressionType: options.type === 'auto' ? 'auto' : 'manual',
-          originalTokenCount: (conv.summary?.content.originalTokenCount ?? 0) + sum(plan.toSummarize),
-          messagesIncluded,
-          strategy: 'rolling',
-          summarizer: result.summarizer,
-          previousSnapshotId: conv.summary?.id ?? null,
-          focus: options.focus?.trim() || null,
-          retentionTokens: plan.retentionTokens,
-          contextTokensBefore: tokensBefore,
-          warnings
-        },
-        last.id,
-        conv.systemTokens + sum(plan.retained) + (plan.pending?.tokens ?? 0) + conv.overheadTokens
-      )
-      const report: CompressionReport = {
-        type: options.type === 'auto' ? 'auto' : 'manual',
-        messagesSummarized: plan.toSummarize.length,
-        tokensBefore,
-        tokensAfter: snapshot.content.contextTokensAfter,
-        summaryPreview: result.text.slice(0, 200),
-        summarizer: result.summarizer,
-        fellBack: result.fellBack,
-        warnings
-      }
-      return finished(sessionId, snapshot, report)
-    } catch (err) {
-      throw failed(sessionId, options.type, err, controller.signal.aborted)
-    } finally {
-      running.delete(sessionId)
-    }
+    return runner.run(request)
   }
 
   return {
@@ -274,7 +235,7 @@ export function createCompressionService(
       const conv = usage.conversation(sessionId)
       const plan = planFor(conv, { type: 'manual', retentionOverride: retentionTokens })
       return {
-        totalMessages: conv.history.length + (conv.summary?.content.messagesIncluded ?? 0),
+        totalMessages: conv.historyCount + (conv.summary?.content.messagesIncluded ?? 0),
         messagesToSummarize: plan.toSummarize.length,
         messagesKept: plan.retained.length,
         tokensBefore: conv.calibrate(plan.tokensBefore),
@@ -302,9 +263,9 @@ export function createCompressionService(
         const conv = usage.conversation(sessionId, beforeSeq)
         const auto = conv.session.autoCompress ?? settings.get().autoCompress
         if (!auto) return undefined
-        const { history, pending } = split(conv, beforeSeq)
-        const compressible = conv.summaryTokens + sum(history)
-        const contextTokens = conv.calibrate(conv.systemTokens + compressible + (pending?.tokens ?? 0) + conv.overheadTokens)
+        // From the chat's totals: the history itself is read only when a compression runs.
+        const compressible = conv.summaryTokens + conv.historyTokens - (conv.pending?.tokens ?? 0)
+        const contextTokens = conv.calibrate(conv.total())
         const decision = compressionTrigger({ contextTokens, compressibleTokens: compressible, budget: conv.budget, settings: settingsFor() })
         if (!decision.compress) return undefined
         try {
@@ -316,53 +277,12 @@ export function createCompressionService(
       })
     },
 
-    /** Summarizes the active summary's range again (same previous summary, same messages). */
+    /** Summarizes the active summary's range again (same base summary, same messages). */
     regenerate(sessionId: string, focus?: string): Promise<RunResult> {
       return lock.run(sessionId, async () => {
         const active = activeSummary(db, sessionId)
-        if (!active) throw new AppError('conflict', 'There is no summary to regenerate.')
-        const previous = active.content.previousSnapshotId ? findSnapshot(db, active.content.previousSnapshotId) : undefined
-        const conv = usage.conversation(sessionId)
-        const messages = usage.engineMessages(sessionId, previous?.cutoffSeq ?? 0, active.cutoffSeq)
-        const controller = new AbortController()
-        running.set(sessionId, controller)
-        emit('compression.started', { sessionId, type: 'regenerate', messages: messages.length })
-        try {
-          const result = await summarize(
-            conv,
-            {
-              previousSummary: previous?.content.summaryText,
-              messages,
-              targetTokens: Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens),
-              focus: focus ?? active.content.focus ?? undefined,
-              messagesIncluded: active.content.messagesIncluded
-            },
-            { type: 'regenerate' },
-            controller.signal
-          )
-          const { summaryText: _old, compressionTimestamp: _t, summaryTokenCount: _s, contextTokensAfter: _a, ...kept } = active.content
-          const snapshot = commit(
-            conv,
-            { ...kept, summaryText: result.text, summarizer: result.summarizer, focus: focus?.trim() || active.content.focus, previousSnapshotId: active.id, warnings: result.warnings },
-            active.messageCutoffId!,
-            conv.systemTokens + sum(conv.history) + conv.overheadTokens
-          )
-          const report: CompressionReport = {
-            type: 'manual',
-            messagesSummarized: messages.length,
-            tokensBefore: active.content.contextTokensAfter,
-            tokensAfter: snapshot.content.contextTokensAfter,
-            summaryPreview: result.text.slice(0, 200),
-            summarizer: result.summarizer,
-            fellBack: result.fellBack,
-            warnings: result.warnings
-          }
-          return finished(sessionId, snapshot, report)
-        } catch (err) {
-          throw failed(sessionId, 'regenerate', err, controller.signal.aborted)
-        } finally {
-          running.delete(sessionId)
-        }
+        if (!active) throw new AppError('nothing_to_do', 'There is no summary to regenerate.')
+        return runner.run(regenerateRun(usage.conversation(sessionId), active, focus))
       })
     },
 
@@ -370,8 +290,9 @@ export function createCompressionService(
     undo(sessionId: string): Promise<{ active: Snapshot | null }> {
       return lock.run(sessionId, async () => {
         const active = activeSummary(db, sessionId)
-        if (!active) throw new AppError('conflict', 'There is no summary to undo.')
-        const previous = active.content.previousSnapshotId ? findSnapshot(db, active.content.previousSnapshotId) : undefined
+        if (!active) throw new AppError('nothing_to_do', 'There is no summary to undo.')
+        const restores = restoresSnapshotId(active.content)
+        const previous = restores ? findSnapshot(db, restores) : undefined
         db.transaction((tx) => {
           setSnapshotStatus(tx, active.id, 'undone')
           if (previous) setSnapshotStatus(tx, previous.id, 'active')
@@ -382,14 +303,10 @@ export function createCompressionService(
       })
     },
 
-    cancel(sessionId: string): { cancelled: boolean } {
-      const controller = running.get(sessionId)
-      controller?.abort()
-      return { cancelled: !!controller }
-    },
+    cancel: (sessionId: string): { cancelled: boolean } => ({ cancelled: runner.cancel(sessionId) }),
 
     active(sessionId: string): { summary: Snapshot | null; running: boolean } {
-      return { summary: activeSummary(db, sessionId) ?? null, running: running.has(sessionId) }
+      return { summary: activeSummary(db, sessionId) ?? null, running: runner.running(sessionId) }
     },
 
     snapshots: (sessionId: string) => listSnapshots(db, sessionId),
@@ -397,7 +314,7 @@ export function createCompressionService(
     /** Marks the last message as the end of a topic (the tiered strategy starts a new one after it). */
     newTopic(sessionId: string): { marked: boolean } {
       const conv = usage.conversation(sessionId)
-      const last = conv.history.at(-1)
+      const last = conv.newest
       if (!last || topicBoundaries(db, sessionId).has(last.id)) return { marked: false }
       insertSummary(db, {
         id: ids(),

@@ -77,8 +77,7 @@ export async function replayConversation(app: App, messages: readonly ImportedMe
       const run = await compression.beforeRequest(session.id, saved.seq + 1, { summarizer: options.summarizer })
       if (run) compressions++
       const conv = usage.conversation(session.id, saved.seq + 1)
-      const raw = conv.systemTokens + conv.summaryTokens + conv.history.reduce((s, m) => s + m.tokens, 0) + conv.overheadTokens
-      if (raw > conv.budget.usable) overflows++
+      if (conv.total() > conv.budget.usable) overflows++
       const request = buildModelRequest(conv)
       maxContextTokens = Math.max(maxContextTokens, request.context.tokens)
     }

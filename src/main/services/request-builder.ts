@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai'
 import { buildContext, SUMMARY_PREFIX, type BuiltContext } from '../engine/build-context'
 import { toModelMessages } from '../providers/to-model-messages'
-import type { Conversation } from './usage-service'
+import type { Conversation } from './conversation'
 
 export interface ModelRequest {
   system?: string
@@ -15,15 +15,14 @@ export interface ModelRequest {
  * only when it would not fit.
  */
 export function buildModelRequest(conv: Conversation): ModelRequest {
-  const history = conv.history
-  const last = history.at(-1)
-  const pending = last?.role === 'user' ? last : undefined
+  // Only the newest messages that can fit are read: the request does not grow with the chat.
+  const pending = conv.pending
   const context = buildContext({
     system: conv.session.systemPrompt ? { text: conv.session.systemPrompt, tokens: conv.systemTokens } : undefined,
     summary: conv.summary
       ? { id: conv.summary.id, text: SUMMARY_PREFIX + conv.summary.content.summaryText, tokens: conv.summaryTokens }
       : undefined,
-    messages: pending ? history.slice(0, -1) : history,
+    messages: conv.requestTail(),
     input: pending ? { id: pending.id, text: pending.text, tokens: pending.tokens } : undefined,
     usable: conv.budget.usable,
     overheadTokens: conv.overheadTokens,

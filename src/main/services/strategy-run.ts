@@ -2,10 +2,8 @@ import type { Strategy } from '../../shared/domain/session'
 import type { SummaryContent } from '../../shared/domain/snapshot'
 import { AFTER_COMPRESSION_TARGET } from '../engine/plan-compression'
 import { importanceOutcome, tieredOutcome, type StrategyOutcome } from '../engine/strategies/strategy-outcome'
-import type { EngineMessage } from '../engine/types'
-import type { Conversation } from './usage-service'
-
-const sum = (messages: readonly EngineMessage[]) => messages.reduce((s, m) => s + m.tokens, 0)
+import { type EngineMessage, totalTokens } from '../engine/types'
+import type { Conversation } from './conversation'
 
 export interface StrategyRun {
   outcome: StrategyOutcome
@@ -37,7 +35,7 @@ export function planStrategyRun(options: {
   const fixed = conv.systemTokens + (pending?.tokens ?? 0) + conv.overheadTokens
   const autoRoom = Math.max(0, Math.floor(conv.budget.threshold * AFTER_COMPRESSION_TARGET) - fixed)
   // By hand, with no retention given, the history is brought down to a quarter of its size.
-  const historyTokens = options.type === 'auto' ? autoRoom : Math.min(autoRoom, options.retentionOverride ?? Math.floor(sum(all) / 4))
+  const historyTokens = options.type === 'auto' ? autoRoom : Math.min(autoRoom, options.retentionOverride ?? Math.floor(totalTokens(all) / 4))
   const countTokens = (text: string) => conv.countText(text)
   const outcome =
     options.strategy === 'tiered'
@@ -53,19 +51,21 @@ export function planStrategyRun(options: {
     all,
     covered,
     retained,
-    tokensAfterWithoutSummary: conv.systemTokens + sum(retained) + (pending?.tokens ?? 0) + conv.overheadTokens,
+    tokensAfterWithoutSummary: conv.total() - conv.summaryTokens - conv.historyTokens + totalTokens(retained) + (pending?.tokens ?? 0),
     content: {
       summaryText: outcome.summaryText,
       messageRange: { firstMessageId: covered[0]!.id, lastMessageId: covered.at(-1)!.id },
       compressionType: options.type,
-      originalTokenCount: sum(covered),
+      originalTokenCount: totalTokens(covered),
       messagesIncluded: covered.length,
       strategy: options.strategy,
       summarizer: 'extractive',
-      previousSnapshotId: conv.summary?.id ?? null,
+      restoresSnapshotId: conv.summary?.id ?? null,
+      // Made from the whole history, not cascaded: a regenerate re-reads every covered message.
+      baseSnapshotId: null,
       focus: options.focus?.trim() || null,
-      retentionTokens: sum(retained),
-      contextTokensBefore: conv.calibrate(conv.systemTokens + conv.summaryTokens + sum(conv.history) + conv.overheadTokens),
+      retentionTokens: totalTokens(retained),
+      contextTokensBefore: conv.calibrate(conv.total()),
       warnings: [],
       ...(outcome.tiered ? { tiered: { topics: outcome.tiered.topics, bulks: outcome.tiered.bulks, role: 'history' as const } } : {}),
       ...(outcome.importance

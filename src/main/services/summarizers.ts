@@ -52,6 +52,7 @@ export async function llmSummary(
     stallMs: number
     firstChunkMs?: number
     retry?: RetryPolicy
+    now(): number
     onDelta(text: string): void
   }
 ): Promise<string> {
@@ -79,6 +80,7 @@ export async function llmSummary(
     stallMs: request.stallMs,
     firstChunkMs: request.firstChunkMs,
     retry: request.retry,
+    now: request.now,
     onDelta: request.onDelta
   })
   if (result.outcome === 'aborted') throw new SummarizerError('Cancelled.', undefined)

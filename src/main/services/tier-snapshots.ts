@@ -1,6 +1,6 @@
 import type { SummaryContent } from '../../shared/domain/snapshot'
 import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
-import type { EngineMessage } from '../engine/types'
+import { totalTokens, type EngineMessage } from '../engine/types'
 
 /** A snapshot row as the repository inserts it. */
 export interface TierSnapshotRow {
@@ -20,7 +20,8 @@ function neutral(timestamp: string): Omit<SummaryContent, 'summaryText' | 'messa
     messagesIncluded: 0,
     strategy: 'tiered',
     summarizer: 'extractive',
-    previousSnapshotId: null,
+    restoresSnapshotId: null,
+    baseSnapshotId: null,
     focus: null,
     retentionTokens: 0,
     contextTokensBefore: 0,
@@ -50,7 +51,7 @@ export function tierSnapshotRows(outcome: StrategyOutcome, all: readonly EngineM
         ...neutral(timestamp),
         summaryText: text,
         messageRange: { firstMessageId: first.id, lastMessageId: last.id },
-        originalTokenCount: covered.reduce((s, m) => s + m.tokens, 0),
+        originalTokenCount: totalTokens(covered),
         summaryTokenCount: tokens,
         messagesIncluded: covered.length,
         warnings: merged ? [`Merges ${merged} topics.`] : [],

@@ -1,17 +1,18 @@
 import type { SummarizerKind } from '../../shared/domain/snapshot'
-import { SUMMARY_PREFIX } from '../engine/build-context'
 import { truncateMiddle } from '../engine/truncate'
 import type { EngineMessage } from '../engine/types'
 import { createLanguageModel } from '../providers/create-language-model'
 import { describeProviderError } from '../providers/describe-provider-error'
+import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../providers/provider-timing'
 import type { RetryPolicy } from '../providers/stream-reply'
 import { AppError } from '../../shared/app-error'
+import { cancelledError } from './compression-run'
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
-import type { Emit, Logger } from './service-deps'
+import type { Clock, Emit, Logger } from './service-deps'
 import type { SettingsService } from './settings-service'
 import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
-import type { Conversation } from './usage-service'
+import type { Conversation } from './conversation'
 
 /** Of the summarization model's window, what the prompt may use (the rest is for the summary). */
 const SUMMARIZER_INPUT_SHARE = 0.75
@@ -19,6 +20,7 @@ const SUMMARIZER_INPUT_SHARE = 0.75
 const TOO_LONG = 1.2
 
 export interface SummaryDeps {
+  clock: Clock
   settings: SettingsService
   providers: ProvidersService
   models: ModelsService
@@ -43,26 +45,32 @@ export interface WrittenSummary {
   warnings: string[]
 }
 
-/** Writes the summary with whichever summarizer applies; auto falls back to extractive (FR-5.1.1). */
-export async function writeSummary(
-  deps: SummaryDeps,
-  conv: Conversation,
-  request: SummaryRequest,
-  type: 'auto' | 'manual' | 'regenerate',
-  summarizer: SummarizerKind | undefined,
+export interface WriteSummaryOptions extends SummaryDeps {
+  conv: Conversation
+  request: SummaryRequest
+  /** The summarizer asked for; the settings' one when absent. */
+  summarizer?: SummarizerKind
+  /**
+   * When the model fails: 'extractive' stands in with a warning (auto-compression, FR-5.1.1), or
+   * 'throw' reports the failure (by hand, the user chose the model).
+   */
+  onModelFailure: 'extractive' | 'throw'
   signal: AbortSignal
-): Promise<WrittenSummary> {
-  const { settings, providers, models, log, emit } = deps
-  const countTokens = (text: string) => conv.countText(SUMMARY_PREFIX + text, 'system')
+}
+
+/** Writes the summary with whichever summarizer applies. */
+export async function writeSummary(options: WriteSummaryOptions): Promise<WrittenSummary> {
+  const { settings, providers, models, log, emit, conv, request, signal } = options
+  const countTokens = (text: string) => conv.summaryTokensOf(text)
   const base = { ...request, countTokens }
-  const kind = summarizer ?? settings.get().summarizer
+  const kind = options.summarizer ?? settings.get().summarizer
   if (kind === 'truncate') return { text: truncationMarkerSummary(base, request.messagesIncluded), summarizer: 'truncate', fellBack: false, warnings: [] }
   if (kind === 'extractive') return { text: extractiveSummary(base), summarizer: 'extractive', fellBack: false, warnings: [] }
 
   const provider = conv.spec.provider
   const modelId = settings.get().summarizationModel ?? conv.spec.summarizationModel ?? conv.spec.id
   const fallback = (why: string) => {
-    if (type !== 'auto') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
+    if (options.onModelFailure === 'throw') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
     log.warn(`Auto-compression falls back to the extractive summarizer: ${why}`)
     return {
       text: extractiveSummary(base),
@@ -81,10 +89,10 @@ export async function writeSummary(
       model,
       inputBudget: Math.floor((summarizerSpec.contextWindow - targetTokens * 2) * SUMMARIZER_INPUT_SHARE),
       signal,
-      stallMs: deps.stallMs ?? 60_000,
-      // A summary prompt is long: local servers may read it for minutes before the first token.
-      firstChunkMs: deps.stallMs ?? (provider === 'openai-compatible' ? 600_000 : 180_000),
-      retry: deps.retry,
+      stallMs: options.stallMs ?? DEFAULT_STALL_MS,
+      firstChunkMs: options.stallMs ?? firstChunkTimeoutMs(provider, 'summary'),
+      retry: options.retry,
+      now: () => options.clock.now(),
       onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta })
     })
   try {
@@ -100,9 +108,9 @@ export async function writeSummary(
     }
     return { text, summarizer: modelId, fellBack: false, warnings }
   } catch (err) {
-    if (signal.aborted) throw new AppError('conflict', 'The summary was cancelled.')
+    if (signal.aborted) throw cancelledError()
     if (err instanceof SummarizerError && err.cause !== undefined) {
-      return fallback(describeProviderError(err.cause, provider).message)
+      return fallback(describeProviderError(err.cause, provider, { now: options.clock.now() }).message)
     }
     return fallback(err instanceof Error ? err.message : String(err))
   }

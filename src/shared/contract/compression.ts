@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { snapshotSchema, summarizerKindSchema } from '../domain/snapshot'
+import { runTypeSchema, snapshotSchema, summarizerKindSchema } from '../domain/snapshot'
 import { route } from './define'
 
 const sessionInput = z.object({ sessionId: z.string().min(1) }).strict()
@@ -63,13 +63,13 @@ export const compressionRoutes = {
 }
 
 export const compressionEvents = {
-  'compression.started': z.object({ sessionId: z.string(), type: z.enum(['auto', 'manual', 'regenerate']), messages: z.number().int() }),
+  'compression.started': z.object({ sessionId: z.string(), type: runTypeSchema, messages: z.number().int() }),
   /** More of a summary being written by the llm summarizer. */
   'compression.progress': z.object({ sessionId: z.string(), delta: z.string() }),
   'compression.done': z.object({ sessionId: z.string(), snapshot: snapshotSchema, report: compressionReportSchema }),
   'compression.failed': z.object({
     sessionId: z.string(),
-    type: z.enum(['auto', 'manual', 'regenerate']),
+    type: runTypeSchema,
     code: z.string(),
     message: z.string()
   }),

@@ -15,7 +15,13 @@ export const errorCodes = [
   'conflict',
   'unauthorized',
   'unavailable',
-  'internal'
+  'internal',
+  /** The user cancelled the operation; nothing was written. */
+  'cancelled',
+  /** The chat is busy with another operation (a reply streaming); try when it is done. */
+  'busy',
+  /** There is nothing (new) for the operation to work on: summarize, regenerate, undo, retry. */
+  'nothing_to_do'
 ] as const
 export type ErrorCode = (typeof errorCodes)[number]
 

@@ -4,6 +4,10 @@ import { strategySchema } from './session'
 export const summarizerKindSchema = z.enum(['llm', 'extractive', 'truncate'])
 export type SummarizerKind = z.infer<typeof summarizerKindSchema>
 
+/** What started a compression: the trigger before a request, the user, or a regenerate of the active summary. */
+export const runTypeSchema = z.enum(['auto', 'manual', 'regenerate'])
+export type RunType = z.infer<typeof runTypeSchema>
+
 /** FR-4.2.1, plus what undo, regenerate and the UI need to explain a summary. */
 export const summaryContentSchema = z.object({
   summaryText: z.string(),
@@ -16,7 +20,15 @@ export const summaryContentSchema = z.object({
   strategy: strategySchema,
   /** The model id that wrote it, or 'extractive' / 'truncate'. */
   summarizer: z.string(),
-  previousSnapshotId: z.string().nullable(),
+  /** What Undo re-activates: the summary this one replaced (null: none). */
+  restoresSnapshotId: z.string().nullable().optional(),
+  /**
+   * The summary this one was cascaded from (null: made from messages only). A regenerated summary
+   * keeps the base of the version it replaces, so it covers the same messages.
+   */
+  baseSnapshotId: z.string().nullable().optional(),
+  /** Rows written before the two fields above: one id for both meanings. Read, never written. */
+  previousSnapshotId: z.string().nullable().optional(),
   focus: z.string().nullable(),
   /** Tokens of recent messages kept verbatim when it was made. */
   retentionTokens: z.number().int(),
@@ -51,16 +63,24 @@ export const summaryContentSchema = z.object({
 })
 export type SummaryContent = z.infer<typeof summaryContentSchema>
 
+/** The summary Undo re-activates, for rows of either shape. */
+export function restoresSnapshotId(content: SummaryContent): string | null {
+  return content.restoresSnapshotId !== undefined ? content.restoresSnapshotId : (content.previousSnapshotId ?? null)
+}
+
+export const snapshotKindSchema = z.enum(['title', 'summary', 'memory', 'topic', 'bulk'])
+export const snapshotStatusSchema = z.enum(['active', 'undone', 'superseded'])
+
 export const snapshotSchema = z.object({
   id: z.string(),
   sessionId: z.string(),
-  kind: z.enum(['title', 'summary', 'memory', 'topic', 'bulk']),
+  kind: snapshotKindSchema,
   content: summaryContentSchema,
   messageCutoffId: z.string().nullable(),
   /** The seq of the cutoff message: everything up to it is covered. */
   cutoffSeq: z.number().int(),
   tokenCount: z.number().int(),
-  status: z.enum(['active', 'undone', 'superseded']),
+  status: snapshotStatusSchema,
   createdAt: z.number().int()
 })
 export type Snapshot = z.infer<typeof snapshotSchema>

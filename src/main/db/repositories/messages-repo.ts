@@ -1,9 +1,10 @@
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
-import type Database from 'better-sqlite3'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../client'
 import { chatMessages, type ChatMessageRow, type NewChatMessageRow } from '../schema'
+import { sqliteClient } from './sqlite-client'
+import { noteWrite } from './write-generation'
 
 export function toChatMessage(row: ChatMessageRow): ChatMessage {
   return {
@@ -42,6 +43,7 @@ export function appendMessage(db: Db, row: Omit<NewChatMessageRow, 'seq' | 'rid'
     .values({ ...row, ...partsColumns(row.parts), seq: next?.seq ?? 1 })
     .returning()
     .get()
+  noteWrite(db, row.sessionId, inserted.seq)
   return toChatMessage(inserted)
 }
 
@@ -71,6 +73,7 @@ export function updateMessage(
     .where(eq(chatMessages.id, id))
     .returning()
     .get()
+  if (row) noteWrite(db, row.sessionId, row.seq)
   return row ? toChatMessage(row) : undefined
 }
 
@@ -87,6 +90,7 @@ export function lastMessage(db: Db, sessionId: string): ChatMessage | undefined 
 
 /** Replies that were streaming when the app stopped: keep what arrived, marked as interrupted. */
 export function markInterruptedReplies(db: Db, error: { code: string; message: string }): number {
+  noteWrite(db)
   return db
     .update(chatMessages)
     .set({ status: 'aborted', error })
@@ -108,36 +112,68 @@ export interface MessageHead {
   toolParts: ChatMessage['parts'] | null
 }
 
-/**
- * The request history in (afterSeq, beforeSeq) as heads: complete messages and stopped replies with
- * text. Parts stay in the database; a 10,000-message chat reads in milliseconds.
- */
+/** The request history in (afterSeq, beforeSeq) as heads; parts stay in the database. */
 type HeadRow = Omit<MessageHead, 'toolParts'> & { hasToolParts: number }
 
-const HEADS_SQL = `
-  SELECT id, seq, role, status, token_count AS tokenCount, token_counter AS tokenCounter,
-         created_at AS createdAt, part_count AS partCount, has_tool_parts AS hasToolParts
-    FROM chat_messages INDEXED BY chat_messages_context_idx
-   WHERE session_id = ? AND seq > ? AND seq < ?
-     AND (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND part_count > 0))
-   ORDER BY seq`
+const HEADS_COLUMNS = `id, seq, role, status, token_count AS tokenCount, token_counter AS tokenCounter,
+         created_at AS createdAt, part_count AS partCount, has_tool_parts AS hasToolParts`
+/** Complete messages, and replies the user stopped that hold text (see request-history.ts). */
+const HISTORY_WHERE = `session_id = ? AND seq > ? AND seq < ?
+     AND (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND part_count > 0))`
 
-/** One prepared statement per connection: this query runs on every keystroke's meter update. */
-const headStatements = new WeakMap<object, Statement<unknown[], HeadRow>>()
+const HEADS_SQL = `SELECT ${HEADS_COLUMNS} FROM chat_messages INDEXED BY chat_messages_context_idx WHERE ${HISTORY_WHERE} ORDER BY seq`
+const NEWEST_HEADS_SQL = `SELECT ${HEADS_COLUMNS} FROM chat_messages INDEXED BY chat_messages_context_idx WHERE ${HISTORY_WHERE} ORDER BY seq DESC LIMIT ?`
+const TOTALS_SQL = `SELECT token_counter AS counter, count(*) AS messages, coalesce(sum(token_count), 0) AS tokens,
+         count(token_count) AS counted
+    FROM chat_messages INDEXED BY chat_messages_context_idx WHERE ${HISTORY_WHERE} GROUP BY token_counter`
 
-export function listHistoryHeads(db: Db, sessionId: string, afterSeq: number, beforeSeq: number): MessageHead[] {
-  // Served by chat_messages_context_idx alone: no message text is read. Straight through
-  // better-sqlite3, since drizzle's row mapping costs more than the query at 10,000 rows.
-  const client = (db as unknown as { $client: Database.Database }).$client
-  let statement = headStatements.get(client)
-  if (!statement) {
-    statement = client.prepare<unknown[], HeadRow>(HEADS_SQL)
-    headStatements.set(client, statement)
-  }
-  const rows = statement.all(sessionId, afterSeq, Number.isFinite(beforeSeq) ? beforeSeq : Number.MAX_SAFE_INTEGER)
+/** One prepared statement per connection and query: these run on every keystroke's meter update. */
+const statements = new WeakMap<object, Map<string, Statement<unknown[], unknown>>>()
+
+function prepared<Row>(db: Db, source: string): Statement<unknown[], Row> {
+  // Straight through better-sqlite3: drizzle's row mapping costs more than the query at 10,000 rows.
+  const client = sqliteClient(db)
+  let byText = statements.get(client)
+  if (!byText) statements.set(client, (byText = new Map()))
+  let statement = byText.get(source)
+  if (!statement) byText.set(source, (statement = client.prepare<unknown[], unknown>(source)))
+  return statement as Statement<unknown[], Row>
+}
+
+const upper = (beforeSeq: number) => (Number.isFinite(beforeSeq) ? beforeSeq : Number.MAX_SAFE_INTEGER)
+
+function withToolParts(db: Db, rows: HeadRow[]): MessageHead[] {
   const toolIds = rows.filter((r) => r.hasToolParts).map((r) => r.id)
   const toolParts = toolIds.length ? findMessages(db, toolIds) : new Map<string, ChatMessage>()
   return rows.map(({ hasToolParts: _h, ...r }) => ({ ...r, toolParts: toolParts.get(r.id)?.parts ?? null }))
+}
+
+/** Served by chat_messages_context_idx alone: no message text is read. */
+export function listHistoryHeads(db: Db, sessionId: string, afterSeq: number, beforeSeq: number): MessageHead[] {
+  return withToolParts(db, prepared<HeadRow>(db, HEADS_SQL).all(sessionId, afterSeq, upper(beforeSeq)))
+}
+
+/** The newest `limit` heads of the request history in (afterSeq, beforeSeq), newest first. */
+export function listNewestHistoryHeads(db: Db, sessionId: string, afterSeq: number, beforeSeq: number, limit: number): MessageHead[] {
+  return withToolParts(db, prepared<HeadRow>(db, NEWEST_HEADS_SQL).all(sessionId, afterSeq, upper(beforeSeq), limit))
+}
+
+/** Stored counts of the request history in (afterSeq, beforeSeq), per counter, in one aggregate query. */
+export interface HistoryTotal {
+  counter: string | null
+  messages: number
+  tokens: number
+  /** Messages with a stored count (the others were never counted). */
+  counted: number
+}
+
+/** The newest seq of a chat (0: no messages). */
+export function newestSeq(db: Db, sessionId: string): number {
+  return prepared<{ seq: number | null }>(db, 'SELECT max(seq) AS seq FROM chat_messages WHERE session_id = ?').get(sessionId)?.seq ?? 0
+}
+
+export function historyTotals(db: Db, sessionId: string, afterSeq: number, beforeSeq: number): HistoryTotal[] {
+  return prepared<HistoryTotal>(db, TOTALS_SQL).all(sessionId, afterSeq, upper(beforeSeq))
 }
 
 /** Full messages by id, for the few a request actually carries. */

@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm'
 import { summaryContentSchema, type Snapshot, type SummaryContent } from '../../../shared/domain/snapshot'
 import type { Db } from '../client'
 import { chatMessages, sessionSnapshots, type SessionSnapshotRow } from '../schema'
+import { noteWrite } from './write-generation'
 
 function toSnapshot(row: SessionSnapshotRow, cutoffSeq: number | null): Snapshot {
   return {
@@ -39,6 +40,22 @@ export function findSnapshot(db: Db, id: string): Snapshot | undefined {
   return row ? toSnapshot(row.snapshot, row.cutoffSeq) : undefined
 }
 
+/**
+ * The summary a cascade into `summary` started from (undefined: none, it was made from messages
+ * only). Rows older than `baseSnapshotId` stored one previous id for both undo and cascade; there a
+ * previous version with the same cutoff was a regenerate of the same range, so its base is followed.
+ */
+export function cascadeBase(db: Db, summary: Snapshot): Snapshot | undefined {
+  const { baseSnapshotId, previousSnapshotId } = summary.content
+  if (baseSnapshotId !== undefined) return baseSnapshotId ? findSnapshot(db, baseSnapshotId) : undefined
+  let previous = previousSnapshotId ? findSnapshot(db, previousSnapshotId) : undefined
+  for (let guard = 0; previous && previous.messageCutoffId === summary.messageCutoffId && guard < 1000; guard++) {
+    if (previous.content.baseSnapshotId !== undefined) return cascadeBase(db, previous)
+    previous = previous.content.previousSnapshotId ? findSnapshot(db, previous.content.previousSnapshotId) : undefined
+  }
+  return previous
+}
+
 export function listSnapshots(db: Db, sessionId: string): Snapshot[] {
   return withCutoff(db)
     .where(eq(sessionSnapshots.sessionId, sessionId))
@@ -63,10 +80,13 @@ export function insertSummary(
       createdAt: row.createdAt
     })
     .run()
+  // A summary changes which messages count (the cutoff), not the messages themselves.
+  noteWrite(db, row.sessionId, Number.POSITIVE_INFINITY)
 }
 
 export function setSnapshotStatus(db: Db, id: string, status: Snapshot['status']): void {
-  db.update(sessionSnapshots).set({ status }).where(eq(sessionSnapshots.id, id)).run()
+  const row = db.update(sessionSnapshots).set({ status }).where(eq(sessionSnapshots.id, id)).returning({ sessionId: sessionSnapshots.sessionId }).get()
+  if (row) noteWrite(db, row.sessionId, Number.POSITIVE_INFINITY)
 }
 
 /** Message ids after which the user started a new topic (the tiered strategy's "New topic" marks). */

@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import type { MessageError, MessagePart } from '../../../shared/domain/chat-message'
+import { enumValues } from './enum-values'
+import { messageRoleSchema, messageStatusSchema, type MessageError, type MessagePart } from '../../../shared/domain/chat-message'
 import { sessions } from './sessions'
 
 export const chatMessages = sqliteTable(
@@ -16,9 +17,9 @@ export const chatMessages = sqliteTable(
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
-    role: text('role', { enum: ['system', 'user', 'assistant', 'tool'] }).notNull(),
+    role: text('role', { enum: enumValues(messageRoleSchema) }).notNull(),
     parts: text('parts', { mode: 'json' }).$type<MessagePart[]>().notNull(),
-    status: text('status', { enum: ['complete', 'streaming', 'error', 'aborted'] }).notNull(),
+    status: text('status', { enum: enumValues(messageStatusSchema) }).notNull(),
     error: text('error', { mode: 'json' }).$type<MessageError>(),
     tokenCount: integer('token_count'),
     tokenCounter: text('token_counter'),

@@ -1,14 +1,17 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { enumValues } from './enum-values'
+import { providerIdSchema } from '../../../shared/domain/provider'
+import { strategySchema } from '../../../shared/domain/session'
 
 export const sessions = sqliteTable(
   'sessions',
   {
     id: text('id').primaryKey(),
     title: text('title').notNull(),
-    provider: text('provider', { enum: ['openai', 'anthropic', 'google', 'openai-compatible'] }),
+    provider: text('provider', { enum: enumValues(providerIdSchema) }),
     modelId: text('model_id'),
     /** null = inherit the global setting */
-    strategy: text('strategy', { enum: ['rolling', 'tiered', 'importance'] }),
+    strategy: text('strategy', { enum: enumValues(strategySchema) }),
     /** null = inherit the global setting */
     autoCompress: integer('auto_compress', { mode: 'boolean' }),
     systemPrompt: text('system_prompt'),

@@ -1,10 +1,10 @@
 import { create } from 'zustand'
-import type { CompressionReport, EventPayload } from '../../../shared/contract'
-import type { Snapshot } from '../../../shared/domain/snapshot'
+import type { CompressionReport, ErrorCode, EventPayload } from '../../../shared/contract'
+import type { RunType, Snapshot } from '../../../shared/domain/snapshot'
 import { api } from '../api/client'
 import { errorMessage, isApiError } from '../api/api-error'
 
-export type RunType = 'auto' | 'manual' | 'regenerate'
+export type { RunType }
 
 /** A compression under way: what it does, and the summary streamed so far ('compression.progress'). */
 export interface RunningCompression {
@@ -43,11 +43,11 @@ export interface RunOptions {
 
 export type RunOutcome =
   | { ok: true; snapshot: Snapshot; report: CompressionReport }
-  | { ok: false; cancelled: boolean; message: string }
+  | { ok: false; cancelled: boolean; code: ErrorCode | null; message: string }
 
 function failure(error: unknown): RunOutcome {
-  const cancelled = /cancel/i.test(errorMessage(error)) && isApiError(error) && error.code === 'conflict'
-  return { ok: false, cancelled, message: errorMessage(error) }
+  const code = isApiError(error) ? error.code : null
+  return { ok: false, cancelled: code === 'cancelled', code, message: errorMessage(error) }
 }
 
 const loadSeqs = new Map<string, number>()

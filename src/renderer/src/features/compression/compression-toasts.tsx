@@ -73,6 +73,9 @@ function notifyOutcome(sessionId: string, outcome: RunOutcome, kind: 'summarize'
     })
   } else if (outcome.cancelled) {
     toast('Summary cancelled', { id, description: 'The conversation was left as it was.' })
+  } else if (outcome.code === 'nothing_to_do') {
+    // Retrying would change nothing: say why instead.
+    toast(outcome.message, { id })
   } else {
     toast.error(kind === 'regenerate' ? 'Could not regenerate the summary' : 'Summary failed', {
       id,

@@ -1,0 +1,304 @@
+import type { ChatMessage } from '../../shared/domain/chat-message'
+import type { Session } from '../../shared/domain/session'
+import type { Snapshot } from '../../shared/domain/snapshot'
+import type { Db } from '../db/client'
+import {
+  findMessage,
+  findMessages,
+  historyTotals,
+  listHistoryHeads,
+  listNewestHistoryHeads,
+  newestSeq,
+  type HistoryTotal,
+  type MessageHead
+} from '../db/repositories/messages-repo'
+import { activeSummary } from '../db/repositories/snapshots-repo'
+import { unchangedUpTo, writeMark, type WriteMark } from '../db/repositories/write-generation'
+import { computeBudget, type Budget } from '../engine/budget'
+import { LARGE_MESSAGE_SHARE, SUMMARY_PREFIX } from '../engine/build-context'
+import { totalTokens, type EngineMessage } from '../engine/types'
+import type { ModelSpec } from '../models/catalog'
+import { conservativeThreshold } from '../tokens/calibration'
+import { countMessage, isExactCounter, localCounterFor, requestOverhead } from '../tokens/message-tokens'
+import { plainText } from '../tokens/render'
+
+/**
+ * A chat as its next request sees it: system prompt, the active summary, the messages after its
+ * cutoff, and the budget. Totals come from stored counts (one aggregate query, cached until the
+ * chat is written); the messages themselves are read only when asked for.
+ */
+export interface Conversation {
+  session: Session
+  spec: ModelSpec & { known: boolean }
+  budget: Budget
+  /** Every count came from the model's own tokenizer. */
+  exact: boolean
+  counter: string
+  summary?: Snapshot
+  summaryTokens: number
+  systemTokens: number
+  overheadTokens: number
+  /** Messages after the summary's cutoff (pending input included): how many, and their tokens. */
+  historyCount: number
+  historyTokens: number
+  /** The newest message after the cutoff. */
+  readonly newest: EngineMessage | undefined
+  /** The newest message when it is the user's: the input the next request answers. */
+  readonly pending: EngineMessage | undefined
+  /** Every message after the cutoff, oldest first; read on first use (compression needs them, a request does not). */
+  readonly history: EngineMessage[]
+  /**
+   * The newest messages before the pending input, oldest first, back to where they fill what a
+   * request can carry (the context builder never looks further), whole tool exchanges included.
+   */
+  requestTail(): EngineMessage[]
+  /** Raw context tokens of the next request: system + summary + history + overhead (+ extra, e.g. a draft). */
+  total(extraTokens?: number): number
+  countText(text: string, role?: 'system' | 'user'): number
+  /** Tokens of a summary text as the request carries it (prefix and system framing included). */
+  summaryTokensOf(text: string): number
+  /** Applies the model's calibration to an estimated total. */
+  calibrate(raw: number): number
+  /** The stored messages behind history entries. */
+  loadMessages(ids: readonly string[]): Map<string, ChatMessage>
+}
+
+export interface ConversationReaderDeps {
+  db: Db
+  session(sessionId: string): Session
+  spec(session: Session): ModelSpec & { known: boolean }
+  settings(): { safetyMarginPercent: number; thresholdPercent: number }
+  /** Calibrates an estimate for the model (exact counts are left as they are). */
+  calibrate(spec: ModelSpec, raw: number): number
+  /** Messages counted for another tokenizer were found: recount them off the request path. */
+  onStale(session: Session, spec: ModelSpec, stale: ChatMessage[]): void
+}
+
+interface Totals {
+  messages: number
+  tokens: number
+  counters: Set<string>
+  exact: boolean
+}
+
+/** A stored message as the engine sees it; its text is read from the database on first use. */
+function lazyEngineMessage(head: MessageHead, tokens: number, loadText: () => string): EngineMessage {
+  const parts = head.toolParts ?? []
+  const calls = parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)
+  const results = parts.filter((p) => p.type === 'tool-result').map((p) => p.toolCallId)
+  let text: string | undefined
+  return {
+    id: head.id,
+    seq: head.seq,
+    role: head.role,
+    get text() {
+      return (text ??= loadText())
+    },
+    tokens,
+    ...(calls.length ? { toolCallIds: calls } : {}),
+    ...(results.length ? { toolResultIds: results } : {}),
+    createdAt: head.createdAt
+  }
+}
+
+/** Counts a text as one message of the model (framing included), locally and at once. */
+export function countTextFor(spec: ModelSpec, role: 'system' | 'user', text: string): number {
+  return countMessage({ role, parts: [{ type: 'text', text }] }, spec).tokens
+}
+
+/** A stored count is usable when it came from the counter this model uses now. */
+function fitsCounter(counter: string | null, spec: ModelSpec): boolean {
+  return counter !== null && (counter === localCounterFor(spec) || counter === `api:${spec.provider}:${spec.id}`)
+}
+
+const TOTALS_CACHE_LIMIT = 512
+/** Messages at the end of a chat whose counts are summed on every request (replies and counts land there). */
+const RECENT_MESSAGES = 256
+/** Heads read per query when walking back from the newest message. */
+const FIRST_PAGE = 64
+
+export function createConversationReader(deps: ConversationReaderDeps) {
+  const { db } = deps
+  // Totals of each chat's older messages, valid until a write (here or by another process) touches them.
+  const olderTotals = new Map<string, { mark: WriteMark; upto: number; groups: HistoryTotal[] }>()
+
+  /** Heads as engine messages: stored counts where they fit the model, local counts where not. */
+  function countHeads(heads: readonly MessageHead[], spec: ModelSpec, rowOf: (id: string) => ChatMessage) {
+    const staleIds = heads.filter((h) => h.tokenCount === null || !fitsCounter(h.tokenCounter, spec)).map((h) => h.id)
+    const stale = staleIds.length ? findMessages(db, staleIds) : new Map<string, ChatMessage>()
+    const counters = new Set<string>()
+    let exact = true
+    const messages = heads.map((h) => {
+      const row = stale.get(h.id)
+      const counted = row ? countMessage({ role: row.role, parts: row.parts }, spec) : { tokens: h.tokenCount!, counter: h.tokenCounter! }
+      counters.add(counted.counter)
+      if (!isExactCounter(counted.counter)) exact = false
+      return lazyEngineMessage(h, counted.tokens, () => plainText(row ?? rowOf(h.id)))
+    })
+    return { messages, counters, exact, stale: [...stale.values()] }
+  }
+
+  /** Every message in (afterSeq, beforeSeq); full rows are read in batches around the first one asked for. */
+  function fullHistory(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number) {
+    const heads = listHistoryHeads(db, session.id, afterSeq, beforeSeq)
+    const indexOf = new Map(heads.map((h, i) => [h.id, i]))
+    const rows = new Map<string, ChatMessage>()
+    const rowOf = (id: string): ChatMessage => {
+      const index = indexOf.get(id)
+      if (index === undefined) return rows.get(id) ?? findMessage(db, id)!
+      if (!rows.has(id)) {
+        const batch = heads.slice(Math.max(0, index - 255), index + 257).map((h) => h.id).filter((x) => !rows.has(x))
+        for (const [k, v] of findMessages(db, batch)) rows.set(k, v)
+      }
+      return rows.get(id)!
+    }
+    const counted = countHeads(heads, spec, rowOf)
+    if (counted.stale.length > 0) deps.onStale(session, spec, counted.stale)
+    return { ...counted, rowOf }
+  }
+
+  /**
+   * Stored counts of the history per counter. The older part (all but the newest messages) is kept
+   * per chat until a write touches it; only the newest part is summed again, so a request after a
+   * new message does not re-read the chat.
+   */
+  function countsByCounter(sessionId: string, afterSeq: number, beforeSeq: number): HistoryTotal[] {
+    const key = `${sessionId}|${afterSeq}`
+    let older = olderTotals.get(key)
+    if (older && !unchangedUpTo(db, sessionId, older.mark, older.upto)) older = undefined
+    if (!older) {
+      const mark = writeMark(db, sessionId)
+      const upto = Math.max(afterSeq, newestSeq(db, sessionId) - RECENT_MESSAGES)
+      older = { mark, upto, groups: historyTotals(db, sessionId, afterSeq, upto + 1) }
+      if (olderTotals.size >= TOTALS_CACHE_LIMIT) olderTotals.clear()
+      olderTotals.set(key, older)
+    }
+    if (beforeSeq <= older.upto + 1) return historyTotals(db, sessionId, afterSeq, beforeSeq)
+    const merged = new Map<string | null, HistoryTotal>()
+    for (const g of [...older.groups, ...historyTotals(db, sessionId, older.upto, beforeSeq)]) {
+      const m = merged.get(g.counter)
+      merged.set(g.counter, m ? { counter: g.counter, messages: m.messages + g.messages, tokens: m.tokens + g.tokens, counted: m.counted + g.counted } : g)
+    }
+    return [...merged.values()]
+  }
+
+  /** Tokens of the history from stored counts; undefined when some must be recounted. */
+  function storedTotals(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number): Totals | undefined {
+    const groups = countsByCounter(session.id, afterSeq, beforeSeq)
+    if (groups.some((g) => g.counted < g.messages || !fitsCounter(g.counter, spec))) return undefined
+    return {
+      messages: groups.reduce((s, g) => s + g.messages, 0),
+      tokens: groups.reduce((s, g) => s + g.tokens, 0),
+      counters: new Set(groups.map((g) => g.counter!)),
+      exact: groups.every((g) => isExactCounter(g.counter!))
+    }
+  }
+
+  /**
+   * The newest heads back from `beforeSeq` until they fill `room` (each counted at most at the
+   * context builder's large-message cap), plus the calls of any tool results among them.
+   */
+  function newestUntilFull(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number, room: number, rowOf: (id: string) => ChatMessage) {
+    const cap = Math.floor(room * LARGE_MESSAGE_SHARE)
+    const pages: EngineMessage[][] = []
+    const openResults = new Set<string>()
+    let filled = 0
+    let before = beforeSeq
+    for (let limit = FIRST_PAGE; ; limit *= 2) {
+      const heads = listNewestHistoryHeads(db, session.id, afterSeq, before, limit)
+      const counted = countHeads(heads, spec, rowOf)
+      const page: EngineMessage[] = []
+      for (const m of counted.messages) {
+        if (filled > room && openResults.size === 0) break
+        page.push(m)
+        filled += Math.min(m.tokens, cap)
+        m.toolCallIds?.forEach((id) => openResults.delete(id))
+        m.toolResultIds?.forEach((id) => openResults.add(id))
+      }
+      pages.push(page)
+      if (page.length < heads.length || heads.length < limit) break
+      before = heads.at(-1)!.seq
+    }
+    return pages.flat().reverse()
+  }
+
+  function conversation(sessionId: string, beforeSeq = Infinity): Conversation {
+    const session = deps.session(sessionId)
+    const spec = deps.spec(session)
+    const summary = activeSummary(db, sessionId)
+    const afterSeq = summary?.cutoffSeq ?? 0
+    const countText = (text: string, role: 'system' | 'user' = 'user') => countTextFor(spec, role, text)
+
+    let full: ReturnType<typeof fullHistory> | undefined
+    const loadFull = () => (full ??= fullHistory(session, spec, afterSeq, beforeSeq))
+    const totals: Totals =
+      storedTotals(session, spec, afterSeq, beforeSeq) ??
+      (() => {
+        const { messages, counters, exact } = loadFull()
+        return { messages: messages.length, tokens: totalTokens(messages), counters, exact }
+      })()
+
+    const s = deps.settings()
+    const budget = computeBudget({
+      contextWindow: spec.contextWindow,
+      maxOutput: spec.maxOutput,
+      safetyMarginPercent: s.safetyMarginPercent,
+      thresholdPercent: conservativeThreshold(s.thresholdPercent, totals.exact)
+    })
+    const systemTokens = session.systemPrompt ? countText(session.systemPrompt, 'system') : 0
+    const summaryTokens = summary ? countText(SUMMARY_PREFIX + summary.content.summaryText, 'system') : 0
+    const overheadTokens = requestOverhead(spec)
+
+    // Rows of the messages a request carries, read together the first time one is needed.
+    const tailRows = new Map<string, ChatMessage>()
+    let tailIds: string[] = []
+    const rowOf = (id: string): ChatMessage => {
+      if (full) return full.rowOf(id)
+      if (!tailRows.has(id)) for (const [k, v] of findMessages(db, [id, ...tailIds.filter((x) => !tailRows.has(x) && x !== id)])) tailRows.set(k, v)
+      return tailRows.get(id) ?? findMessage(db, id)!
+    }
+    let newest: EngineMessage[] | undefined
+    const readNewest = () => (newest ??= full ? full.messages.slice(-1) : countHeads(listNewestHistoryHeads(db, sessionId, afterSeq, beforeSeq, 1), spec, rowOf).messages)
+    const pendingOf = () => (readNewest()[0]?.role === 'user' ? readNewest()[0] : undefined)
+    const calibrate = (raw: number) => (totals.exact ? raw : deps.calibrate(spec, raw))
+
+    return {
+      session,
+      spec,
+      budget,
+      exact: totals.exact,
+      counter: totals.counters.size === 1 ? [...totals.counters][0]! : totals.counters.size === 0 ? localCounterFor(spec) : 'mixed',
+      summary,
+      summaryTokens,
+      systemTokens,
+      overheadTokens,
+      historyCount: totals.messages,
+      historyTokens: totals.tokens,
+      get newest() {
+        return readNewest()[0]
+      },
+      get pending() {
+        return pendingOf()
+      },
+      get history() {
+        return loadFull().messages
+      },
+      requestTail() {
+        const pending = pendingOf()
+        const room = Math.max(0, budget.usable - overheadTokens)
+        const tail = full
+          ? full.messages.slice(0, pending ? -1 : undefined)
+          : newestUntilFull(session, spec, afterSeq, pending ? pending.seq : beforeSeq, room, rowOf)
+        tailIds = [...tail.map((m) => m.id), ...(pending ? [pending.id] : [])]
+        return tail
+      },
+      total: (extraTokens = 0) => systemTokens + summaryTokens + totals.tokens + overheadTokens + extraTokens,
+      countText,
+      summaryTokensOf: (text: string) => countText(SUMMARY_PREFIX + text, 'system'),
+      calibrate,
+      loadMessages: (ids: readonly string[]) => new Map(ids.map((id) => [id, rowOf(id)]))
+    }
+  }
+
+  return { conversation, fullHistory }
+}
