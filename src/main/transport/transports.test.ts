@@ -138,7 +138,7 @@ describe('the contract and its two transports', () => {
     const cookie = auth.headers.get('set-cookie') ?? ''
     expect(cookie).toMatch(/HttpOnly/)
     expect(cookie).toMatch(/SameSite=Strict/)
-    const viaCookie = await fetch(`${base}/rpc/sessions.list`, { method: 'POST', headers: { Cookie: cookie.split(';')[0]! }, body: '{}' })
+    const viaCookie = await fetch(`${base}/rpc/sessions.list`, { method: 'POST', headers: { Cookie: cookie.split(';')[0]!, 'Content-Type': 'application/json' }, body: '{}' })
     expect(viaCookie.status).toBe(200)
   })
 
@@ -161,7 +161,7 @@ describe('the contract and its two transports', () => {
     const { base } = await start()
     const res = await fetch(`${base}/rpc/sessions.list`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${TOKEN}` },
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
       body: '{not json'
     })
     expect(res.status).toBe(400)
