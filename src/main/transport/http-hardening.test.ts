@@ -148,7 +148,7 @@ describe('browser mode under malformed requests', () => {
       body: '{}'
     })
     expect(rpcPercent.status).toBe(400)
-    const bodies: Array<string | Uint8Array> = ['{', '[]', '"x"', '1e999999', '[['.repeat(100_000), '\u0000', new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])]
+    const bodies: Array<string | Blob> = ['{', '[]', '"x"', '1e999999', '[['.repeat(100_000), '\u0000', new Blob([new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])])]
     for (const body of bodies) {
       const res = await fetch(`${base}/rpc/sessions.create`, {
         method: 'POST',

@@ -9,7 +9,6 @@ import type { Logger } from '../services/service-deps'
 import type { EventHub } from './event-hub'
 import type { Router } from './router'
 
-export const TOKEN_COOKIE = 'distill_token'
 /** Above the largest message (1M characters of UTF-8) plus its envelope. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024
 /** A larger body is still read (and dropped) up to this size so the client sees the 413. */
@@ -58,14 +57,6 @@ function sameToken(given: string | undefined, token: string): boolean {
   const a = Buffer.from(given)
   const b = Buffer.from(token)
   return a.length === b.length && timingSafeEqual(a, b)
-}
-
-function cookieToken(req: IncomingMessage): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [name, ...rest] = part.trim().split('=')
-    if (name === TOKEN_COOKIE) return decodeURIComponent(rest.join('='))
-  }
-  return undefined
 }
 
 function bearerToken(req: IncomingMessage): string | undefined {
@@ -189,7 +180,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
     const target = req.url ?? '/'
     if (!target.startsWith('/') || target.startsWith('//')) return refuse(res, 400, 'Malformed request target.')
     const url = new URL(target, `http://${req.headers.host}`)
-    const authorized = sameToken(bearerToken(req) ?? cookieToken(req), token)
+    // The bearer header only: a cookie would ignore the port and reach every local server.
+    const authorized = sameToken(bearerToken(req), token)
 
     if (url.pathname.startsWith('/rpc/')) {
       if (req.method !== 'POST') return refuse(res, 405, 'Use POST.')
@@ -203,17 +195,6 @@ export function createHttpServer(options: HttpServerOptions): Server {
     if (url.pathname === '/events') {
       if (!authorized) return refuse(res, 401, 'Missing or wrong token.')
       return handleEvents(req, res)
-    }
-    if (url.pathname === '/auth') {
-      if (req.method !== 'POST') return refuse(res, 405, 'Use POST.')
-      // Only a bearer token may set the cookie, so a page cannot log itself in with a guess.
-      if (!sameToken(bearerToken(req), token)) return refuse(res, 401, 'Missing or wrong token.')
-      res.writeHead(204, {
-        'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
-        'Cache-Control': 'no-store'
-      })
-      res.end()
-      return
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Use GET.')
     serveStatic(url.pathname, res)
