@@ -40,7 +40,7 @@ export interface ChatServiceOptions {
   settings: SettingsService
   /** Abort a reply when the provider sends nothing for this long. */
   stallMs?: number
-  /** How long to wait for the first chunk (defaults: 2 minutes, 5 for local servers). */
+  /** How long to wait for the first chunk (default: the firstChunkTimeoutSeconds setting). */
   firstChunkMs?: number
   retry?: RetryPolicy
   /** Called after a message is written, to count its tokens off the request path. */
@@ -112,8 +112,8 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         messages: request.messages,
         signal: controller.signal,
         stallMs,
-        // Local servers may read a long prompt for minutes before the first token.
-        firstChunkMs: deps.firstChunkMs ?? (provider === 'openai-compatible' ? Math.max(stallMs, 300_000) : Math.max(stallMs, 120_000)),
+        // Local servers may read a long prompt for minutes before the first token: a setting.
+        firstChunkMs: deps.firstChunkMs ?? deps.settings.get().firstChunkTimeoutSeconds * 1000,
         retry: deps.retry,
         onRetry: ({ attempt, delayMs }) => log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
         onDelta: (delta) => {
