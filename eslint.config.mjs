@@ -84,7 +84,7 @@ const layerPolicies = [
   ...layer('transport', {
     may: [...sharedLayers, 'services', 'support'],
     types: ['app'],
-    builtins: ['fs', 'http', 'net', 'path', 'crypto']
+    builtins: ['fs', 'http', 'net', 'path', 'crypto', 'stream']
   }),
   ...layer('services', {
     may: [...sharedLayers, 'support', ...mainCore.filter((name) => name !== 'services')],

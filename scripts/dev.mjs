@@ -38,7 +38,6 @@ const vite = await createServer({
     host: '127.0.0.1',
     proxy: {
       '/rpc': { target, changeOrigin: true, configure: rewrite },
-      '/auth': { target, changeOrigin: true, configure: rewrite },
       '/events': { target, changeOrigin: true, configure: rewrite }
     }
   }

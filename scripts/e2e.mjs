@@ -2,6 +2,9 @@
 // specs are skipped loudly, except under CI, where that is a failure.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildStatus } from './lib/build-state.mjs'
 
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean)
 const chromium = candidates.find((p) => existsSync(p))
@@ -16,5 +19,6 @@ const run = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 run('node', ['scripts/ensure-native.mjs', 'node'])
-run('npx', ['electron-vite', 'build'])
+// `npm test` has just built; a second build would only cost time.
+if (buildStatus(resolve(dirname(fileURLToPath(import.meta.url)), '..')).needed) run('npx', ['electron-vite', 'build'])
 run('npx', ['playwright', 'test', ...process.argv.slice(2)])

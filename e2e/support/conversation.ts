@@ -4,17 +4,18 @@ import { expect, snap } from './fixtures'
 
 /**
  * Helpers for the compression, history and accessibility specs: API calls made from the page
- * (same origin, the page's cookie), long conversations built quickly, and screenshots in both
- * colour schemes.
+ * (same origin, with the token the page keeps in sessionStorage), long conversations built
+ * quickly, and screenshots in both colour schemes.
  */
 
 /** Calls a route the way the renderer does, and returns its data (throws on `ok: false`). */
 export async function rpc<T = unknown>(page: Page, route: string, input: unknown): Promise<T> {
   const result = await page.evaluate(
     async ([r, body]) => {
+      const token = sessionStorage.getItem('distill.token') ?? ''
       const res = await fetch(`/rpc/${r}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
         body: JSON.stringify(body)
       })
       return (await res.json()) as { ok: boolean; data?: unknown; error?: { message: string } }

@@ -22,14 +22,18 @@ export function buildProgram(): Command {
   return program
 }
 
-if (require.main === module) {
-  buildProgram()
-    .parseAsync(process.argv)
-    .catch((err: unknown) => {
-      const known = err instanceof DatabaseOpenError || err instanceof ImportError || err instanceof AppError
-      process.stderr.write(`distill: ${(err as Error).message}\n`)
-      // Unexpected failures keep their stack for bug reports.
-      if (!known && process.env.DISTILL_DEBUG) process.stderr.write(`${(err as Error).stack}\n`)
-      process.exit(1)
-    })
+/** Runs the command line; `bin/distill.cjs` (the documented `npx distill`) calls this. */
+export async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync([...argv])
+  } catch (err) {
+    const known = err instanceof DatabaseOpenError || err instanceof ImportError || err instanceof AppError
+    process.stderr.write(`distill: ${(err as Error).message}\n`)
+    // Unexpected failures keep their stack for bug reports.
+    if (!known && process.env.DISTILL_DEBUG) process.stderr.write(`${(err as Error).stack}\n`)
+    process.exit(1)
+  }
 }
+
+// `node out/main/cli.js …` (npm start's browser-mode fallback) runs it directly.
+if (require.main === module) void main(process.argv)

@@ -12,7 +12,7 @@ import {
 } from '../db/repositories/messages-repo'
 import { createLanguageModel } from '../providers/create-language-model'
 import { describeProviderError } from '../providers/describe-provider-error'
-import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../providers/provider-timing'
+import { DEFAULT_STALL_MS } from '../providers/provider-timing'
 import { streamReply, type RetryPolicy } from '../providers/stream-reply'
 import { toModelMessages } from '../providers/to-model-messages'
 import { AppError } from '../../shared/app-error'
@@ -41,7 +41,7 @@ export interface ChatServiceOptions {
   settings: SettingsService
   /** Abort a reply when the provider sends nothing for this long. */
   stallMs?: number
-  /** How long to wait for the first chunk (defaults: 2 minutes, 5 for local servers). */
+  /** How long to wait for the first chunk (default: the firstChunkTimeoutSeconds setting). */
   firstChunkMs?: number
   retry?: RetryPolicy
   /** Called after a message is written, to count its tokens off the request path. */
@@ -113,8 +113,8 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         messages: request.messages,
         signal: controller.signal,
         stallMs,
-        // Local servers may read a long prompt for minutes before the first token.
-        firstChunkMs: deps.firstChunkMs ?? Math.max(stallMs, firstChunkTimeoutMs(provider, 'reply')),
+        // Local servers may read a long prompt for minutes before the first token: a setting.
+        firstChunkMs: deps.firstChunkMs ?? deps.settings.get().firstChunkTimeoutSeconds * 1000,
         retry: deps.retry,
         now: () => clock.now(),
         onRetry: ({ attempt, delayMs }) => log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),

@@ -1,6 +1,7 @@
-import { createReadStream, existsSync, statSync } from 'node:fs'
+import { createReadStream, realpathSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { extname, join, normalize, sep } from 'node:path'
 import { timingSafeEqual } from 'node:crypto'
 import type { RpcResult } from '../../shared/contract'
@@ -8,9 +9,10 @@ import type { Logger } from '../services/service-deps'
 import type { EventHub } from './event-hub'
 import type { Router } from './router'
 
-export const TOKEN_COOKIE = 'distill_token'
 /** Above the largest message (1M characters of UTF-8) plus its envelope. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024
+/** A larger body is still read (and dropped) up to this size so the client sees the 413. */
+const MAX_DISCARD_BYTES = 64 * 1024 * 1024
 const HEARTBEAT_MS = 25_000
 
 /** The renderer's CSP; the Electron window applies the same policy. */
@@ -57,14 +59,6 @@ function sameToken(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-function cookieToken(req: IncomingMessage): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [name, ...rest] = part.trim().split('=')
-    if (name === TOKEN_COOKIE) return decodeURIComponent(rest.join('='))
-  }
-  return undefined
-}
-
 function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined
@@ -80,28 +74,63 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
-function refuse(res: ServerResponse, status: 401 | 403 | 404 | 405 | 413, message: string): void {
-  const code = status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'invalid_input'
+type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 500
+
+function refuse(res: ServerResponse, status: RefusalStatus, message: string): void {
+  const code = status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 500 ? 'internal' : 'invalid_input'
   const body: RpcResult<never> = { ok: false, error: { code, message } }
   sendJson(res, status, body)
 }
 
-function readBody(req: IncomingMessage): Promise<string | null> {
+/** `decodeURIComponent` that answers null instead of throwing on `%`, `%zz` or overlong UTF-8. */
+function decodePath(path: string): string | null {
+  try {
+    const decoded = decodeURIComponent(path)
+    return decoded.includes('\0') ? null : decoded
+  } catch {
+    return null
+  }
+}
+
+/** The body as text, or 'too-large' once it passes MAX_BODY_BYTES (the rest is read and dropped). */
+function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) {
-        resolve(null)
-        req.destroy()
-        return
-      }
-      chunks.push(chunk)
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
+      else chunks.length = 0
+      // Past this, reading on would only let one client tie up the server.
+      if (size > MAX_DISCARD_BYTES) resolve('too-large')
     })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
+}
+
+function isJsonContentType(req: IncomingMessage): boolean {
+  const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
+  return type === 'application/json'
+}
+
+/** A JSON answer written straight to the socket, for requests that never reach the handler. */
+function answerRaw(socket: Duplex, status: string, message: string): void {
+  const body = JSON.stringify({ ok: false, error: { code: 'invalid_input', message } })
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  )
+}
+
+/** Answers requests too malformed for the handler (bad request line, headers, overflow). */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  // Once anything was written on this connection a raw answer would corrupt it.
+  if (!socket.writable || (socket as Socket).bytesWritten > 0) {
+    socket.destroy()
+    return
+  }
+  if (err.code === 'HPE_HEADER_OVERFLOW') answerRaw(socket, '431 Request Header Fields Too Large', 'The request headers are too large.')
+  else answerRaw(socket, '400 Bad Request', 'The request is malformed.')
 }
 
 /**
@@ -113,6 +142,25 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const { router, events, token, staticDir, log } = options
 
   const server = createServer((req, res) => {
+    // Whatever a request holds, it gets an answer and the server keeps serving.
+    try {
+      handle(req, res)
+    } catch (err) {
+      fail(res, err)
+    }
+  })
+  server.on('clientError', answerClientError)
+  // Without these listeners Node would drop such connections without a word.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, '405 Method Not Allowed', 'Use GET or POST.'))
+  server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, '400 Bad Request', 'No protocol upgrades here.'))
+
+  function fail(res: ServerResponse, err: unknown): void {
+    log.error('A browser-mode request failed', err)
+    if (res.headersSent) res.destroy()
+    else refuse(res, 500, 'Something went wrong inside Distill. The details are in the log.')
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
     res.setHeader('X-Content-Type-Options', 'nosniff')
     res.setHeader('Referrer-Policy', 'no-referrer')
     res.setHeader('X-Frame-Options', 'DENY')
@@ -128,43 +176,48 @@ export function createHttpServer(options: HttpServerOptions): Server {
     }
     if (req.headers['sec-fetch-site'] === 'cross-site') return refuse(res, 403, 'Cross-site request.')
 
-    const url = new URL(req.url ?? '/', `http://${req.headers.host}`)
-    const authorized = sameToken(bearerToken(req) ?? cookieToken(req), token)
+    // Only origin-form targets ("/path?query"); anything else is not a request for this server.
+    const target = req.url ?? '/'
+    if (!target.startsWith('/') || target.startsWith('//')) return refuse(res, 400, 'Malformed request target.')
+    const url = new URL(target, `http://${req.headers.host}`)
+    // The bearer header only: a cookie would ignore the port and reach every local server.
+    const authorized = sameToken(bearerToken(req), token)
 
     if (url.pathname.startsWith('/rpc/')) {
       if (req.method !== 'POST') return refuse(res, 405, 'Use POST.')
       if (!authorized) return refuse(res, 401, 'Missing or wrong token.')
-      void handleRpc(decodeURIComponent(url.pathname.slice(5)), req, res)
+      if (!isJsonContentType(req)) return refuse(res, 415, 'Send the body as Content-Type: application/json.')
+      const route = decodePath(url.pathname.slice(5))
+      if (route === null) return refuse(res, 400, 'Malformed route.')
+      handleRpc(route, req, res).catch((err: unknown) => fail(res, err))
       return
     }
     if (url.pathname === '/events') {
       if (!authorized) return refuse(res, 401, 'Missing or wrong token.')
       return handleEvents(req, res)
     }
-    if (url.pathname === '/auth') {
-      if (req.method !== 'POST') return refuse(res, 405, 'Use POST.')
-      // Only a bearer token may set the cookie, so a page cannot log itself in with a guess.
-      if (!sameToken(bearerToken(req), token)) return refuse(res, 401, 'Missing or wrong token.')
-      res.writeHead(204, {
-        'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
-        'Cache-Control': 'no-store'
-      })
-      res.end()
-      return
-    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Use GET.')
     serveStatic(url.pathname, res)
-  })
+  }
 
   async function handleRpc(route: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: string
+    try {
+      body = await readBody(req)
+    } catch {
+      // A broken chunked encoding or a client that went away mid-body.
+      if (!res.destroyed) refuse(res, 400, 'The request body could not be read.')
+      return
+    }
+    if (body === 'too-large') {
+      res.setHeader('Connection', 'close')
+      return refuse(res, 413, `Request too large (more than ${MAX_BODY_BYTES / 1024 / 1024} MB).`)
+    }
     let input: unknown
     try {
-      const body = await readBody(req)
-      if (body === null) return refuse(res, 413, 'Request too large.')
       input = body.trim() === '' ? {} : JSON.parse(body)
     } catch {
-      sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'The request body is not JSON.' } })
-      return
+      return refuse(res, 400, 'The request body is not JSON.')
     }
     sendJson(res, 200, await router.call(route, input))
   }
@@ -186,15 +239,36 @@ export function createHttpServer(options: HttpServerOptions): Server {
     })
   }
 
+  /** The real path of a file inside `root` (symlinks resolved and kept inside), or null. */
+  function fileInside(root: string, path: string): string | null {
+    let real: string
+    try {
+      real = realpathSync(path)
+      if (!statSync(real).isFile()) return null
+    } catch {
+      return null
+    }
+    return real.startsWith(root + sep) ? real : null
+  }
+
   function serveStatic(pathname: string, res: ServerResponse): void {
     if (!staticDir) return refuse(res, 404, 'No renderer is served here.')
-    const root = normalize(staticDir)
-    let file = normalize(join(root, decodeURIComponent(pathname)))
-    if (!file.startsWith(root + sep) && file !== root) return refuse(res, 404, 'Not found.')
-    if (!existsSync(file) || statSync(file).isDirectory()) {
+    const decoded = decodePath(pathname)
+    if (decoded === null) return refuse(res, 400, 'Malformed path.')
+    let root: string
+    try {
+      root = realpathSync(staticDir)
+    } catch {
+      return refuse(res, 404, 'No renderer is served here.')
+    }
+    const requested = normalize(join(root, decoded))
+    if (!requested.startsWith(root + sep) && requested !== root) return refuse(res, 404, 'Not found.')
+    let file = fileInside(root, requested)
+    if (!file) {
       // Unknown paths without an extension are app routes: serve the shell.
-      if (extname(pathname) !== '') return refuse(res, 404, 'Not found.')
-      file = join(root, 'index.html')
+      if (extname(decoded) !== '') return refuse(res, 404, 'Not found.')
+      file = fileInside(root, join(root, 'index.html'))
+      if (!file) return refuse(res, 404, 'Not found.')
     }
     const isHtml = file.endsWith('.html')
     res.writeHead(200, {

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { routes } from '../../shared/contract'
@@ -17,7 +18,7 @@ describe('the contract and its two transports', () => {
     for (const c of cleanups.splice(0).reverse()) await c()
   })
 
-  async function start(): Promise<{ app: App; base: string; port: number }> {
+  async function start(options: { staticDir?: string } = {}): Promise<{ app: App; base: string; port: number }> {
     // Fixed ids and clock: the two transports must produce byte-identical answers.
     let n = 0
     const app = createApp({
@@ -29,7 +30,7 @@ describe('the contract and its two transports', () => {
       validateOutput: true,
       env: {}
     })
-    const server = createHttpServer({ router: app.router, events: app.events, token: TOKEN, log: silentLogger })
+    const server = createHttpServer({ router: app.router, events: app.events, token: TOKEN, log: silentLogger, ...options })
     const port = await listen(server)
     cleanups.push(
       () => app.close(),
@@ -130,19 +131,36 @@ describe('the contract and its two transports', () => {
     expect(status).toBe(403)
   })
 
-  it('sets the token cookie only for a bearer token, and the cookie then authorizes', async () => {
-    const { base } = await start()
-    expect((await fetch(`${base}/auth`, { method: 'POST' })).status).toBe(401)
-    const auth = await fetch(`${base}/auth`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}` } })
-    expect(auth.status).toBe(204)
-    const cookie = auth.headers.get('set-cookie') ?? ''
-    expect(cookie).toMatch(/HttpOnly/)
-    expect(cookie).toMatch(/SameSite=Strict/)
-    const viaCookie = await fetch(`${base}/rpc/sessions.list`, { method: 'POST', headers: { Cookie: cookie.split(';')[0]! }, body: '{}' })
-    expect(viaCookie.status).toBe(200)
+  it('never sets a cookie: the event stream and the API take the bearer header only', async () => {
+    const staticDir = join(tempDir(), 'renderer')
+    mkdirSync(staticDir)
+    writeFileSync(join(staticDir, 'index.html'), '<!doctype html><div id="root"></div>')
+    const { base } = await start({ staticDir })
+    const bearer = { Authorization: `Bearer ${TOKEN}` }
+    const json = { 'Content-Type': 'application/json' }
+    const controller = new AbortController()
+    const responses = await Promise.all([
+      fetch(`${base}/`),
+      fetch(`${base}/chats/x`),
+      fetch(`${base}/missing.js`),
+      fetch(`${base}/auth`, { method: 'POST', headers: bearer }),
+      fetch(`${base}/auth`, { headers: bearer }),
+      fetch(`${base}/rpc/app.info`, { method: 'POST', headers: { ...bearer, ...json }, body: '{}' }),
+      fetch(`${base}/rpc/app.info`, { method: 'POST', headers: json, body: '{}' }),
+      fetch(`${base}/events`),
+      fetch(`${base}/events`, { headers: bearer, signal: controller.signal })
+    ])
+    for (const res of responses) expect(res.headers.get('set-cookie'), res.url).toBeNull()
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 404, 405, 200, 200, 401, 401, 200])
+    controller.abort()
+
+    // A cookie carrying the token, as an old page or another app may hold, authorizes nothing.
+    const cookie = { Cookie: `distill_token=${TOKEN}` }
+    expect((await fetch(`${base}/rpc/app.info`, { method: 'POST', headers: { ...cookie, ...json }, body: '{}' })).status).toBe(401)
+    expect((await fetch(`${base}/events`, { headers: cookie })).status).toBe(401)
   })
 
-  it('streams events to an SSE client', async () => {
+  it('streams events to a client that sends the bearer header', async () => {
     const { base } = await start()
     const controller = new AbortController()
     const res = await fetch(`${base}/events`, { headers: { Authorization: `Bearer ${TOKEN}` }, signal: controller.signal })
@@ -161,7 +179,7 @@ describe('the contract and its two transports', () => {
     const { base } = await start()
     const res = await fetch(`${base}/rpc/sessions.list`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${TOKEN}` },
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
       body: '{not json'
     })
     expect(res.status).toBe(400)

@@ -22,6 +22,8 @@ export const settingsFieldsSchema = z.object({
   summarizer: z.enum(['llm', 'extractive']),
   summarizationModel: z.string().max(200).nullable(),
   notifications: z.boolean(),
+  /** How long a reply may take to send its first words before it is given up (local models read long prompts slowly). */
+  firstChunkTimeoutSeconds: z.number().int('Use a whole number').min(10, 'At least 10 seconds').max(3600, 'At most 3,600 seconds'),
   /** The provider and model new chats start with. */
   defaultProvider: providerIdSchema,
   defaultModel: z.string().trim().min(1).max(200),
@@ -43,6 +45,7 @@ export const DEFAULT_SETTINGS: Settings = {
   summarizer: 'llm',
   summarizationModel: null,
   notifications: true,
+  firstChunkTimeoutSeconds: 300,
   defaultProvider: 'openai',
   defaultModel: 'gpt-4o-mini',
   providerBaseURLs: {},

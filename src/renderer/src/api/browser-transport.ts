@@ -1,4 +1,5 @@
 import type { EventEnvelope, RpcResult } from '../../../shared/contract'
+import { createEventStreamParser } from './event-stream'
 import type { ConnectionState, Transport } from './transport'
 
 export const TOKEN_STORAGE_KEY = 'distill.token'
@@ -26,8 +27,8 @@ function isEnvelope(value: unknown): value is EventEnvelope {
   return typeof value === 'object' && value !== null && typeof (value as { event?: unknown }).event === 'string'
 }
 
-/** Takes the token from the URL fragment (and removes it from the address bar), or from this tab's storage. */
-function takeToken(): { token: string | null; fromUrl: boolean } {
+/** Takes the token from the URL fragment (and removes it from the address bar), or from this tab's sessionStorage. */
+function takeToken(): { token: string | null } {
   const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token')
   if (fromHash) {
     try {
@@ -36,7 +37,7 @@ function takeToken(): { token: string | null; fromUrl: boolean } {
       // Storage can be disabled; the token then lives for this page only.
     }
     window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search)
-    return { token: fromHash, fromUrl: true }
+    return { token: fromHash }
   }
   let stored: string | null = null
   try {
@@ -44,7 +45,7 @@ function takeToken(): { token: string | null; fromUrl: boolean } {
   } catch {
     stored = null
   }
-  return { token: stored, fromUrl: false }
+  return { token: stored }
 }
 
 function forgetToken(): void {
@@ -55,15 +56,12 @@ function forgetToken(): void {
   }
 }
 
-async function rpc(route: string, input: unknown, token: string | null): Promise<RpcResult<unknown>> {
+async function rpc(route: string, input: unknown, token: string): Promise<RpcResult<unknown>> {
   let response: Response
   try {
     response = await fetch(`/rpc/${encodeURIComponent(route)}`, {
       method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        ...(token ? { Authorization: `Bearer ${token}` } : {})
-      },
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
       body: JSON.stringify(input ?? {})
     })
   } catch {
@@ -85,45 +83,29 @@ async function rpc(route: string, input: unknown, token: string | null): Promise
 }
 
 /**
- * Browser mode: exchanges the token for the HttpOnly cookie EventSource needs, then speaks
- * `POST /rpc/:route` and `GET /events`. A page reloaded without its fragment falls back to the
- * token kept in sessionStorage, then to the cookie alone.
+ * Browser mode: `POST /rpc/:route` and `GET /events`, both with the token as a bearer header. The
+ * token lives in memory and in this tab's sessionStorage (so a reload works), never in a cookie:
+ * cookies ignore ports and would reach every other server on 127.0.0.1.
  */
 export async function connectBrowser(): Promise<BrowserConnectResult> {
-  let { token } = takeToken()
-  const hadToken = token !== null
-
-  if (token) {
-    let response: Response
-    try {
-      response = await fetch('/auth', { method: 'POST', headers: { Authorization: `Bearer ${token}` } })
-    } catch {
-      return { ok: false, reason: 'unreachable' }
-    }
-    if (!response.ok) {
+  const { token } = takeToken()
+  if (!token) return { ok: false, reason: 'no-token' }
+  const probe = await rpc('app.info', {}, token)
+  if (!probe.ok) {
+    if (probe.error.code === 'unavailable') return { ok: false, reason: 'unreachable' }
+    if (probe.error.code === 'unauthorized') {
       forgetToken()
-      token = null
+      return { ok: false, reason: 'rejected' }
     }
   }
-
-  if (!token) {
-    // Maybe the cookie from an earlier visit still holds.
-    const probe = await rpc('app.info', {}, null)
-    if (!probe.ok) {
-      if (probe.error.code === 'unavailable') return { ok: false, reason: 'unreachable' }
-      return { ok: false, reason: hadToken ? 'rejected' : 'no-token' }
-    }
-  }
-
   return { ok: true, transport: createBrowserTransport(token) }
 }
 
-function createBrowserTransport(token: string | null): Transport {
+function createBrowserTransport(token: string): Transport {
   const listeners = new Set<(envelope: EventEnvelope) => void>()
   const connectionListeners = new Set<(state: ConnectionState) => void>()
   let state: ConnectionState = 'connecting'
   let retryMs = RETRY_MIN_MS
-  let retryTimer: ReturnType<typeof setTimeout> | undefined
 
   function setState(next: ConnectionState): void {
     if (next === state) return
@@ -131,36 +113,50 @@ function createBrowserTransport(token: string | null): Transport {
     for (const listener of connectionListeners) listener(next)
   }
 
-  function open(): void {
-    const source = new EventSource('/events')
-    source.onopen = () => {
-      retryMs = RETRY_MIN_MS
-      setState('open')
+  function deliver(data: string): void {
+    let envelope: unknown
+    try {
+      envelope = JSON.parse(data)
+    } catch {
+      return
     }
-    source.onmessage = (message: MessageEvent<string>) => {
-      let envelope: unknown
-      try {
-        envelope = JSON.parse(message.data)
-      } catch {
-        return
-      }
-      if (!isEnvelope(envelope)) return
-      for (const listener of listeners) listener(envelope)
-    }
-    source.onerror = () => {
-      if (state === 'open') setState('lost')
-      // EventSource retries on its own unless the server answered with an error status.
-      if (source.readyState === EventSource.CLOSED) {
-        source.close()
-        setState('lost')
-        clearTimeout(retryTimer)
-        retryTimer = setTimeout(open, retryMs)
-        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS)
-      }
+    if (!isEnvelope(envelope)) return
+    for (const listener of listeners) listener(envelope)
+  }
+
+  /** One connection to `/events`, read until it ends or fails. */
+  async function readOnce(): Promise<void> {
+    // EventSource cannot send headers; fetch can, so the token needs no cookie.
+    const response = await fetch('/events', {
+      headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
+      cache: 'no-store'
+    })
+    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`)
+    retryMs = RETRY_MIN_MS
+    setState('open')
+    const parser = createEventStreamParser(deliver)
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return
+      parser.feed(value)
     }
   }
 
-  open()
+  async function run(): Promise<void> {
+    for (;;) {
+      try {
+        await readOnce()
+      } catch {
+        // Server gone or restarted (a new token): try again, less and less often.
+      }
+      setState('lost')
+      await new Promise((resolve) => setTimeout(resolve, retryMs))
+      retryMs = Math.min(retryMs * 2, RETRY_MAX_MS)
+    }
+  }
+
+  void run()
 
   return {
     mode: 'browser',

@@ -1,10 +1,13 @@
-import { memo, useState } from 'react'
+import { memo, useEffect, useState } from 'react'
 import { toast } from 'sonner'
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import { MarkdownText } from '../../components/markdown-text'
+import { PROVIDER_LABELS } from '../../lib/providers'
 import { formatClock, formatFull } from '../../lib/relative-time'
 import { messageText } from '../../lib/message-text'
 import { useChatStore } from '../../stores/chat-store'
+import { useSessionsStore } from '../../stores/sessions-store'
+import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 
 const SPEAKER: Record<ChatMessage['role'], string> = {
@@ -68,7 +71,7 @@ export const MessageItem = memo(function MessageItem({
             {waitingForSummary ? (
               <span className="typing-note">Waiting for the summary…</span>
             ) : (
-              <span className="sr-only">The assistant is replying…</span>
+              <WaitingNote sessionId={message.sessionId} since={message.createdAt} />
             )}
           </span>
         )}
@@ -116,6 +119,37 @@ export const MessageItem = memo(function MessageItem({
     </article>
   )
 })
+
+/** Quiet for the first seconds; after that, who is awaited and for how long. */
+const SHOW_WAIT_AFTER_S = 3
+
+function formatWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`
+}
+
+function WaitingNote({ sessionId, since }: { sessionId: string; since: number }) {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [])
+  // The stored session itself: a selector must return the same thing for the same state.
+  const session = useSessionsStore((s) => s.details[sessionId] ?? s.sessions.find((item) => item.id === sessionId))
+  const settings = useSettingsStore((s) => s.settings)
+  const seconds = Math.max(0, Math.floor((now - since) / 1000))
+  if (seconds < SHOW_WAIT_AFTER_S) return <span className="sr-only">The assistant is replying…</span>
+  const provider = session?.provider ?? settings?.defaultProvider
+  const model = session?.modelId ?? settings?.defaultModel
+  const name = model && provider ? `${model} (${PROVIDER_LABELS[provider]})` : provider ? PROVIDER_LABELS[provider] : 'the model'
+  return (
+    <span className="typing-note">
+      Waiting for {name}…{' '}
+      {/* The count changes every second; screen readers hear the sentence once. */}
+      <span aria-hidden="true">{formatWait(seconds)}</span>
+    </span>
+  )
+}
 
 function OpenSettingsButton() {
   const openSettings = useUiStore((s) => s.openSettings)

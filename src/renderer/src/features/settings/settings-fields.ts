@@ -13,6 +13,7 @@ export type FormKey = Extract<
   | 'summarizer'
   | 'summarizationModel'
   | 'notifications'
+  | 'firstChunkTimeoutSeconds'
 >
 
 type KeysOf<V> = { [K in FormKey]: Settings[K] extends V ? K : never }[FormKey]
@@ -157,6 +158,24 @@ export const SETTINGS_SECTIONS: SectionSpec[] = [
         placeholder: 'Same as the chat',
         emptyLabel: 'the chat’s own model',
         defaultValue: null
+      }
+    ]
+  },
+  {
+    id: 'replies',
+    title: 'Replies',
+    fields: [
+      {
+        key: 'firstChunkTimeoutSeconds',
+        kind: 'number',
+        label: 'Wait for the first words',
+        help: 'A reply that has sent nothing after this long is given up. Local models can read a long chat for minutes before they answer.',
+        unit: 'seconds',
+        min: 10,
+        max: 3600,
+        step: 10,
+        integer: true,
+        defaultValue: 300
       }
     ]
   },

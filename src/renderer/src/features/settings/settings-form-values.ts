@@ -15,7 +15,8 @@ export function toFormValues(settings: Settings): FormValues {
     strategy: settings.strategy,
     summarizer: settings.summarizer,
     summarizationModel: settings.summarizationModel ?? '',
-    notifications: settings.notifications
+    notifications: settings.notifications,
+    firstChunkTimeoutSeconds: String(settings.firstChunkTimeoutSeconds)
   }
 }
 

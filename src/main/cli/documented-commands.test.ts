@@ -1,0 +1,156 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDistill } from '../../../e2e/support/distill-server'
+
+// Every command README.md lists, typed the way a person types it: `npx distill …` in the checkout.
+const ROOT = join(__dirname, '..', '..', '..')
+const SLOW = 180_000
+
+interface Run {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+function distill(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/_(API_KEY|BASE_URL)$/.test(k)))
+    execFile('npx', ['--no-install', 'distill', ...args], { cwd: ROOT, env, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
+    })
+  })
+}
+
+function json<T>(run: Run): T {
+  expect(run.stderr.replace(/^npm warn .*\n/gm, '')).not.toMatch(/distill: /)
+  expect(run.code).toBe(0)
+  return JSON.parse(run.stdout) as T
+}
+
+describe('the documented `npx distill` commands', () => {
+  let dir = ''
+  let db = ''
+  let chatFile = ''
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'distill-cli-'))
+    db = join(dir, 'distill.db')
+    chatFile = join(dir, 'boat.json')
+    writeFileSync(
+      chatFile,
+      JSON.stringify([
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Our boat is called Marlin and sleeps four.' },
+        { role: 'assistant', content: 'Noted: Marlin, four berths.' },
+        { role: 'user', content: 'The mooring fee is due on 1 March.' },
+        { role: 'assistant', content: 'I will remember the 1 March mooring fee.' }
+      ])
+    )
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it(
+    'prints its version and help',
+    async () => {
+      const version = await distill('--version')
+      expect(version.code).toBe(0)
+      expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version)
+      const help = await distill('--help')
+      expect(help.code).toBe(0)
+      for (const command of ['serve', 'count', 'import', 'replay', 'sessions', 'context', 'compress']) {
+        expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'))
+      }
+    },
+    SLOW
+  )
+
+  it(
+    'counts, imports, lists, shows the context and compresses a chat in the --db file',
+    async () => {
+      const count = json<{ model: string; tokens: number; messages: number; exact: boolean }>(
+        await distill('--db', db, 'count', '--model', 'gpt-4o', '--json', chatFile)
+      )
+      expect(count).toMatchObject({ model: 'gpt-4o', messages: 5, exact: true })
+      expect(count.tokens).toBeGreaterThan(30)
+
+      const imported = json<{ sessions: Array<{ id: string; title: string; messages: number }> }>(
+        await distill('--db', db, 'import', '--title', 'Boat', '--json', chatFile)
+      )
+      expect(imported.sessions).toEqual([{ id: expect.any(String), title: 'Boat', messages: 5 }])
+      const id = imported.sessions[0]!.id
+
+      const sessions = json<Array<{ id: string; title: string; messageCount: number }>>(await distill('--db', db, 'sessions', '--json'))
+      expect(sessions).toMatchObject([{ id, title: 'Boat', messageCount: 5 }])
+
+      const context = json<{ tokens: number; messages: Array<{ role: string; content: string }> }>(
+        await distill('--db', db, 'context', '--session', id, '--json')
+      )
+      expect(context.messages.map((m) => m.content)).toContain('The mooring fee is due on 1 March.')
+      expect(context.tokens).toBeGreaterThan(30)
+
+      const compressed = json<{ report: { messagesSummarized: number; summarizer: string } }>(
+        await distill('--db', db, 'compress', '--session', id, '--summarizer', 'extractive', '--retention', '1', '--json')
+      )
+      expect(compressed.report.summarizer).toBe('extractive')
+      expect(compressed.report.messagesSummarized).toBeGreaterThan(0)
+
+      const after = json<{ messages: Array<{ role: string; content: string }> }>(await distill('--db', db, 'context', '--session', id, '--json'))
+      expect(after.messages[0]?.content).toMatch(/Summary of/)
+
+      const bad = await distill('--db', db, 'context', '--session', 'no-such-chat')
+      expect(bad.code).toBe(1)
+      expect(bad.stderr).toMatch(/^distill: /m)
+    },
+    SLOW
+  )
+
+  it(
+    'replays a conversation through auto-compression',
+    async () => {
+      const file = join(dir, 'long.jsonl')
+      const lines: string[] = []
+      for (let i = 0; i < 30; i++) {
+        lines.push(JSON.stringify({ role: 'user', content: `Fact ${i}: the locker code for shed ${i} is ${1000 + i}. `.repeat(6) }))
+        lines.push(JSON.stringify({ role: 'assistant', content: `Noted the code for shed ${i}. `.repeat(6) }))
+      }
+      writeFileSync(file, lines.join('\n'))
+      const replay = json<{ messages: number; compressions: number; budget: { window: number } }>(
+        await distill('--db', join(dir, 'replay.db'), 'replay', file, '--model', 'gpt-4o', '--context-window', '3000', '--max-output', '500', '--json')
+      )
+      expect(replay.messages).toBe(60)
+      expect(replay.budget.window).toBe(3000)
+      expect(replay.compressions).toBeGreaterThan(0)
+    },
+    SLOW
+  )
+
+  it(
+    'serves the page and the API, and stops without leaving a server behind',
+    async () => {
+      const server = await startDistill({ dbFile: join(dir, 'served.db') })
+      let stopped = false
+      try {
+        const page = await fetch(server.origin)
+        expect(page.status).toBe(200)
+        expect(await page.text()).toMatch(/<div id="root">/)
+        const token = new URLSearchParams(new URL(server.url).hash.slice(1)).get('token')!
+        const info = await fetch(`${server.origin}/rpc/app.info`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: '{}'
+        })
+        expect(await info.json()).toMatchObject({ ok: true, data: { mode: 'browser' } })
+        await server.stop({ keepData: true })
+        stopped = true
+        // Not only npm: the server process itself is gone and the port no longer answers.
+        expect(() => process.kill(-server.processGroup, 0)).toThrow()
+        await expect(fetch(server.origin)).rejects.toThrow()
+      } finally {
+        if (!stopped) await server.stop({ keepData: true })
+      }
+    },
+    SLOW
+  )
+})
