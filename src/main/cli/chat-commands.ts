@@ -56,7 +56,7 @@ export function registerChatCommands(program: Command): void {
     .description('List chats, most recent first')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const list = await withApp(program, async (app) => app.services.sessions.list())
+      const list = await withApp(program, async (app) => app.services.sessions.list(), { readOnly: true, command: 'sessions' })
       print(opts.json, list, () =>
         list.length === 0 ? 'No chats yet.' : list.map((s) => `${s.id}  ${String(s.messageCount).padStart(5)} msgs  ${s.title}`).join('\n')
       )
@@ -81,7 +81,7 @@ export function registerChatCommands(program: Command): void {
             ...request.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }))
           ]
         }
-      })
+      }, { readOnly: true, command: 'context' })
       print(opts.json, out, () =>
         [`${out.model}: ${out.tokens} of ${out.budget.usable} usable tokens`, ...out.messages.map((m) => `--- ${m.role}\n${m.content}`)].join('\n')
       )
@@ -97,7 +97,8 @@ export function registerChatCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { session: string; focus?: string; retention?: number; summarizer?: 'extractive' | 'llm' | 'truncate'; json?: boolean }) => {
       const result = await withApp(program, (app) =>
-        app.services.compression.run(opts.session, { focus: opts.focus, retentionOverride: opts.retention, summarizer: opts.summarizer })
+        app.services.compression.run(opts.session, { focus: opts.focus, retentionOverride: opts.retention, summarizer: opts.summarizer }),
+        { command: 'compress' }
       )
       print(opts.json, result, () =>
         [
