@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createApp, type App } from '../app'
-import { buildProgram } from '../cli'
+import { runCli as distill } from '../test-support/run-cli'
 import { silentLogger } from '../logger'
 import { spawnTs, type TsChild } from '../test-support/child-process'
 import { useTempDir } from '../test-support/temp-dir'
@@ -11,21 +11,6 @@ import { DatabaseOpenError } from './client'
 
 const open = (dbFile: string, access: 'owner' | 'read-only' = 'owner'): App =>
   createApp({ dbFile, mode: 'browser', access, command: 'distill test', log: silentLogger, env: {} })
-
-/** Runs `distill …` in this process and returns what it printed. */
-async function distill(...args: string[]): Promise<string> {
-  let out = ''
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out += String(chunk)
-    return true
-  })
-  try {
-    await buildProgram().exitOverride().parseAsync(['node', 'distill', ...args])
-  } finally {
-    write.mockRestore()
-  }
-  return out
-}
 
 describe('one writer per database', () => {
   const tempDir = useTempDir()

@@ -45,6 +45,9 @@ export function inUseMessage(owner: OwnerInfo | undefined): string {
   return `This database is open in Distill${who}. Close it first, or use --db to choose another file.`
 }
 
+/** Held connections, so garbage collection can never close one (and drop its lock) early. */
+const held = new Set<Database.Database>()
+
 const SCHEMA = `CREATE TABLE IF NOT EXISTS owner (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   pid INTEGER NOT NULL,
@@ -113,9 +116,11 @@ export function acquireOwnerLock(dbFile: string, command: string): OwnerLock {
       conn.exec('BEGIN IMMEDIATE')
       const row = conn.prepare('SELECT pid, started_at AS startedAt, host FROM owner WHERE id = 1').get() as OwnerInfo | undefined
       if (row && row.pid === info.pid && row.startedAt === info.startedAt && row.host === info.host) {
+        held.add(conn)
         return {
           info,
           release: () => {
+            held.delete(conn)
             if (!conn.open) return
             try {
               conn.exec('DELETE FROM owner')

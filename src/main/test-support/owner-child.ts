@@ -1,24 +1,32 @@
 // A child process that owns a database the way `distill serve` does: it opens the app, leaves a
 // reply streaming, announces "ready <sessionId> <replyId>", and holds the database until killed.
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { createApp } from '../app'
 import { appendMessage } from '../db/repositories/messages-repo'
 import { silentLogger } from '../logger'
 
-async function main(): Promise<void> {
-const [dbFile] = process.argv.slice(2)
-const app = createApp({ dbFile: dbFile!, mode: 'browser', command: 'owner-child', log: silentLogger, env: {} })
-const session = app.services.sessions.create('Streaming')
-await app.services.chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: 'Tell me a long story' }] })
-const reply = appendMessage(app.database.db, {
-  id: 'streaming-reply',
-  sessionId: session.id,
-  role: 'assistant',
-  parts: [{ type: 'text', text: 'Once upon' }],
-  status: 'streaming',
-  createdAt: Date.now()
-})
-process.stdout.write(`ready ${session.id} ${reply.id}\n`)
-setInterval(() => {}, 60_000)
+async function open(dbFile: string): Promise<string[]> {
+  const app = createApp({ dbFile, mode: 'browser', command: 'owner-child', log: silentLogger, env: {} })
+  const session = app.services.sessions.create('Streaming')
+  await app.services.chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: 'Tell me a long story' }] })
+  const reply = appendMessage(app.database.db, {
+    id: 'streaming-reply',
+    sessionId: session.id,
+    role: 'assistant',
+    parts: [{ type: 'text', text: 'Once upon' }],
+    status: 'streaming',
+    createdAt: Date.now()
+  })
+  return [session.id, reply.id]
 }
 
-void main()
+void open(process.argv[2]!).then((ids) => {
+  // Nothing keeps the app reachable now: collecting garbage must not release the database.
+  setTimeout(() => {
+    setFlagsFromString('--expose-gc')
+    ;(runInNewContext('gc') as () => void)()
+    process.stdout.write(`ready ${ids.join(' ')}\n`)
+  }, 0)
+  setInterval(() => {}, 60_000)
+})
