@@ -162,7 +162,12 @@ export function createApp(options: AppOptions): App {
     info,
     close: async () => {
       await chat.close()
-      usage.dispose()
+      try {
+        usage.dispose()
+      } catch (err) {
+        // A tokenizer that failed earlier may refuse to be freed; the data is already safe.
+        log.warn('Freeing the tokenizers failed', err)
+      }
       database.close()
     }
   }
