@@ -76,6 +76,8 @@ export function createUsageService(
     models: ModelsService
     fetch?: typeof fetch
     countTimeoutMs?: number
+    /** A read-only process uses local counts for stale messages and leaves storing them to the owner. */
+    readOnly?: boolean
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -193,7 +195,7 @@ export function createUsageService(
     const spec = specOf(session)
     const summary = activeSummary(db, sessionId)
     const { history, counters, exact, stale, loadMessages } = countedHistory(session, spec, summary?.cutoffSeq ?? 0, beforeSeq)
-    if (stale.length > 0) recount(session, spec, stale)
+    if (stale.length > 0 && !deps.readOnly) recount(session, spec, stale)
     const s = settings.get()
     const budget = computeBudget({
       contextWindow: spec.contextWindow,
