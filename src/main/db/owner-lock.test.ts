@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs'
+import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -87,5 +87,16 @@ describe('one writer per database', () => {
     expect(mode(dir)).toBe('700')
     for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}.lock`, join(dir, 'secrets.json')]) expect([f, mode(f)]).toEqual([f, '600'])
     await app.close()
+  })
+})
+
+describe('a damaged lock file', () => {
+  const tempDir = useTempDir()
+
+  it('is reported with what to do, and the database is not opened', () => {
+    const dbFile = join(tempDir(), 'distill.db')
+    writeFileSync(`${dbFile}.lock`, 'not a lock '.repeat(600))
+    expect(() => open(dbFile)).toThrow(`The lock file ${dbFile}.lock is damaged. If no Distill is running on this database, delete that file and try again.`)
+    expect(existsSync(dbFile)).toBe(false)
   })
 })

@@ -137,6 +137,14 @@ export function acquireOwnerLock(dbFile: string, command: string): OwnerLock {
   } catch (err) {
     if (isBusy(err)) return refuse()
     if (conn.open) conn.close()
+    const code = (err as { code?: string }).code
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new DatabaseOpenError(
+        `The lock file ${path} is damaged. If no Distill is running on this database, delete that file and try again.`,
+        dbFile,
+        'locked'
+      )
+    }
     throw err
   }
 }
