@@ -88,8 +88,10 @@ function createPrivately(path: string): void {
  * reported and left untouched: nothing is written before those checks pass.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): DbHandle {
-  const { readonly = false, migrationsFolder = findMigrationsFolder() } = options
+  const { migrationsFolder = findMigrationsFolder() } = options
   const memory = file === ':memory:'
+  // An in-memory database is private to this connection: there is nothing to protect by reading only.
+  const readonly = (options.readonly ?? false) && !memory
   const path = memory ? file : resolve(file)
   const exists = !memory && existsSync(path)
   // Nothing saved yet reads as an empty database; nothing is created on disk.
