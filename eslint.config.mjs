@@ -79,7 +79,7 @@ const layerPolicies = [
     packages: ['uuid'],
     builtins: anyBuiltin
   }),
-  ...layer('support', { types: ['services'], builtins: ['os', 'path'] }),
+  ...layer('support', { types: ['services'], builtins: ['fs', 'os', 'path'] }),
   // Transport stays thin: it calls services, never the database or the engine.
   ...layer('transport', {
     may: [...sharedLayers, 'services', 'support'],
@@ -89,12 +89,12 @@ const layerPolicies = [
   ...layer('services', {
     may: [...sharedLayers, 'support', ...mainCore.filter((name) => name !== 'services')],
     types: ['app'],
-    packages: ['ai'],
-    builtins: ['fs', 'path']
+    packages: ['ai', 'uuid'],
+    builtins: ['fs', 'path', 'crypto']
   }),
   // The engine is pure: data in, data out. Shared types are all it sees from outside.
   ...layer('engine', { types: sharedLayers }),
-  ...layer('db', { may: ['domain'], packages: ['drizzle-orm', 'better-sqlite3', 'zod'], builtins: ['fs', 'path'] }),
+  ...layer('db', { may: ['domain'], packages: ['drizzle-orm', 'better-sqlite3', 'zod'], builtins: ['fs', 'os', 'path'] }),
   ...layer('tokens', { may: ['domain', 'models'], packages: ['zod', 'tiktoken'], builtins: ['crypto'] }),
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
   ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { v7 as uuidv7 } from 'uuid'
@@ -6,6 +5,8 @@ import { version } from '../../package.json'
 import type { AppInfo } from '../shared/contract'
 import type { RetryPolicy } from './providers/stream-reply'
 import { openDatabase, type DbHandle } from './db/client'
+import { acquireOwnerLock } from './db/owner-lock'
+import { prepareDataDir, tightenDataFiles } from './data-location'
 import { createConsoleLogger } from './logger'
 import { createChatService, type ChatService } from './services/chat-service'
 import { createCompressionService, type CompressionService } from './services/compression-service'
@@ -24,6 +25,14 @@ import { createRouter, type Router } from './transport/router'
 
 export interface AppOptions {
   dbFile: string
+  /**
+   * 'owner' (the default): this process becomes the database's one writer and holds its lock until
+   * close; a second owner is refused with a sentence naming the first. 'read-only': opens the file
+   * read-only (no migrations, no start-up repair), so it works while another process owns it.
+   */
+  access?: 'owner' | 'read-only'
+  /** How this process is named to a second one that finds the database taken, e.g. "distill serve". */
+  command?: string
   /** Where API keys are kept; defaults to secrets.json beside the database. */
   secrets?: SecretStore
   env?: NodeJS.ProcessEnv
@@ -59,14 +68,43 @@ export interface App {
   close(): Promise<void>
 }
 
+function defaultCommand(): string {
+  return process.versions.electron ? 'the desktop app' : `distill ${process.argv.slice(2).find((a) => !a.startsWith('-')) ?? ''}`.trim()
+}
+
 /**
  * The composition root shared by Electron, browser mode, the CLI and the tests: one database,
  * the services over it, and the router every transport carries.
  */
 export function createApp(options: AppOptions): App {
   const log = options.log ?? createConsoleLogger()
-  if (options.dbFile !== ':memory:') mkdirSync(dirname(options.dbFile), { recursive: true })
-  const database = openDatabase(options.dbFile)
+  const readOnly = options.access === 'read-only'
+  const onDisk = options.dbFile !== ':memory:'
+  let database: DbHandle
+  if (readOnly || !onDisk) {
+    database = openDatabase(options.dbFile, { readonly: readOnly })
+  } else {
+    prepareDataDir(options.dbFile, options.env)
+    const lock = acquireOwnerLock(options.dbFile, options.command ?? defaultCommand())
+    try {
+      const opened = openDatabase(options.dbFile)
+      tightenDataFiles(options.dbFile)
+      // Ownership lasts as long as the handle: closing it lets another process write.
+      database = {
+        ...opened,
+        close: () => {
+          try {
+            opened.close()
+          } finally {
+            lock.release()
+          }
+        }
+      }
+    } catch (err) {
+      lock.release()
+      throw err
+    }
+  }
   const events = createEventHub()
   const deps: ServiceDeps = {
     db: database.db,
@@ -85,10 +123,12 @@ export function createApp(options: AppOptions): App {
     createFileSecretStore(options.dbFile === ':memory:' ? join(tmpdir(), `distill-secrets-${process.pid}.json`) : join(dirname(options.dbFile), 'secrets.json'))
   const providers = createProvidersService({ secrets, settings, env: options.env ?? process.env })
   const models = createModelsService({ settings, providers, log, fetch: options.fetch })
-  const usage = createUsageService({ ...deps, sessions, settings, providers, models, fetch: options.fetch })
+  const usage = createUsageService({ ...deps, sessions, settings, providers, models, fetch: options.fetch, readOnly })
   const compression = createCompressionService({ ...deps, usage, settings, providers, models, stallMs: options.stallMs, retry: options.retry })
   const chat = createChatService({
     ...deps,
+    // Only the owner repairs replies a crash left streaming: a reader would mark a live one.
+    repairInterrupted: !readOnly,
     prepareRequest: async (sessionId, replySeq) => {
       await compression.beforeRequest(sessionId, replySeq)
       const conv = usage.conversation(sessionId, replySeq)
@@ -122,7 +162,12 @@ export function createApp(options: AppOptions): App {
     info,
     close: async () => {
       await chat.close()
-      usage.dispose()
+      try {
+        usage.dispose()
+      } catch (err) {
+        // A tokenizer that failed earlier may refuse to be freed; the data is already safe.
+        log.warn('Freeing the tokenizers failed', err)
+      }
       database.close()
     }
   }

@@ -5,6 +5,7 @@ import { Option } from 'commander'
 import { isChatGPTExport, parseChatGPTExport, type ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError, parseOpenAIMessages } from '../importers/openai-messages'
 import { buildModelRequest } from '../services/request-builder'
+import { importChats } from '../services/import-chats'
 import { print, withApp } from './open-app'
 import { parsePositiveInt } from './parse-options'
 import { progressBar } from './progress'
@@ -29,26 +30,39 @@ export function registerChatCommands(program: Command): void {
     .description('Import chats: OpenAI-format messages (JSON or JSONL) or a ChatGPT conversations.json export')
     .argument('<file>')
     .option('--title <title>', 'title of the imported chat (single conversations)')
+    .option('--again', 'import conversations that were imported before')
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: { title?: string; json?: boolean }) => {
+    .action(async (file: string, opts: { title?: string; again?: boolean; json?: boolean }) => {
       const conversations = readConversations(file)
-      const total = conversations.reduce((s, c) => s + c.messages.length, 0)
       const bar = progressBar('Importing')
-      const imported = await withApp(program, async (app) => {
-        const out: Array<{ id: string; title: string; messages: number }> = []
-        let done = 0
-        for (const conv of conversations) {
-          const session = app.services.sessions.create(conversations.length === 1 && opts.title ? opts.title : conv.title.slice(0, 200))
-          for (const m of conv.messages) {
-            await app.services.chat.append(session.id, m)
-            bar.update(++done, total)
-          }
-          out.push({ id: session.id, title: session.title, messages: conv.messages.length })
-        }
-        return out
-      })
+      const outcome = await withApp(
+        program,
+        (app) =>
+          importChats(app, conversations, {
+            source: basename(file),
+            title: opts.title,
+            again: opts.again,
+            onProgress: (phase, done, total) => {
+              if (phase === 'counting') bar.update(done, total)
+            }
+          }),
+        { command: 'import' }
+      )
       bar.stop()
-      print(opts.json, { sessions: imported }, () => imported.map((s) => `Imported "${s.title}" (${s.messages} messages) as ${s.id}`).join('\n'))
+      const duplicates = outcome.skipped.filter((s) => s.sessionId)
+      if (outcome.sessions.length === 0 && duplicates.length > 0) {
+        const what = duplicates.length === 1 ? `"${duplicates[0]!.title}": ${duplicates[0]!.reason}` : `all ${duplicates.length} chats in this file were imported before`
+        throw new ImportError(`Nothing imported: ${what}. Use --again to import ${duplicates.length === 1 ? 'it' : 'them'} anyway.`)
+      }
+      print(opts.json, outcome, () =>
+        [
+          ...outcome.sessions.map(
+            (s) => `Imported "${s.title}" (${s.messages} messages${s.systemPrompt ? ', with its system prompt' : ''}) as ${s.id}`
+          ),
+          ...outcome.skipped.map((s) => `Skipped "${s.title}": ${s.reason}.`),
+          ...(duplicates.length ? ['Use --again to import skipped chats anyway.'] : [])
+        ].join('\n')
+      )
     })
 
   program
@@ -56,7 +70,7 @@ export function registerChatCommands(program: Command): void {
     .description('List chats, most recent first')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const list = await withApp(program, async (app) => app.services.sessions.list())
+      const list = await withApp(program, async (app) => app.services.sessions.list(), { readOnly: true, command: 'sessions' })
       print(opts.json, list, () =>
         list.length === 0 ? 'No chats yet.' : list.map((s) => `${s.id}  ${String(s.messageCount).padStart(5)} msgs  ${s.title}`).join('\n')
       )
@@ -81,7 +95,7 @@ export function registerChatCommands(program: Command): void {
             ...request.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }))
           ]
         }
-      })
+      }, { readOnly: true, command: 'context' })
       print(opts.json, out, () =>
         [`${out.model}: ${out.tokens} of ${out.budget.usable} usable tokens`, ...out.messages.map((m) => `--- ${m.role}\n${m.content}`)].join('\n')
       )
@@ -97,7 +111,8 @@ export function registerChatCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { session: string; focus?: string; retention?: number; summarizer?: 'extractive' | 'llm' | 'truncate'; json?: boolean }) => {
       const result = await withApp(program, (app) =>
-        app.services.compression.run(opts.session, { focus: opts.focus, retentionOverride: opts.retention, summarizer: opts.summarizer })
+        app.services.compression.run(opts.session, { focus: opts.focus, retentionOverride: opts.retention, summarizer: opts.summarizer }),
+        { command: 'compress' }
       )
       print(opts.json, result, () =>
         [

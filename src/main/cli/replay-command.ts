@@ -23,7 +23,8 @@ export function registerReplay(program: Command): void {
       const model = findModel(opts.model)
       const messages = parseOpenAIMessages(readFileSync(file, 'utf8'))
       const bar = progressBar('Replaying')
-      const result = await withScratchApp(program.opts<{ db?: string }>().db, (app) =>
+      const db = program.opts<{ db?: string }>().db
+      const result = await withScratchApp(db, (app) =>
         replayConversation(app, messages, {
           model,
           contextWindow: opts.contextWindow,
@@ -34,13 +35,15 @@ export function registerReplay(program: Command): void {
         })
       )
       bar.stop()
-      const { sessionId: _id, seconds, ...out } = result
+      const { seconds, ...out } = result
       print(opts.json, { ...out, seconds: Number(seconds.toFixed(3)) }, () =>
         [
           `${out.messages} messages, ${out.requests} requests, ${out.compressions} compressions, ${out.overflows} overflows`,
           `Largest context: ${out.maxContextTokens} tokens of ${out.budget.usable} usable (window ${out.budget.window})`,
           `Final context: ${out.context.tokens} tokens in ${out.context.messages.length} messages`,
-          `Took ${seconds.toFixed(2)} s`
+          `Took ${seconds.toFixed(2)} s`,
+          // Without --db the replay ran in a throwaway database: its chat is gone.
+          ...(db ? [`Chat: ${out.sessionId} in ${db}`] : [])
         ].join('\n')
       )
     })

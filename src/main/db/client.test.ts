@@ -1,6 +1,8 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import Database from 'better-sqlite3'
+import { spawnTs } from '../../../test/support/child-process'
 import { useTempDir } from '../../../test/support/temp-dir'
 import { DatabaseOpenError, findMigrationsFolder, openDatabase } from './client'
 
@@ -61,6 +63,71 @@ describe('openDatabase', () => {
     expect(error.reason).toBe('too_new')
     expect(error.message).toMatch(/newer version of Distill/)
     expect(readFileSync(file).equals(readFileSync(join(dir, 'before.db')))).toBe(true)
+  })
+})
+
+describe('opening files Distill did not make, or cannot write', () => {
+  const tempDir = useTempDir()
+
+  it('reports a file it cannot write as read-only, and leaves it as it was', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'distill.db')
+    openDatabase(file).close()
+    const before = readFileSync(file)
+    chmodSync(file, 0o444)
+    // root writes through any mode: the check then runs as an ordinary user.
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
+    if (asUser.uid !== undefined) chmodSync(dir, 0o755)
+    const child = spawnTs('test/support/open-child.ts', [file], asUser)
+    const [verdict, ...words] = await child.line('')
+    expect(verdict).toBe('refused')
+    expect(words.join(' ')).toBe(`${file} is read-only: Distill needs to write to it. Check its permissions, or use --db to choose another file.`)
+    expect(readFileSync(file).equals(before)).toBe(true)
+  }, 30_000)
+
+  it('refuses a SQLite file another program made and leaves it byte for byte', () => {
+    const dir = tempDir()
+    const file = join(dir, 'notes.db')
+    const other = new Database(file)
+    other.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('keep me')")
+    other.close()
+    const before = readFileSync(file)
+    const error = (() => {
+      try {
+        openDatabase(file)
+      } catch (err) {
+        return err as DatabaseOpenError
+      }
+      throw new Error('expected a refusal')
+    })()
+    expect(error.reason).toBe('foreign')
+    expect(error.message).toBe(`The file ${file} is a SQLite database that Distill did not create (it holds 1 other table). It was left untouched; use --db to choose another file.`)
+    expect(readFileSync(file).equals(before)).toBe(true)
+    expect(existsSync(`${file}-wal`)).toBe(false)
+  })
+
+  it('sets up an empty file and a missing one alike', () => {
+    const dir = tempDir()
+    const empty = join(dir, 'empty.db')
+    writeFileSync(empty, '')
+    for (const file of [empty, join(dir, 'new', '..', 'missing.db')]) {
+      const { sqlite, close } = openDatabase(file)
+      expect(sqlite.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sessions'").get()).toEqual({ n: 1 })
+      close()
+    }
+  })
+
+  it('reads without writing: a missing file stays missing, and no migration runs', () => {
+    const dir = tempDir()
+    const missing = join(dir, 'missing.db')
+    openDatabase(missing, { readonly: true }).close()
+    expect(existsSync(missing)).toBe(false)
+
+    const file = join(dir, 'distill.db')
+    openDatabase(file).close()
+    const handle = openDatabase(file, { readonly: true })
+    expect(() => handle.sqlite.exec("INSERT INTO settings (key, value_json, updated_at) VALUES ('x', '1', 0)")).toThrow(/readonly/)
+    handle.close()
   })
 })
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
@@ -22,7 +22,7 @@ export class DatabaseOpenError extends Error {
   constructor(
     message: string,
     readonly file: string,
-    readonly reason: 'unreadable' | 'too_new' | 'locked'
+    readonly reason: 'unreadable' | 'too_new' | 'locked' | 'in_use' | 'read_only' | 'foreign' | 'outdated'
   ) {
     super(message)
     this.name = 'DatabaseOpenError'
@@ -45,16 +45,68 @@ export function findMigrationsFolder(start: string = __dirname): string {
   }
 }
 
+export interface OpenOptions {
+  /**
+   * Read without writing anything: no migrations, no pragmas that write, nothing created. Used by
+   * commands that only look (they work while the app owns the file).
+   */
+  readonly?: boolean
+  migrationsFolder?: string
+}
+
+const readOnlyMessage = (path: string, what = path) =>
+  `${what} is read-only: Distill needs to write to it. Check its permissions, or use --db to choose another file.`
+
+function isWritable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A writer needs the file and its folder (where SQLite keeps the -wal and -shm) writable. */
+export function assertWritableLocation(file: string): void {
+  const path = resolve(file)
+  if (existsSync(path) && !isWritable(path)) throw new DatabaseOpenError(readOnlyMessage(path), path, 'read_only')
+  if (!isWritable(dirname(path))) {
+    throw new DatabaseOpenError(readOnlyMessage(path, `The folder ${dirname(path)}`), path, 'read_only')
+  }
+}
+
+/** New files only the user can read: the database and its -wal/-shm (SQLite copies the mode). */
+function createPrivately(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600))
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  }
+}
+
 /**
  * Opens (creating if needed) the SQLite file, checks it is a Distill database this version can
- * read, applies pending migrations and sets the pragmas. A file that is not a database, or that a
- * newer Distill has migrated, is reported and left untouched.
+ * read, applies pending migrations and sets the pragmas. A file that is not a database, that
+ * another program created, that a newer Distill has migrated, or that cannot be written is
+ * reported and left untouched: nothing is written before those checks pass.
  */
-export function openDatabase(file: string, migrationsFolder = findMigrationsFolder()): DbHandle {
-  const path = file === ':memory:' ? file : resolve(file)
+export function openDatabase(file: string, options: OpenOptions = {}): DbHandle {
+  const { migrationsFolder = findMigrationsFolder() } = options
+  const memory = file === ':memory:'
+  // An in-memory database is private to this connection: there is nothing to protect by reading only.
+  const readonly = (options.readonly ?? false) && !memory
+  const path = memory ? file : resolve(file)
+  const exists = !memory && existsSync(path)
+  // Nothing saved yet reads as an empty database; nothing is created on disk.
+  const emptyInMemory = (): DbHandle => ({ ...openDatabase(':memory:', { migrationsFolder }), file: path })
+  if (readonly && !memory && !exists) return emptyInMemory()
+  if (!readonly && !memory) {
+    assertWritableLocation(path)
+    if (!exists) createPrivately(path)
+  }
   let sqlite: Database.Database
   try {
-    sqlite = new Database(path)
+    sqlite = new Database(path, { readonly, fileMustExist: readonly })
   } catch (err) {
     throw new DatabaseOpenError(`Cannot open the database ${path}: ${(err as Error).message}`, path, 'unreadable')
   }
@@ -62,47 +114,97 @@ export function openDatabase(file: string, migrationsFolder = findMigrationsFold
     sqlite.pragma('busy_timeout = 5000')
     // Reading the schema is the first thing that fails on a file that is not SQLite.
     sqlite.prepare('SELECT count(*) FROM sqlite_master').get()
-    sqlite.pragma('journal_mode = WAL')
-    sqlite.pragma('foreign_keys = ON')
-    sqlite.pragma('synchronous = NORMAL')
   } catch (err) {
     sqlite.close()
-    const code = (err as { code?: string }).code
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-      throw new DatabaseOpenError(`The database ${path} is locked by another program.`, path, 'locked')
-    }
-    throw new DatabaseOpenError(
-      `The file ${path} is not a Distill database or is damaged (${(err as Error).message}). ` +
-        'It was left untouched; move it away or start with --db pointing to another file.',
-      path,
-      'unreadable'
-    )
+    throw describeOpenFailure(err, path)
   }
 
   try {
+    assertOurs(sqlite, path)
     assertNotNewer(sqlite, migrationsFolder, path)
+    if (readonly) {
+      if (latestApplied(sqlite) === null) {
+        sqlite.close()
+        return emptyInMemory()
+      }
+      assertUpToDate(sqlite, migrationsFolder, path)
+      sqlite.pragma('foreign_keys = ON')
+      return { db: drizzle(sqlite, { schema }), sqlite, file: path, close: () => sqlite.close() }
+    }
+    // The first writes: only now that the file is known to be ours (WAL changes the header).
+    sqlite.pragma('journal_mode = WAL')
+    sqlite.pragma('foreign_keys = ON')
+    sqlite.pragma('synchronous = NORMAL')
     const db = drizzle(sqlite, { schema })
     migrate(db, { migrationsFolder })
     return { db, sqlite, file: path, close: () => sqlite.close() }
   } catch (err) {
     sqlite.close()
     if (err instanceof DatabaseOpenError) throw err
+    const failure = describeOpenFailure(err, path)
+    if (failure.reason !== 'unreadable') throw failure
     throw new DatabaseOpenError(`Cannot prepare the database ${path}: ${(err as Error).message}`, path, 'unreadable')
   }
 }
 
-/** Refuses a database that holds migrations this version does not know: a newer Distill wrote it. */
-function assertNotNewer(sqlite: Database.Database, migrationsFolder: string, path: string): void {
+function describeOpenFailure(err: unknown, path: string): DatabaseOpenError {
+  const code = (err as { code?: string }).code
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return new DatabaseOpenError(`The database ${path} is locked by another program.`, path, 'locked')
+  }
+  if (code?.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN') {
+    return new DatabaseOpenError(readOnlyMessage(path), path, 'read_only')
+  }
+  return new DatabaseOpenError(
+    `The file ${path} is not a Distill database or is damaged (${(err as Error).message}). ` +
+      'It was left untouched; move it away or start with --db pointing to another file.',
+    path,
+    'unreadable'
+  )
+}
+
+/** A SQLite file with tables but no Distill migrations belongs to another program. */
+function assertOurs(sqlite: Database.Database, path: string): void {
+  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>
+  if (tables.length === 0 || tables.some((t) => t.name === '__drizzle_migrations')) return
+  throw new DatabaseOpenError(
+    `The file ${path} is a SQLite database that Distill did not create (it holds ${tables.length} other table${tables.length === 1 ? '' : 's'}). ` +
+      'It was left untouched; use --db to choose another file.',
+    path,
+    'foreign'
+  )
+}
+
+function latestKnownMigration(migrationsFolder: string): number {
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as Journal
+  return Math.max(0, ...journal.entries.map((e) => e.when))
+}
+
+function latestApplied(sqlite: Database.Database): number | null {
   const hasTable = sqlite
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
     .get()
-  if (!hasTable) return
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as Journal
-  const latestKnown = Math.max(0, ...journal.entries.map((e) => e.when))
-  const row = sqlite.prepare('SELECT max(created_at) AS latest FROM __drizzle_migrations').get() as {
-    latest: number | null
-  }
-  if (row.latest !== null && Number(row.latest) > latestKnown) {
+  if (!hasTable) return null
+  const row = sqlite.prepare('SELECT max(created_at) AS latest FROM __drizzle_migrations').get() as { latest: number | null }
+  return row.latest === null ? null : Number(row.latest)
+}
+
+/** Reading cannot migrate: a file an older Distill wrote must be opened by a writer once. */
+function assertUpToDate(sqlite: Database.Database, migrationsFolder: string, path: string): void {
+  const applied = latestApplied(sqlite) ?? 0
+  if (applied >= latestKnownMigration(migrationsFolder)) return
+  throw new DatabaseOpenError(
+    `The database ${path} was written by an older version of Distill and needs an update first: ` +
+      'open it once with the app or `distill serve`, then try again.',
+    path,
+    'outdated'
+  )
+}
+
+/** Refuses a database that holds migrations this version does not know: a newer Distill wrote it. */
+function assertNotNewer(sqlite: Database.Database, migrationsFolder: string, path: string): void {
+  const applied = latestApplied(sqlite)
+  if (applied !== null && applied > latestKnownMigration(migrationsFolder)) {
     throw new DatabaseOpenError(
       `The database ${path} was written by a newer version of Distill. ` +
         'Update Distill to open it; the file was left untouched.',

@@ -44,6 +44,8 @@ export interface ChatServiceOptions {
   /** How long to wait for the first chunk (default: the firstChunkTimeoutSeconds setting). */
   firstChunkMs?: number
   retry?: RetryPolicy
+  /** False in a read-only process: replies left streaming belong to the database's owner. */
+  repairInterrupted?: boolean
   /** Called after a message is written, to count its tokens off the request path. */
   onMessageWritten?: (message: ChatMessage, session: Session) => Promise<void> | void
   /**
@@ -63,7 +65,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   /** One reply at a time per chat; Stop aborts it. */
   const active = new Map<string, { controller: AbortController; done: Promise<void> }>()
 
-  const interrupted = markInterruptedReplies(db, {
+  const interrupted = deps.repairInterrupted === false ? 0 : markInterruptedReplies(db, {
     code: 'interrupted',
     message: 'Distill was closed while this reply was streaming.'
   })

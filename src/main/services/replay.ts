@@ -44,27 +44,42 @@ function contentText(content: unknown): string {
  */
 export async function replayConversation(app: App, messages: readonly ImportedMessage[], options: ReplayOptions): Promise<ReplayResult> {
   const started = performance.now()
-  const { sessions, chat, settings, compression, usage } = app.services
+  const { settings } = app.services
   const { model } = options
-  if (options.contextWindow !== undefined || options.maxOutput !== undefined) {
-    const contextWindow = options.contextWindow ?? model.contextWindow
-    settings.update({
-      customModels: [
-        {
-          provider: model.provider,
-          id: model.id,
-          contextWindow,
-          maxOutput: Math.min(options.maxOutput ?? model.maxOutput, contextWindow),
-          tokenizer: model.tokenizer
+  // The replay's choices hold for this run only: they are never written to the user's settings.
+  const { customModels } = settings.get()
+  const restore = settings.override({
+    ...(options.contextWindow !== undefined || options.maxOutput !== undefined
+      ? {
+          customModels: [
+            ...customModels.filter((m) => m.provider !== model.provider || m.id !== model.id),
+            {
+              provider: model.provider,
+              id: model.id,
+              contextWindow: options.contextWindow ?? model.contextWindow,
+              maxOutput: Math.min(options.maxOutput ?? model.maxOutput, options.contextWindow ?? model.contextWindow),
+              tokenizer: model.tokenizer
+            }
+          ]
         }
-      ]
-    })
+      : {}),
+    // The truncation baseline keeps as many recent messages as the budget allows (the plan caps the
+    // retention at what fits), so it is compared with summaries at the same context size.
+    ...(options.summarizer === 'truncate' ? { retentionTokens: 200_000 } : {})
+  })
+  try {
+    return await replayWithSettings(app, messages, options, started)
+  } finally {
+    restore()
   }
-  // The truncation baseline keeps as many recent messages as the budget allows (the plan caps the
-  // retention at what fits), so it is compared with summaries at the same context size.
-  settings.update({ autoCompress: true, ...(options.summarizer === 'truncate' ? { retentionTokens: 200_000 } : {}) })
+}
+
+async function replayWithSettings(app: App, messages: readonly ImportedMessage[], options: ReplayOptions, started: number): Promise<ReplayResult> {
+  const { sessions, chat, compression, usage } = app.services
+  const { model } = options
   const session = sessions.create(options.title ?? 'Replay')
-  sessions.update(session.id, { provider: model.provider, modelId: model.id, strategy: options.strategy ?? 'rolling' })
+  // Auto-compression is what a replay measures: on for this chat, whatever the global setting says.
+  sessions.update(session.id, { provider: model.provider, modelId: model.id, strategy: options.strategy ?? 'rolling', autoCompress: true })
 
   let requests = 0
   let compressions = 0

@@ -37,10 +37,25 @@ export function createSettingsService({ db, clock, emit, log }: ServiceDeps) {
   }
 
   let current = load()
+  /** Values for this process only, never written (a replay's model and compression choices). */
+  let overrides: SettingsPatch = {}
+  const effective = (): Settings => ({ ...current, ...(overrides as Partial<Settings>) })
 
   return {
     get(): Settings {
-      return current
+      return effective()
+    },
+
+    /**
+     * Makes `patch` apply to everything this process does until the returned function is called,
+     * without writing it: the saved settings stay what the user chose.
+     */
+    override(patch: SettingsPatch): () => void {
+      const previous = overrides
+      overrides = { ...overrides, ...patch }
+      return () => {
+        overrides = previous
+      }
     },
 
     /** Problems found in stored settings since start-up. */
@@ -57,8 +72,8 @@ export function createSettingsService({ db, clock, emit, log }: ServiceDeps) {
         }
       })
       current = load()
-      emit('settings.changed', { settings: current })
-      return current
+      emit('settings.changed', { settings: effective() })
+      return effective()
     }
   }
 }

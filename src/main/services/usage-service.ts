@@ -31,6 +31,8 @@ export function createUsageService(
     models: ModelsService
     fetch?: typeof fetch
     countTimeoutMs?: number
+    /** A read-only process uses local counts for stale messages and leaves storing them to the owner. */
+    readOnly?: boolean
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -85,7 +87,10 @@ export function createUsageService(
     spec: specOf,
     settings: () => settings.get(),
     calibrate: (spec, raw) => calibrator.apply(modelKey(spec.provider, spec.id), raw),
-    onStale: recount
+    // A read-only process uses local counts for stale messages and leaves storing them to the owner.
+    onStale: (session, spec, stale) => {
+      if (!deps.readOnly) recount(session, spec, stale)
+    }
   })
   const conversation = reader.conversation
 

@@ -7,6 +7,7 @@ import {
   type RpcResult
 } from '../../shared/contract'
 import { AppError } from '../../shared/app-error'
+import { databaseError } from '../services/database-errors'
 import type { Logger } from '../services/service-deps'
 
 /** One handler per route; a route without one is a compile error. */
@@ -52,7 +53,11 @@ export function createRouter(handlers: Handlers, { log, validateOutput = false }
         }
         return { ok: true, data }
       } catch (err) {
-        if (err instanceof AppError) return { ok: false, error: { code: err.code, message: err.message } }
+        const known = err instanceof AppError ? err : databaseError(err)
+        if (known) {
+          if (!(err instanceof AppError)) log.warn(`Route ${name}: ${known.message}`, err)
+          return { ok: false, error: { code: known.code, message: known.message } }
+        }
         log.error(`Route ${name} failed`, err)
         return {
           ok: false,

@@ -1,14 +1,11 @@
 import { z } from 'zod'
-import { chatMessageSchema, MAX_MESSAGE_CHARS } from '../domain/chat-message'
+import { chatMessageSchema, MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG } from '../domain/chat-message'
 import { route } from './define'
 
 export const messageTextSchema = z
   .string()
   .refine((t) => t.trim().length > 0, 'Message cannot be empty')
-  .refine(
-    (t) => t.length <= MAX_MESSAGE_CHARS,
-    `Message is too long (${MAX_MESSAGE_CHARS.toLocaleString('en-US')} characters at most)`
-  )
+  .refine((t) => t.length <= MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG)
 
 const sessionInput = z.object({ sessionId: z.string().min(1) }).strict()
 

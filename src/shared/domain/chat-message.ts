@@ -2,6 +2,8 @@ import { z } from 'zod'
 
 /** The largest message a user may send, in characters. Longer input is refused with a clear error. */
 export const MAX_MESSAGE_CHARS = 1_000_000
+/** What the composer and the importer say about a message over MAX_MESSAGE_CHARS. */
+export const MESSAGE_TOO_LONG = `Message is too long (${MAX_MESSAGE_CHARS.toLocaleString('en-US')} characters at most)`
 
 export const messageRoleSchema = z.enum(['system', 'user', 'assistant', 'tool'])
 export type MessageRole = z.infer<typeof messageRoleSchema>

@@ -22,7 +22,7 @@ describe('token calibration storage', () => {
 
   it('carries calibration stored in settings over to its own table, keeping only valid entries', () => {
     const file = join(tempDir(), 'distill.db')
-    const old = openDatabase(file, migrationsBeforeCalibrationTable())
+    const old = openDatabase(file, { migrationsFolder: migrationsBeforeCalibrationTable() })
     const stored = {
       'anthropic:claude-sonnet-4-5': { factor: 1.18, samples: 7 },
       'google:gemini-2.5-pro': { factor: 0.92, samples: 2 },

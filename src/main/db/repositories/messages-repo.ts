@@ -28,7 +28,7 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
  * writes more than this one row; the unique (session_id, seq) index guards against races.
  */
 /** The derived columns that let context accounting skip reading `parts`. */
-function partsColumns(parts: ChatMessage['parts']) {
+export function partsColumns(parts: ChatMessage['parts']) {
   return { partCount: parts.length, hasToolParts: parts.some((p) => p.type === 'tool-call' || p.type === 'tool-result') }
 }
 

@@ -9,9 +9,13 @@ export function readSettingRows(db: Db): Array<{ key: string; value: unknown }> 
     .all()
 }
 
+/**
+ * Stores the value as JSON text. Written out explicitly: drizzle would turn a cleared (null) value
+ * into SQL NULL, which the column refuses, failing the whole save.
+ */
 export function writeSetting(db: Db, key: string, value: unknown, now: number): void {
   db.insert(settings)
-    .values({ key, valueJson: value, updatedAt: now })
+    .values({ key, valueJson: sql`${JSON.stringify(value ?? null)}`, updatedAt: now })
     .onConflictDoUpdate({
       target: settings.key,
       set: { valueJson: sql`excluded.value_json`, updatedAt: sql`excluded.updated_at` }

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto'
+import { v7 as uuidv7 } from 'uuid'
+import { MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG, messageText, type MessagePart } from '../../shared/domain/chat-message'
+import type { App } from '../app'
+import { findImport, insertImportedMessages, recordImport } from '../db/repositories/imports-repo'
+import type { ImportedConversation } from '../importers/chatgpt-export'
+import { ImportError } from '../importers/openai-messages'
+
+export interface ImportChatsOptions {
+  /** The file name, kept with each imported chat. */
+  source: string
+  /** Title of a single imported chat (a file of several keeps theirs). */
+  title?: string
+  /** Import conversations even when they were imported before. */
+  again?: boolean
+  /** `writing` while a chat's messages are stored, `counting` while their tokens are counted. */
+  onProgress?: (phase: 'writing' | 'counting', done: number, total: number) => void
+}
+
+export interface ImportedChat {
+  id: string
+  title: string
+  messages: number
+  systemPrompt: boolean
+}
+
+export interface SkippedChat {
+  title: string
+  reason: string
+  /** The chat this one duplicates. */
+  sessionId?: string
+}
+
+export interface ImportOutcome {
+  sessions: ImportedChat[]
+  skipped: SkippedChat[]
+}
+
+/** Characters a message carries: its text, and tool inputs and outputs as sent. */
+function messageChars(parts: readonly MessagePart[]): number {
+  let n = 0
+  for (const p of parts) {
+    if (p.type === 'text') n += p.text.length
+    else if (p.type === 'tool-call') n += typeof p.input === 'string' ? p.input.length : JSON.stringify(p.input ?? null).length
+    else if (p.type === 'tool-result') n += typeof p.output === 'string' ? p.output.length : JSON.stringify(p.output ?? null).length
+  }
+  return n
+}
+
+/** System messages become the chat's system prompt: they are instructions, not turns to summarize. */
+function splitSystem(conv: ImportedConversation): { systemPrompt: string | null; messages: ImportedConversation['messages'] } {
+  const system = conv.messages.filter((m) => m.role === 'system').map((m) => messageText(m.parts).trim()).filter(Boolean)
+  return { systemPrompt: system.length ? system.join('\n\n') : null, messages: conv.messages.filter((m) => m.role !== 'system') }
+}
+
+/** Identifies a conversation by what it says (not its title or file name). */
+function contentHash(systemPrompt: string | null, messages: ImportedConversation['messages']): string {
+  const hash = createHash('sha256').update(JSON.stringify(systemPrompt))
+  for (const m of messages) hash.update('\0').update(JSON.stringify([m.role, m.name ?? null, m.parts]))
+  return hash.digest('hex')
+}
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10)
+}
+
+/** Refuses the whole file before anything is written when a message is larger than a user may send. */
+function assertSizes(conversations: readonly ImportedConversation[]): void {
+  for (const [i, conv] of conversations.entries()) {
+    for (const [j, m] of conv.messages.entries()) {
+      if (messageChars(m.parts) <= MAX_MESSAGE_CHARS) continue
+      const where = conversations.length > 1 ? `Chat ${i + 1} ("${conv.title}"), message ${j + 1}` : `Message ${j + 1}`
+      throw new ImportError(`${where}: ${MESSAGE_TOO_LONG}. Nothing was imported.`)
+    }
+  }
+}
+
+/**
+ * Imports conversations, each as one chat written in one transaction: a crash leaves a chat
+ * whole or absent, never half. Tokens are counted after the commit; a message whose count is
+ * missing (a crash while counting) is counted again when the chat is opened.
+ */
+export async function importChats(app: App, conversations: readonly ImportedConversation[], options: ImportChatsOptions): Promise<ImportOutcome> {
+  assertSizes(conversations)
+  const db = app.database.db
+  const { sessions, usage } = app.services
+  const outcome: ImportOutcome = { sessions: [], skipped: [] }
+  for (const conv of conversations) {
+    const title = (conversations.length === 1 && options.title ? options.title : conv.title).slice(0, 200)
+    const { systemPrompt, messages } = splitSystem(conv)
+    if (messages.length === 0 && systemPrompt === null) {
+      outcome.skipped.push({ title, reason: conv.emptyReason ?? 'it has no messages' })
+      continue
+    }
+    const hash = contentHash(systemPrompt, messages)
+    const earlier = options.again ? undefined : findImport(db, hash)
+    if (earlier) {
+      outcome.skipped.push({
+        title,
+        reason: `it was already imported on ${day(earlier.importedAt)} as "${earlier.title}" (${earlier.sessionId})`,
+        sessionId: earlier.sessionId
+      })
+      continue
+    }
+    const now = Date.now()
+    const { session, stored } = db.transaction((tx) => {
+      const created = sessions.create(title)
+      const session = systemPrompt === null ? created : sessions.update(created.id, { systemPrompt })
+      const rows = messages.map((m) => ({ id: uuidv7(), role: m.role, parts: m.parts, createdAt: m.createdAt ?? now }))
+      const stored = insertImportedMessages(tx, session.id, rows, (done) => options.onProgress?.('writing', done, messages.length))
+      recordImport(tx, { sessionId: session.id, contentHash: hash, source: options.source, importedAt: now })
+      return { session, stored }
+    })
+    for (const [i, message] of stored.entries()) {
+      await usage.messageWritten(message, session)
+      options.onProgress?.('counting', i + 1, stored.length)
+    }
+    outcome.sessions.push({ id: session.id, title: session.title, messages: stored.length, systemPrompt: systemPrompt !== null })
+  }
+  return outcome
+}
