@@ -183,7 +183,32 @@ export function* mergeTopics(state: TieredState, env: ActionEnv): Step {
   }
 }
 
-/** Step 5, the last resort: the oldest bulk archive goes. */
+/**
+ * Step 5a (Agent Zero's merge_bulks_by, tried before a bulk is removed): the two oldest bulks become
+ * one, the older read as the earlier summary (a cascade), so the archive still covers the whole chat.
+ */
+export function* cascadeBulks(state: TieredState, env: ActionEnv): Step {
+  const [a, b, ...rest] = state.bulks
+  if (!a || !b) return undefined
+  const key = `c:${a.id}:${b.id}:${a.tokens}:${b.tokens}`
+  const before = a.tokens + b.tokens
+  // The archive that stands for the whole older chat may fill the bulk tier (but must shrink the two).
+  const target = Math.min(Math.floor(env.allocations.bulks), before - 1)
+  if (env.exhausted.has(key) || target < 1) return undefined
+  const raw = yield { purpose: 'bulk', previousSummary: `${a.summary}\n${b.summary}`, messages: [], targetTokens: target }
+  const fit = fitText(raw, target, env.countTokens)
+  if (fit.tokens === 0 || fit.tokens >= before) {
+    env.exhausted.add(key)
+    return undefined
+  }
+  const bulk = { id: a.id, summary: fit.text, tokens: fit.tokens, topicIds: [...a.topicIds, ...b.topicIds], firstSeq: a.firstSeq, lastSeq: b.lastSeq }
+  return {
+    state: { ...state, bulks: [bulk, ...rest] },
+    event: { kind: 'bulk-cascade', bulkId: bulk.id, topicIds: bulk.topicIds, tokensBefore: before, tokensAfter: fit.tokens }
+  }
+}
+
+/** Step 5b, the last resort: the oldest bulk archive goes. */
 export function dropOldestBulk(state: TieredState): ActionResult | undefined {
   const [oldest, ...rest] = state.bulks
   if (!oldest) return undefined

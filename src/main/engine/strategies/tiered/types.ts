@@ -83,4 +83,5 @@ export type TieredEvent =
   | { kind: 'attention'; topicId: string; messageIds: string[]; tokensBefore: number; tokensAfter: number }
   | { kind: 'topic-summary'; topicId: string; tokensBefore: number; tokensAfter: number }
   | { kind: 'bulk-merge'; bulkId: string; topicIds: string[]; tokensBefore: number; tokensAfter: number }
+  | { kind: 'bulk-cascade'; bulkId: string; topicIds: string[]; tokensBefore: number; tokensAfter: number }
   | { kind: 'bulk-drop'; bulkId: string; topicIds: string[]; tokensBefore: number; tokensAfter: 0 }
