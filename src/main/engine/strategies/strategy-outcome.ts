@@ -5,6 +5,7 @@ import type { TieredContextItem, TieredEvent } from './tiered/types'
 import { getTieredContext } from './tiered/view'
 import { planImportance } from './importance/plan-importance'
 import { scoreTurns, type TurnScore } from './importance/score-turns'
+import { withoutPhatic } from './importance/signals'
 import { extractiveSummarizer } from './summarize'
 import { summarizeExtractive } from '../extractive/summarize-extractive'
 import { SUMMARY_PREFIX } from '../build-context'
@@ -90,8 +91,8 @@ export function tieredOutcome(options: {
 /** What the summary message adds to its text in the context (its prefix and framing), kept out of the plan's room. */
 const summaryFrame = (countTokens: CountTokens) => countTokens(SUMMARY_PREFIX) + 8
 
-const importanceLine = (i: { role: string; action: string; text: string }) =>
-  `${LABEL[i.role] ?? i.role}${i.action === 'compress' ? ' (condensed)' : ''}: ${i.text}`
+/** One line per shown turn; a condensed one ends with "…" (cheaper than a label, and the frame says details may be missing). */
+const importanceLine = (i: { role: string; action: string; text: string }) => `${LABEL[i.role] ?? i.role}: ${i.text}${i.action === 'compress' ? ' …' : ''}`
 
 /**
  * Sigma ADR-006 over the whole history: shifts verbatim, important turns ~30%, routine ~10%, within
@@ -122,7 +123,11 @@ export function importanceOutcome(options: {
   const verbatimAfter = plan.items.slice(cutoffIndex + 1).reduce((s, i) => s + i.tokens, 0)
   const shown = before.filter((i) => i.action !== 'drop')
   const droppedIds = new Set(before.filter((i) => i.action === 'drop').map((i) => i.id))
-  const dropped = messages.filter((m) => droppedIds.has(m.id)).map((m) => ({ role: m.role, text: m.text, createdAt: m.createdAt }))
+  // The digest reads the dropped turns without their small talk (a turn that is only small talk not at all).
+  const dropped = messages
+    .filter((m) => droppedIds.has(m.id))
+    .map((m) => ({ role: m.role, text: withoutPhatic(m.text), createdAt: m.createdAt }))
+    .filter((m) => m.text !== '')
   const header = (n: number) => `### Digest of ${n} other turns`
   const TURNS = '### Turns by importance'
 

@@ -29,7 +29,7 @@ const LONG = [
 const score = (id: string, cls: TurnScore['class']): TurnScore => ({
   id,
   score: cls === 'paradigm-shift' ? 8 : cls === 'important' ? 5 : 1,
-  signals: { novelty: 0, decision: 0, numbers: 0, code: 0, entities: 0 },
+  signals: { novelty: 0, phatic: 0, decision: 0, numbers: 0, code: 0, entities: 0 },
   class: cls
 })
 

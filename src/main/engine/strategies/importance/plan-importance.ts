@@ -20,6 +20,7 @@ import { allowedBoundaries, retentionStart } from '../../retention'
 import type { CountTokens, EngineMessage, EngineRole } from '../../types'
 import { fitText, type Summarize } from '../summarize'
 import type { TurnClass, TurnScore } from './score-turns'
+import { withoutPhatic } from './signals'
 
 export type TargetRatio = 1 | 0.3 | 0.1 | 0
 
@@ -105,9 +106,13 @@ export function planImportance(
     const target = Math.ceil(t.tokens * ratio)
     if (target < MIN_LINE_TOKENS) return DROP
     if (target >= t.tokens) return { action: 'compress', targetRatio: ratio, text: t.text, tokens: t.tokens }
-    const raw = ctx.summarize({ purpose: 'turn', messages: [{ role: t.role, text: t.text, createdAt: t.createdAt }], targetTokens: target })
+    // The condenser reads the turn without its small talk; a result it could not fit is cut in the
+    // middle by fitText, and a cut this small is a fragment, not a summary: the turn is left out instead.
+    const content = withoutPhatic(t.text)
+    if (content === '') return DROP
+    const raw = ctx.summarize({ purpose: 'turn', messages: [{ role: t.role, text: content, createdAt: t.createdAt }], targetTokens: target }).trim()
     const fit = fitText(raw, target, countTokens)
-    return fit.tokens === 0 ? DROP : { action: 'compress', targetRatio: ratio, ...fit }
+    return fit.tokens === 0 || fit.text !== raw ? DROP : { action: 'compress', targetRatio: ratio, ...fit }
   }
 
   const small = turns.length < (ctx.minTurns ?? MIN_TURNS)
