@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { EngineMessage } from '../types'
 import { importanceOutcome, tieredOutcome, type StrategyOutcome } from './strategy-outcome'
@@ -74,6 +75,26 @@ describe.each([
 })
 
 describe('importanceOutcome', () => {
+  it('never goes over its budget, whatever the chat (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.string({ maxLength: 200 })), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 60, max: 4000 }),
+        (specs, historyTokens) => {
+          const base = chat(specs.length)
+          const msgs = base.map((m, i) => {
+            const text = `${PHATIC[specs[i]![0] % PHATIC.length]} ${m.text.repeat(specs[i]![0])}${specs[i]![1]}`.trim()
+            return { ...m, text, tokens: count(text) + 3 }
+          })
+          const out = importanceOutcome({ messages: msgs, historyTokens, countTokens: count, retentionTokens: 1000 })
+          const verbatim = msgs.slice(out.cutoffIndex + 1).reduce((s, m) => s + m.tokens, 0)
+          expect(count(out.summaryText) + verbatim).toBeLessThanOrEqual(historyTokens)
+        }
+      ),
+      { numRuns: 40 }
+    )
+  })
+
   it('fits its budget with the labels, framing and digest counted', () => {
     const msgs = chat(120)
     for (const historyTokens of [200, 600, 1500, 3000]) {
