@@ -180,6 +180,19 @@ describe('compressTiered escalation', () => {
     expect(getTieredContext(tight.state).at(-1)).toMatchObject({ kind: 'message', sourceIds: [last.id], text: last.text })
   })
 
+  it('never cascades bulks across a "New topic" the user set', () => {
+    const msgs = conversation(12, 4, 4)
+    // At the end of the first three topics: the bulk merge of those stops there, a cascade must too.
+    const boundary = msgs[11]!.seq
+    const state = msgs.reduce((s, m) => {
+      const next = addMessage(s, m, { historyTokens: 1_000_000 })
+      return m.seq === boundary ? sealCurrentTopic(next, 'user') : next
+    }, emptyTieredState())
+    const r = compressTiered(state, { historyTokens: Math.floor(tieredTokens(state) * 0.12) }, ctx)
+    expect(kinds(r.events)).toContain('bulk-cascade')
+    expect(r.state.bulks.filter((b) => b.firstSeq <= boundary && b.lastSeq > boundary)).toEqual([])
+  })
+
   it('lends the share of empty tiers to the tiers over theirs', () => {
     const usage = { current: 900, topics: 100, bulks: 0 }
     // Slack: topics 200, bulks 200; only the current topic is over its 500.

@@ -48,6 +48,8 @@ export interface Bulk {
   topicIds: string[]
   firstSeq: number
   lastSeq: number
+  /** Its last topic was closed by the user ("New topic"): a cascade never merges it with the next bulk. */
+  endsAtUserBoundary?: boolean
 }
 
 export interface TieredState {
