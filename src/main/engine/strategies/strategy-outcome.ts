@@ -5,8 +5,10 @@ import type { TieredContextItem, TieredEvent } from './tiered/types'
 import { getTieredContext } from './tiered/view'
 import { planImportance } from './importance/plan-importance'
 import { scoreTurns, type TurnScore } from './importance/score-turns'
+import { withoutPhatic } from './importance/signals'
 import { extractiveSummarizer } from './summarize'
 import { summarizeExtractive } from '../extractive/summarize-extractive'
+import { SUMMARY_PREFIX } from '../build-context'
 
 /** The share of the importance strategy's room for the digest of the turns it drops. */
 export const DIGEST_SHARE = 0.35
@@ -86,43 +88,72 @@ export function tieredOutcome(options: {
   return { cutoffIndex, summaryText, tiered: { topics, bulks, events: result.events } }
 }
 
-/** Sigma ADR-006 over the whole history: shifts verbatim, important turns ~30%, routine ~10%. */
+/** What the summary message adds to its text in the context (its prefix and framing), kept out of the plan's room. */
+const summaryFrame = (countTokens: CountTokens) => countTokens(SUMMARY_PREFIX) + 8
+
+/** One line per shown turn; a condensed one ends with "…" (cheaper than a label, and the frame says details may be missing). */
+const importanceLine = (i: { role: string; action: string; text: string }) => `${LABEL[i.role] ?? i.role}: ${i.text}${i.action === 'compress' ? ' …' : ''}`
+
+/**
+ * Sigma ADR-006 over the whole history: shifts verbatim, important turns ~30%, routine ~10%, within
+ * `historyTokens` (summary and retained turns together, labels and framing counted).
+ */
 export function importanceOutcome(options: {
   messages: readonly EngineMessage[]
   historyTokens: number
   countTokens: CountTokens
   retentionTokens: number
 }): StrategyOutcome {
-  const scores = scoreTurns(options.messages)
-  // Turns the plan must drop outright are not lost: they share a digest (the extractive summary of
-  // all of them), which takes DIGEST_SHARE of the room; the plan gets the rest.
-  const digestRoom = Math.floor(options.historyTokens * DIGEST_SHARE)
-  const plan = planImportance(options.messages, scores, { historyTokens: options.historyTokens - digestRoom }, {
-    countTokens: options.countTokens,
-    summarize: extractiveSummarizer(options.countTokens),
-    retentionTokens: options.retentionTokens
+  const { countTokens, messages } = options
+  const scores = scoreTurns(messages)
+  const room = Math.max(0, options.historyTokens - summaryFrame(countTokens))
+  // Turns the plan leaves out are not lost: they share a digest (the extractive summary of all of
+  // them), which gets DIGEST_SHARE of the room and whatever the plan leaves unused.
+  const digestRoom = Math.floor(room * DIGEST_SHARE)
+  const lineTokens = countTokens(`${importanceLine({ role: 'assistant', action: 'compress', text: '' })}\n`) + 1
+  const plan = planImportance(messages, scores, { historyTokens: room - digestRoom }, {
+    countTokens,
+    summarize: extractiveSummarizer(countTokens),
+    retentionTokens: options.retentionTokens,
+    lineTokens
   })
-  const firstRetained = plan.items.findIndex((i) => i.retained)
-  const before = firstRetained === -1 ? plan.items : plan.items.slice(0, firstRetained)
-  const acted = plan.acted && before.some((i) => i.action !== 'keep')
-  const lastSeq = before.at(-1)?.seq
-  const cutoffIndex = !acted || lastSeq === undefined ? -1 : options.messages.findLastIndex((m) => m.seq <= lastSeq)
-  const lines = before
-    .filter((i) => i.action !== 'drop')
-    .map((i) => `${LABEL[i.role] ?? i.role}${i.action === 'compress' ? ` (condensed to ~${Math.round(i.targetRatio * 100)}%)` : ''}: ${i.text}`)
+  // The summary stands for everything up to the last turn not sent verbatim as it is.
+  const cutoffIndex = plan.acted ? plan.items.findLastIndex((i) => !(i.retained && i.action === 'keep')) : -1
+  const before = plan.items.slice(0, cutoffIndex + 1)
+  const verbatimAfter = plan.items.slice(cutoffIndex + 1).reduce((s, i) => s + i.tokens, 0)
+  const shown = before.filter((i) => i.action !== 'drop')
   const droppedIds = new Set(before.filter((i) => i.action === 'drop').map((i) => i.id))
-  if (droppedIds.size > 0 && digestRoom > 0) {
-    const digest = summarizeExtractive({
-      messages: options.messages.filter((m) => droppedIds.has(m.id)).map((m) => ({ role: m.role, text: m.text, createdAt: m.createdAt })),
-      targetTokens: digestRoom,
-      countTokens: options.countTokens
-    })
-    if (digest) lines.unshift(`### Digest of ${droppedIds.size} routine turns\n${digest}\n\n### Turns by importance`)
+  // The digest reads the dropped turns without their small talk (a turn that is only small talk not at all).
+  const dropped = messages
+    .filter((m) => droppedIds.has(m.id))
+    .map((m) => ({ role: m.role, text: withoutPhatic(m.text), createdAt: m.createdAt }))
+    .filter((m) => m.text !== '')
+  const header = (n: number) => `### Digest of ${n} other turns`
+  const TURNS = '### Turns by importance'
+
+  const render = (digestTokens: number, lines: typeof shown) => {
+    const digest = dropped.length > 0 && digestTokens > 0 ? summarizeExtractive({ messages: dropped, targetTokens: digestTokens, countTokens }) : ''
+    return [...(digest ? [`${header(dropped.length)}\n${digest}\n`, ...(lines.length ? [TURNS] : [])] : []), ...lines.map(importanceLine)].join('\n')
+  }
+  const shownTokens = () => countTokens(shown.map(importanceLine).join('\n'))
+  let digestTokens = room - verbatimAfter - shownTokens() - countTokens(`${header(dropped.length)}\n\n${TURNS}\n`)
+  let summaryText = render(digestTokens, shown)
+  // Token counts of joined text are not exactly additive: whatever overshoots comes off the digest,
+  // then off the lowest-scored lines.
+  const score = new Map(scores.map((s) => [s.id, s.score]))
+  for (let guard = 0; guard < 64 && summaryText !== '' && countTokens(summaryText) + verbatimAfter > room; guard++) {
+    const over = countTokens(summaryText) + verbatimAfter - room
+    if (digestTokens > 0) digestTokens = Math.max(0, digestTokens - over - 2)
+    else {
+      const worst = shown.reduce((w, i, k) => ((score.get(i.id) ?? 0) < (score.get(shown[w]!.id) ?? 0) ? k : w), 0)
+      shown.splice(worst, 1)
+    }
+    summaryText = render(digestTokens, shown)
   }
   const count = (a: string) => before.filter((i) => i.action === a).length
   return {
     cutoffIndex,
-    summaryText: lines.join('\n'),
+    summaryText,
     importance: { scores, kept: count('keep'), compressed: count('compress'), dropped: count('drop') }
   }
 }

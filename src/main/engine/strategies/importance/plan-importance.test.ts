@@ -29,7 +29,7 @@ const LONG = [
 const score = (id: string, cls: TurnScore['class']): TurnScore => ({
   id,
   score: cls === 'paradigm-shift' ? 8 : cls === 'important' ? 5 : 1,
-  signals: { novelty: 0, decision: 0, numbers: 0, code: 0, entities: 0 },
+  signals: { novelty: 0, phatic: 0, decision: 0, numbers: 0, code: 0, entities: 0 },
   class: cls
 })
 
@@ -61,21 +61,46 @@ describe('planImportance', () => {
     expect(plan.items[5]!.retained).toBe(false)
   })
 
-  it('does nothing below 5 turns', () => {
+  it('condenses nothing below 5 turns, but still holds the budget', () => {
     const few = turns.slice(0, 4)
-    const plan = planImportance(few, scores, { historyTokens: 10 }, ctx)
-    expect(plan.acted).toBe(false)
-    expect(plan.items.every((i) => i.action === 'keep')).toBe(true)
+    const relaxed = planImportance(few, scores, { historyTokens: 100_000 }, ctx)
+    expect(relaxed.acted).toBe(false)
+    expect(relaxed.items.every((i) => i.action === 'keep')).toBe(true)
+    const tight = planImportance(few, scores, { historyTokens: few[3]!.tokens + 5 }, ctx)
+    expect(tight.fits).toBe(true)
+    // The oldest go first; the newest stays verbatim.
+    expect(tight.items.map((i) => i.action)).toEqual(['drop', 'drop', 'drop', 'keep'])
     expect(planImportance(turns.slice(0, 5), scores, { historyTokens: 100_000 }, ctx).acted).toBe(true)
   })
 
-  it('drops routine turns first, then steps important ones down, when the budget is tight', () => {
-    const relaxed = planImportance(turns, scores, { historyTokens: 100_000 }, ctx)
+  it('leaves the lowest-scored turns out first when the budget is tight', () => {
+    const all = { ...ctx, verbatimShare: 1 }
+    const relaxed = planImportance(turns, scores, { historyTokens: 100_000 }, all)
     const routine = relaxed.items.filter((i) => i.class === 'routine').reduce((s, i) => s + i.tokens, 0)
-    const plan = planImportance(turns, scores, { historyTokens: relaxed.tokens - routine }, ctx)
+    const plan = planImportance(turns, scores, { historyTokens: relaxed.tokens - routine }, all)
     expect(plan.fits).toBe(true)
     expect(plan.items.filter((i) => i.class === 'routine').every((i) => i.action === 'drop')).toBe(true)
     expect(plan.items.filter((i) => i.class !== 'routine').map((i) => i.targetRatio)).toEqual([1, 0.3, 0.3, 1, 0.3])
+  })
+
+  it('keeps verbatim only within its share, choosing the highest scores, and steps the others down', () => {
+    // Every turn looks like a paradigm shift, as on a chat where everything seems news.
+    const shifts = turns.map((t, i) => ({ ...score(t.id, 'paradigm-shift'), score: 7 + i / 10 }))
+    const plan = planImportance(turns, shifts, { historyTokens: 1000 }, { ...ctx, verbatimShare: 0.5, lineTokens: 4 })
+    expect(plan.fits).toBe(true)
+    const verbatim = plan.items.filter((i) => i.action === 'keep')
+    expect(verbatim.reduce((s, i) => s + i.tokens, 0)).toBeLessThanOrEqual(500)
+    // The highest scores (the newest here) are the ones kept whole; lower ones are condensed instead of lost.
+    expect(verbatim.length).toBeGreaterThan(0)
+    const condensed = plan.items.filter((i) => i.action === 'compress')
+    expect(condensed.length).toBeGreaterThan(0)
+    expect(Math.min(...verbatim.map((i) => i.seq))).toBeGreaterThan(Math.max(...condensed.map((i) => i.seq)))
+  })
+
+  it('leaves out a turn whose condensed form would be a fragment', () => {
+    const short = Array.from({ length: 8 }, (_, i) => turn(i, `Sounds good, talk soon number ${i}.`))
+    const plan = planImportance(short, short.map((t) => score(t.id, 'routine')), { historyTokens: 100_000 }, ctx)
+    expect(plan.items.every((i) => i.action === 'drop')).toBe(true)
   })
 
   it('respects the budget (property)', () => {
@@ -84,7 +109,8 @@ describe('planImportance', () => {
         fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.string({ maxLength: 400 }), fc.boolean()), { minLength: 5, maxLength: 40 }),
         fc.integer({ min: 0, max: 5000 }),
         fc.integer({ min: 0, max: 3000 }),
-        (specs, historyTokens, retentionTokens) => {
+        fc.integer({ min: 0, max: 12 }),
+        (specs, historyTokens, retentionTokens, lineTokens) => {
           const ts = specs.map(([n, junk, tool], i) => {
             const text = `${LONG.slice(0, n * 90)}${junk}`
             // Pairs of tool call and result now and then.
@@ -92,10 +118,14 @@ describe('planImportance', () => {
             if (i % 2 === 1 && specs[i - 1]?.[2]) return turn(i, text, { role: 'tool', toolResultIds: [`c${i - 1}`] })
             return turn(i, text)
           })
-          const plan = planImportance(ts, scoreTurns(ts), { historyTokens }, { ...ctx, retentionTokens })
+          const plan = planImportance(ts, scoreTurns(ts), { historyTokens }, { ...ctx, retentionTokens, lineTokens })
           expect(plan.tokens).toBeLessThanOrEqual(historyTokens)
           expect(plan.fits).toBe(true)
-          expect(plan.tokens).toBe(plan.items.reduce((s, i) => s + i.tokens, 0))
+          const shown = plan.items.filter((i) => !i.retained && i.tokens > 0).length
+          expect(plan.tokens).toBe(plan.items.reduce((s, i) => s + i.tokens, 0) + shown * lineTokens)
+          // The retained suffix never takes more than its share of the budget, unless it is all there is.
+          const retained = plan.items.filter((i) => i.retained).reduce((s, i) => s + i.tokens, 0)
+          if (plan.items.some((i) => !i.retained)) expect(retained).toBeLessThanOrEqual(historyTokens / 2)
           expect(plan.items.map((i) => i.id)).toEqual(ts.map((t) => t.id))
           for (const item of plan.items) if (item.action === 'drop') expect(item).toMatchObject({ text: '', tokens: 0 })
         }

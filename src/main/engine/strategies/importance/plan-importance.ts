@@ -1,15 +1,26 @@
 /**
- * Sigma ADR-006 compression: paradigm shifts verbatim, important turns condensed to ~30%, routine
- * turns to ~10% (each turn summarized on its own), the most recent turns (retention R) verbatim, and
- * nothing at all below 5 turns. When that is still over the budget, in this order, oldest first, until
- * it fits: routine turns go; important turns go to 10%, then go; paradigm shifts go to 30%, 10%, then
- * go; the oldest retained turns go (never splitting a tool call from its result); what is left is cut
- * in the middle, the newest turn last. Pure: `summarize` is the per-turn condenser (extractiveSummarizer by default).
+ * Sigma ADR-006 compression within a budget: paradigm shifts verbatim, important turns condensed to
+ * ~30%, routine turns to ~10% (each turn summarized on its own), the most recent turns (retention R)
+ * verbatim. The budget decides how much of that fits, and the scores decide what:
+ *
+ * - the retained suffix takes at most `retainedShare` of the budget, so older turns always keep room;
+ * - older turns are visited by score, highest first, and each gets its class's form when that still
+ *   fits, else the next smaller one (verbatim → 30% → 10%), else nothing; verbatim keeps together take
+ *   at most `verbatimShare` of the older turns' room, so a chat where many turns look important does
+ *   not spend everything on the first few;
+ * - a condensed form shorter than MIN_LINE_TOKENS is not worth a line: the turn is left to the caller's
+ *   digest of dropped turns instead.
+ *
+ * When even the retained suffix does not fit (a huge message, a tiny window), its oldest turns go
+ * (never splitting a tool call from its result) and what is left is cut in the middle, the newest turn
+ * last. The plan never exceeds the budget, counting `lineTokens` for every older turn it shows. Pure:
+ * `summarize` is the per-turn condenser (extractiveSummarizer by default).
  */
 import { allowedBoundaries, retentionStart } from '../../retention'
 import type { CountTokens, EngineMessage, EngineRole } from '../../types'
 import { fitText, type Summarize } from '../summarize'
 import type { TurnClass, TurnScore } from './score-turns'
+import { withoutPhatic } from './signals'
 
 export type TargetRatio = 1 | 0.3 | 0.1 | 0
 
@@ -17,7 +28,7 @@ export interface ImportanceItem {
   id: string
   seq: number
   role: EngineRole
-  /** 'drop' only when the budget forces it (see the escalation above). */
+  /** 'drop' when the budget had no room for the turn (see above). */
   action: 'keep' | 'compress' | 'drop'
   targetRatio: TargetRatio
   class: TurnClass
@@ -30,8 +41,9 @@ export interface ImportanceItem {
 
 export interface ImportancePlan {
   items: ImportanceItem[]
+  /** Every item's tokens plus `lineTokens` for each older turn shown. */
   tokens: number
-  /** False below the minimum number of turns: everything is kept as it is. */
+  /** False when the plan changed nothing: every turn kept verbatim. */
   acted: boolean
   fits: boolean
 }
@@ -41,14 +53,28 @@ export interface ImportanceContext {
   summarize: Summarize
   /** R: tokens of the most recent turns kept verbatim (default 1000, as DESIGN §5). */
   retentionTokens?: number
-  /** ADR-006: no compression with fewer analysed turns than this (default 5). */
+  /** ADR-006: below this many turns nothing is condensed; only the budget is enforced (default 5). */
   minTurns?: number
+  /** The most of the budget the retained suffix may take (default RETAINED_SHARE). */
+  retainedShare?: number
+  /** The most of the older turns' room verbatim keeps may take together (default VERBATIM_SHARE). */
+  verbatimShare?: number
+  /** What showing one older turn costs besides its text (its label and line break), in tokens. */
+  lineTokens?: number
 }
 
 export const MIN_TURNS = 5
 export const DEFAULT_RETENTION_TOKENS = 1000
+export const RETAINED_SHARE = 0.5
+export const VERBATIM_SHARE = 0.5
+/** A condensed turn shorter than this carries little more than its label. */
+export const MIN_LINE_TOKENS = 8
 
 const RATIO: Record<TurnClass, TargetRatio> = { 'paradigm-shift': 1, important: 0.3, routine: 0.1 }
+const LADDER: readonly TargetRatio[] = [1, 0.3, 0.1]
+
+type Form = Pick<ImportanceItem, 'action' | 'targetRatio' | 'text' | 'tokens'>
+const DROP: Form = { action: 'drop', targetRatio: 0, text: '', tokens: 0 }
 
 export function planImportance(
   turns: readonly EngineMessage[],
@@ -58,8 +84,10 @@ export function planImportance(
 ): ImportancePlan {
   const { countTokens } = ctx
   const limit = Math.max(0, Math.floor(budget.historyTokens))
+  const lineTokens = Math.max(0, ctx.lineTokens ?? 0)
   const byId = new Map(scores.map((s) => [s.id, s]))
   const classOf = (t: EngineMessage): TurnClass => byId.get(t.id)?.class ?? 'important'
+  const scoreOf = (t: EngineMessage): number => byId.get(t.id)?.score ?? 5
   const keep = (t: EngineMessage, retained: boolean): ImportanceItem => ({
     id: t.id,
     seq: t.seq,
@@ -71,67 +99,70 @@ export function planImportance(
     text: t.text,
     tokens: t.tokens
   })
-  const total = (items: readonly ImportanceItem[]) => items.reduce((s, i) => s + i.tokens, 0)
 
-  if (turns.length < (ctx.minTurns ?? MIN_TURNS)) {
-    const items = turns.map((t) => keep(t, true))
-    return { items, tokens: total(items), acted: false, fits: total(items) <= limit }
-  }
-
-  const condense = (t: EngineMessage, ratio: TargetRatio): Pick<ImportanceItem, 'action' | 'targetRatio' | 'text' | 'tokens'> => {
+  const condense = (t: EngineMessage, ratio: TargetRatio): Form => {
     if (ratio === 1) return { action: 'keep', targetRatio: 1, text: t.text, tokens: t.tokens }
-    if (ratio === 0) return { action: 'drop', targetRatio: 0, text: '', tokens: 0 }
+    if (ratio === 0) return DROP
     const target = Math.ceil(t.tokens * ratio)
+    if (target < MIN_LINE_TOKENS) return DROP
     if (target >= t.tokens) return { action: 'compress', targetRatio: ratio, text: t.text, tokens: t.tokens }
-    const raw = ctx.summarize({ purpose: 'turn', messages: [{ role: t.role, text: t.text, createdAt: t.createdAt }], targetTokens: target })
-    return { action: 'compress', targetRatio: ratio, ...fitText(raw, target, countTokens) }
+    // The condenser reads the turn without its small talk; a result it could not fit is cut in the
+    // middle by fitText, and a cut this small is a fragment, not a summary: the turn is left out instead.
+    const content = withoutPhatic(t.text)
+    if (content === '') return DROP
+    const raw = ctx.summarize({ purpose: 'turn', messages: [{ role: t.role, text: content, createdAt: t.createdAt }], targetTokens: target }).trim()
+    const fit = fitText(raw, target, countTokens)
+    return fit.tokens === 0 || fit.text !== raw ? DROP : { action: 'compress', targetRatio: ratio, ...fit }
   }
 
-  const start = retentionStart(turns, ctx.retentionTokens ?? DEFAULT_RETENTION_TOKENS)
-  const items = turns.map((t, i) => {
-    const base = keep(t, i >= start)
-    return i >= start ? base : { ...base, ...condense(t, RATIO[base.class]) }
-  })
+  const small = turns.length < (ctx.minTurns ?? MIN_TURNS)
+  const retentionCap = Math.min(ctx.retentionTokens ?? DEFAULT_RETENTION_TOKENS, Math.floor(limit * (ctx.retainedShare ?? RETAINED_SHARE)))
+  // Below the minimum every turn counts as retained: nothing is condensed, the budget still holds.
+  const start = small ? 0 : retentionStart(turns, retentionCap)
+  const items = turns.map((t, i) => (i >= start ? keep(t, true) : { ...keep(t, false), ...DROP }))
+  let retainedSum = items.slice(start).reduce((s, i) => s + i.tokens, 0)
 
-  // Over the budget: step down the oldest turns of each kind in turn.
-  let sum = total(items)
-  const steps: Array<[TurnClass, TargetRatio, TargetRatio]> = [
-    ['routine', 0.1, 0],
-    ['important', 0.3, 0.1],
-    ['important', 0.1, 0],
-    ['paradigm-shift', 1, 0.3],
-    ['paradigm-shift', 0.3, 0.1],
-    ['paradigm-shift', 0.1, 0]
-  ]
-  for (const [cls, from, to] of steps) {
-    for (let i = 0; i < start && sum > limit; i++) {
-      const item = items[i]!
-      if (item.class !== cls || item.targetRatio !== from) continue
-      const next = { ...item, ...condense(turns[i]!, to) }
-      sum += next.tokens - item.tokens
-      items[i] = next
+  // Older turns by score, highest first (the newer of equal scores first), each in the largest form
+  // its class allows that still fits.
+  let room = Math.max(0, limit - retainedSum)
+  let verbatimRoom = Math.floor(room * (ctx.verbatimShare ?? VERBATIM_SHARE))
+  const order = Array.from({ length: start }, (_, i) => i).sort((a, b) => scoreOf(turns[b]!) - scoreOf(turns[a]!) || b - a)
+  for (const i of order) {
+    if (room < MIN_LINE_TOKENS + lineTokens) break
+    const t = turns[i]!
+    for (const ratio of LADDER.slice(LADDER.indexOf(RATIO[classOf(t)]))) {
+      if (ratio === 1 && t.tokens > verbatimRoom) continue
+      const form = condense(t, ratio)
+      if (form.tokens === 0 || form.tokens + lineTokens > room) continue
+      items[i] = { ...items[i]!, ...form }
+      room -= form.tokens + lineTokens
+      if (ratio === 1) verbatimRoom -= form.tokens
+      break
     }
   }
 
-  // Still over (a small window): the retained turns go, oldest first and whole tool exchanges at a time.
+  // The retained suffix alone is over (a small window): its oldest turns go, whole tool exchanges at a time.
   const allowed = allowedBoundaries(turns)
-  for (let i = start; i < turns.length - 1 && sum > limit; i++) {
+  for (let i = start; i < turns.length - 1 && retainedSum > limit; i++) {
     let end = i + 1
     while (end < turns.length - 1 && !allowed[end]) end++
     if (!allowed[end]) break
     for (let j = i; j < end; j++) {
-      sum -= items[j]!.tokens
-      items[j] = { ...items[j]!, action: 'drop', targetRatio: 0, text: '', tokens: 0 }
+      retainedSum -= items[j]!.tokens
+      items[j] = { ...items[j]!, ...DROP }
     }
     i = end - 1
   }
-  // Last resort: what is left of the retained turns, then the newest, is cut in the middle to fit.
-  for (let i = start; i < turns.length && sum > limit; i++) {
+  // Last resort: what is left of them, then the newest, is cut in the middle to fit.
+  for (let i = start; i < turns.length && retainedSum > limit; i++) {
     const item = items[i]!
     if (item.tokens === 0) continue
-    const fit = fitText(turns[i]!.text, Math.min(item.tokens - 1, item.tokens - (sum - limit)), countTokens)
-    items[i] = { ...item, action: fit.tokens === 0 ? 'drop' : 'compress', targetRatio: fit.tokens === 0 ? 0 : item.targetRatio, ...fit }
-    sum += fit.tokens - item.tokens
+    const fit = fitText(turns[i]!.text, Math.min(item.tokens - 1, item.tokens - (retainedSum - limit)), countTokens)
+    items[i] = { ...item, ...(fit.tokens === 0 ? DROP : { action: 'compress' as const, ...fit }) }
+    retainedSum += fit.tokens - item.tokens
   }
-  return { items, tokens: sum, acted: true, fits: sum <= limit }
+
+  const tokens = items.reduce((s, item, i) => s + item.tokens + (i < start && item.tokens > 0 ? lineTokens : 0), 0)
+  const acted = items.some((item) => item.action !== 'keep')
+  return { items, tokens, acted, fits: tokens <= limit }
 }

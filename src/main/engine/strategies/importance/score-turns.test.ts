@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { EngineMessage } from '../../types'
 import { noveltyScores } from './novelty'
 import { scoreTurns } from './score-turns'
-import { codeSignal, decisionSignal, entitiesSignal, numbersSignal } from './signals'
+import { codeSignal, decisionSignal, entitiesSignal, numbersSignal, phaticShare, withoutPhatic } from './signals'
 
 const count = (text: string) => Math.ceil(text.length / 4) + 3
 const turn = (i: number, text: string, role: EngineMessage['role'] = i % 2 ? 'assistant' : 'user'): EngineMessage => ({
@@ -95,5 +95,41 @@ describe('scoreTurns', () => {
     const ms = performance.now() - t0
     expect(scores).toHaveLength(1000)
     expect(ms).toBeLessThan(1000)
+  })
+})
+
+describe('small talk and news in any chat', () => {
+  it('sees greetings, thanks, praise and agreement as phatic, and events as not', () => {
+    for (const t of ['Hey Sam! Good to see you! How have you been?', 'Thanks so much!', 'Wow, that sounds amazing!', 'I agree, totally.', 'Take care, talk soon!'])
+      expect(phaticShare(t)).toBe(1)
+    for (const t of ['I moved to Porto last month for a new job at a bakery.', 'The flight leaves at 6:40 on 3 June.', 'We adopted a puppy named Biscuit.'])
+      expect(phaticShare(t)).toBe(0)
+    expect(withoutPhatic('(9 May, 2023) Hi Ana! Thanks for asking. I started a pottery class yesterday.')).toBe('(9 May, 2023) I started a pottery class yesterday.')
+    expect(withoutPhatic('Haha, nice! Thanks!')).toBe('')
+  })
+
+  it('counts dates and plans said in words', () => {
+    expect(numbersSignal('I went to a support group yesterday and I am going to volunteer next month.')).toBeGreaterThan(0.6)
+    expect(numbersSignal('That is lovely to hear.')).toBe(0)
+  })
+
+  it('scores small talk low and news with names, dates and plans high, whoever speaks', () => {
+    const turns = Array.from({ length: 60 }, (_, i) =>
+      i % 3 === 0
+        ? turn(i, `Hey Robin! ${['Thanks so much!', 'Wow, that sounds great!', 'Haha, totally agree.', 'So happy for you!'][i % 4]}`)
+        : turn(i, `Robin, on ${(i % 27) + 1} March I met ${['Nadia Petrova', 'Omar Said', 'Lena Fischer'][i % 3]} in ${['Lyon', 'Accra', 'Busan', 'Perth', 'Cusco'][i % 5]} about the ${['garden', 'choir', 'startup', 'marathon'][i % 4]} we plan to start next month (item ${i}).`)
+    )
+    const scores = scoreTurns(turns)
+    const phatic = scores.filter((_, i) => i % 3 === 0)
+    const news = scores.filter((_, i) => i % 3 !== 0)
+    expect(phatic.every((s) => s.class === 'routine')).toBe(true)
+    expect(Math.max(...phatic.map((s) => s.score))).toBeLessThan(Math.min(...news.map((s) => s.score)))
+    // "Robin", named in every turn, is the person spoken to: it is not news.
+    expect(phatic.every((s) => s.signals.entities === 0)).toBe(true)
+  })
+
+  it('leaves a name out of the entity signal only when the conversation keeps repeating it', () => {
+    expect(entitiesSignal('I saw Robin at the market.', new Set(['robin']))).toBe(0)
+    expect(entitiesSignal('I saw Robin at the market.')).toBe(0.25)
   })
 })

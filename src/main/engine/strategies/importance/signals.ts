@@ -45,9 +45,61 @@ const QUANTITY = new RegExp(
   'g'
 )
 
-/** Numbers of two or more digits, dates, times, money, percentages: three or more saturate. */
+const WEEKDAY = '(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day'
+/** Dates and plans said in words: "yesterday", "last weekend", "next Friday", "3 years ago", "going to". */
+const WHEN = new RegExp(
+  [
+    '\\b(?:yesterday|tomorrow|tonight|today)\\b',
+    `\\b(?:last|next|this|coming|past)\\s+(?:week(?:end)?|month|year|summer|winter|spring|fall|autumn|night|time|${WEEKDAY}|${MONTH})\\b`,
+    `\\b(?:on|since|until|by|in)\\s+(?:${WEEKDAY}|${MONTH})\\b`,
+    '\\b\\d+\\s+(?:years?|months?|weeks?|days?|hours?)\\b',
+    '\\b(?:ago|upcoming|deadline|scheduled|appointment)\\b',
+    "\\b(?:going to|gonna|planning|plan to|plans to|signed up|about to|will be|i'll|we'll)\\b"
+  ].join('|'),
+  'gi'
+)
+
+/**
+ * Numbers of two or more digits, dates, times, money, percentages, and dates or plans in words
+ * ("last weekend", "next month", "going to"): three or more saturate.
+ */
 export function numbersSignal(text: string): number {
-  return /\d/.test(text) ? Math.min(1, count(text, QUANTITY) / 3) : 0
+  return Math.min(1, ((/\d/.test(text) ? count(text, QUANTITY) : 0) + count(text, WHEN)) / 3)
+}
+
+/**
+ * Phatic sentences carry the social part of a chat, not its content: greetings, thanks, praise,
+ * agreement, goodbyes, the question back. A sentence counts when it opens with such a cue, is short
+ * and holds no number.
+ */
+const PHATIC = new RegExp(
+  '^(?:oh|ah|aw+|well|and|so|but)?[\\s,!.]*(?:' +
+    [
+      'hi+|hey+|hello|yo|hiya|good (?:morning|afternoon|evening|night|to (?:see|hear from) you)|long time',
+      'thanks?|thank you|thx|ty|cheers|much appreciated|appreciate it',
+      'bye|goodbye|see (?:you|ya)|take care|talk (?:soon|later|to you)|catch you|have a (?:good|great|nice)',
+      'ok(?:ay)?|sure|cool|nice|great|awesome|wow+|amazing|wonderful|fantastic|incredible|lovely|sweet|perfect|neat',
+      'ha(?:ha)+|lol|lmao|yes+|yeah|yep|yup|nope|no problem|no worries|np|of course|definitely|absolutely|totally|exactly|indeed|right',
+      'congrat\\w*|well done|good (?:job|luck|for you)|same here|me too|you too|agreed|i agree|i know|i hear you|i feel you',
+      "sounds (?:good|great|fun|amazing|awesome|lovely|like)|that(?:'s| is| was| sounds) (?:so |really |super |very )?(?:great|awesome|amazing|cool|nice|wonderful|fantastic|awesome|lovely|sweet|fun|good|true|tough|hard)",
+      "(?:i'?m |i am )?(?:so )?(?:happy|glad|proud|excited) (?:for|of) you|glad to hear|good to (?:know|hear)|love (?:that|it|this)",
+      "how (?:are|have) you(?: been| doing)?|how about you|what about you|what'?s up|what'?s new|anything new|how'?s it going"
+    ].join('|') +
+    ')\\b',
+  'i'
+)
+
+/** The share of a turn's words that sit in phatic sentences, from 0 to 1. */
+export function phaticShare(text: string): number {
+  const sentences = text.split(/(?<=[.!?…])\s+|\n+/).filter((x) => x.trim() !== '')
+  let phatic = 0
+  let total = 0
+  for (const sentence of sentences) {
+    const n = sentence.split(/\s+/).filter(Boolean).length
+    total += n
+    if (n <= 12 && !/\d/.test(sentence) && PHATIC.test(sentence.trim().replace(/^[\s"'“(*#>-]+/, ''))) phatic += n
+  }
+  return total === 0 ? 0 : phatic / total
 }
 
 const IDENTIFIERS = new RegExp(
@@ -76,26 +128,47 @@ const NOT_NAMES = new Set(
 )
 const CAPITALIZED_RUN = /[A-Z][A-Za-z0-9'’&.-]*(?:[ \t]+(?:of |de |van |von |la |del )?[A-Z][A-Za-z0-9'’&.-]*)*/g
 
-/**
- * Capitalised names that do not start a sentence ("Alice Martin", "Acme Corp"): multi-word ones count
- * 1, single words 0.5; two saturate. A name at the start of a sentence loses its first word.
- */
-export function entitiesSignal(text: string): number {
-  let score = 0
+/** The capitalised names of a text that do not start a sentence ("Alice Martin", "Acme Corp"); a name at the start of a sentence loses its first word. */
+export function entityNames(text: string): string[][] {
+  const out: string[][] = []
   for (const sentence of text.split(/(?<=[.!?…:])\s+|\n+/)) {
     const s = sentence.replace(/^[\s"'“(*#>-]+/, '')
     for (const m of s.matchAll(CAPITALIZED_RUN)) {
-      let words = m[0].replace(/[.'’]+$/, '').split(/[ \t]+/)
+      let words = m[0].replace(/[.'’!?,]+$/, '').split(/[ \t]+/)
       if (m.index === 0) words = words.slice(1)
       while (words.length > 0 && NOT_NAMES.has(words[0]!)) words = words.slice(1)
-      const names = words.filter((w) => !/^(?:of|de|van|von|la|del)$/.test(w))
-      if (names.length >= 2) score += 1
-      else if (names.length === 1 && names[0]!.length > 1) score += 0.5
+      const names = words.filter((w) => !/^(?:of|de|van|von|la|del|I['’]\w+)$/.test(w))
+      if (names.length >= 2 || (names.length === 1 && names[0]!.length > 1)) out.push(names)
     }
+  }
+  return out
+}
+
+/**
+ * Names: multi-word ones count 1 and single words 0.5, two saturate. `common` names (those the whole
+ * conversation keeps repeating, such as the speakers' own) are left out: they tell nothing about a turn.
+ */
+export function entitiesSignal(text: string, common: ReadonlySet<string> = new Set(), found = entityNames(text)): number {
+  let score = 0
+  for (const names of found) {
+    const rare = names.filter((n) => !common.has(n.toLowerCase()))
+    if (rare.length === 0) continue
+    score += names.length >= 2 ? 1 : 0.5
   }
   return Math.min(1, score / 2)
 }
 
-export function turnSignals(text: string): TurnSignals {
-  return { decision: decisionSignal(text), numbers: numbersSignal(text), code: codeSignal(text), entities: entitiesSignal(text) }
+export function turnSignals(text: string, commonNames?: ReadonlySet<string>, names?: string[][]): TurnSignals {
+  return { decision: decisionSignal(text), numbers: numbersSignal(text), code: codeSignal(text), entities: entitiesSignal(text, commonNames, names) }
+}
+
+/**
+ * The text without its phatic sentences, for a condenser or digest with little room: it should pick
+ * what happened, not the greeting. A leading "(date)" stamp stays; empty when nothing else is left.
+ */
+export function withoutPhatic(text: string): string {
+  const stamp = /^\([^)\n]{1,60}\)\s*/.exec(text)?.[0] ?? ''
+  const body = text.slice(stamp.length)
+  const kept = body.split(/(?<=[.!?…])\s+/).filter((sentence) => phaticShare(sentence) < 1)
+  return `${stamp}${kept.join(' ')}`.trim()
 }

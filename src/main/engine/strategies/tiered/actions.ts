@@ -175,7 +175,8 @@ export function* mergeTopics(state: TieredState, env: ActionEnv): Step {
     tokens: fit.tokens,
     topicIds: group.map((t) => t.id),
     firstSeq: first.firstSeq,
-    lastSeq: group.at(-1)!.lastSeq
+    lastSeq: group.at(-1)!.lastSeq,
+    ...(group.at(-1)!.sealedBy === 'user' ? { endsAtUserBoundary: true } : {})
   }
   return {
     state: { ...state, topics: state.topics.slice(group.length), bulks: [...state.bulks, bulk] },
@@ -183,7 +184,46 @@ export function* mergeTopics(state: TieredState, env: ActionEnv): Step {
   }
 }
 
-/** Step 5, the last resort: the oldest bulk archive goes. */
+/**
+ * Step 5a (Agent Zero's merge_bulks_by, tried before a bulk is removed): the two oldest bulks become
+ * one, the older read as the earlier summary (a cascade), so the archive still covers the whole chat.
+ * A boundary the user set by hand ("New topic") is never merged across.
+ */
+export function* cascadeBulks(state: TieredState, env: ActionEnv): Step {
+  // The oldest two that no "New topic" of the user separates.
+  const i = state.bulks.findIndex((x, k) => k + 1 < state.bulks.length && !x.endsAtUserBoundary)
+  if (i < 0) return undefined
+  const a = state.bulks[i]!
+  const b = state.bulks[i + 1]!
+  const key = `c:${a.id}:${b.id}:${a.tokens}:${b.tokens}`
+  const before = a.tokens + b.tokens
+  // The archive that stands for the older chat may fill the bulk tier (but must shrink the two).
+  const target = Math.min(Math.floor(env.allocations.bulks), before - 1)
+  if (env.exhausted.has(key) || target < 1) return undefined
+  const raw = yield { purpose: 'bulk', previousSummary: `${a.summary}\n${b.summary}`, messages: [], targetTokens: target }
+  const fit = fitText(raw, target, env.countTokens)
+  if (fit.tokens === 0 || fit.tokens >= before) {
+    env.exhausted.add(key)
+    return undefined
+  }
+  const bulk = {
+    id: a.id,
+    summary: fit.text,
+    tokens: fit.tokens,
+    topicIds: [...a.topicIds, ...b.topicIds],
+    firstSeq: a.firstSeq,
+    lastSeq: b.lastSeq,
+    ...(b.endsAtUserBoundary ? { endsAtUserBoundary: true } : {})
+  }
+  const bulks = [...state.bulks]
+  bulks.splice(i, 2, bulk)
+  return {
+    state: { ...state, bulks },
+    event: { kind: 'bulk-cascade', bulkId: bulk.id, topicIds: bulk.topicIds, tokensBefore: before, tokensAfter: fit.tokens }
+  }
+}
+
+/** Step 5b, the last resort: the oldest bulk archive goes. */
 export function dropOldestBulk(state: TieredState): ActionResult | undefined {
   const [oldest, ...rest] = state.bulks
   if (!oldest) return undefined

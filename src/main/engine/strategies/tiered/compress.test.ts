@@ -152,7 +152,7 @@ describe('compressTiered escalation', () => {
     expect(r.fits).toBe(true)
   })
 
-  it('merges the 3 oldest topics into a bulk when summaries are not enough, and drops bulks only last', () => {
+  it('merges the 3 oldest topics into a bulk when summaries are not enough, then cascades bulks instead of dropping them', () => {
     const state = build(conversation(12, 4, 4))
     const total = tieredTokens(state)
     const mid = compressTiered(state, { historyTokens: Math.floor(total * 0.3) }, ctx)
@@ -164,13 +164,33 @@ describe('compressTiered escalation', () => {
 
     const tight = compressTiered(state, { historyTokens: Math.floor(total * 0.12) }, ctx)
     const kt = kinds(tight.events)
-    expect(kt).toContain('bulk-drop')
-    expect(kt.indexOf('bulk-merge')).toBeLessThan(kt.indexOf('bulk-drop'))
-    expect(kt.lastIndexOf('topic-summary')).toBeLessThan(kt.indexOf('bulk-drop'))
+    expect(kt).toContain('bulk-cascade')
+    expect(kt.indexOf('bulk-merge')).toBeLessThan(kt.indexOf('bulk-cascade'))
+    expect(kt).not.toContain('bulk-drop')
     expect(tight.fits).toBe(true)
+    // The archives still stand for the chat from its first message.
+    expect(tight.state.bulks[0]!.firstSeq).toBe(1)
+
+    // Only when even one archive does not fit is the oldest one dropped.
+    const tiny = compressTiered(state, { historyTokens: Math.floor(total * 0.03) }, ctx)
+    const kd = kinds(tiny.events)
+    if (kd.includes('bulk-drop')) expect(kd.indexOf('bulk-cascade')).toBeLessThan(kd.indexOf('bulk-drop'))
     // The current topic's last message is always there, verbatim.
     const last = state.current.messages.at(-1)!
     expect(getTieredContext(tight.state).at(-1)).toMatchObject({ kind: 'message', sourceIds: [last.id], text: last.text })
+  })
+
+  it('never cascades bulks across a "New topic" the user set', () => {
+    const msgs = conversation(12, 4, 4)
+    // At the end of the first three topics: the bulk merge of those stops there, a cascade must too.
+    const boundary = msgs[11]!.seq
+    const state = msgs.reduce((s, m) => {
+      const next = addMessage(s, m, { historyTokens: 1_000_000 })
+      return m.seq === boundary ? sealCurrentTopic(next, 'user') : next
+    }, emptyTieredState())
+    const r = compressTiered(state, { historyTokens: Math.floor(tieredTokens(state) * 0.12) }, ctx)
+    expect(kinds(r.events)).toContain('bulk-cascade')
+    expect(r.state.bulks.filter((b) => b.firstSeq <= boundary && b.lastSeq > boundary)).toEqual([])
   })
 
   it('lends the share of empty tiers to the tiers over theirs', () => {

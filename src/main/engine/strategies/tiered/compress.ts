@@ -10,7 +10,7 @@
  */
 import type { CountTokens } from '../../types'
 import type { Summarize, SummarizeAsync, SummarizeInput } from '../summarize'
-import { attention, dropOldestBulk, mergeTopics, squeezeCurrent, summarizeTopic, truncateLargest, type ActionEnv, type ActionResult, type Step } from './actions'
+import { attention, cascadeBulks, dropOldestBulk, mergeTopics, squeezeCurrent, summarizeTopic, truncateLargest, type ActionEnv, type ActionResult, type Step } from './actions'
 import { DEFAULT_TIERED_CONFIG, type TieredConfig } from './config'
 import type { TieredEvent, TieredState, Tier } from './types'
 import { tierUsage } from './view'
@@ -68,7 +68,7 @@ function* firstApplicable(state: TieredState, tiers: readonly Tier[], env: Actio
     const r = (yield* summarizeTopic(state, env)) ?? (yield* mergeTopics(state, env))
     if (r) return r
   }
-  if (has('bulks')) return dropOldestBulk(state)
+  if (has('bulks')) return (yield* cascadeBulks(state, env)) ?? dropOldestBulk(state)
   return undefined
 }
 

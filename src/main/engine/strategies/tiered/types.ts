@@ -48,6 +48,8 @@ export interface Bulk {
   topicIds: string[]
   firstSeq: number
   lastSeq: number
+  /** Its last topic was closed by the user ("New topic"): a cascade never merges it with the next bulk. */
+  endsAtUserBoundary?: boolean
 }
 
 export interface TieredState {
@@ -83,4 +85,5 @@ export type TieredEvent =
   | { kind: 'attention'; topicId: string; messageIds: string[]; tokensBefore: number; tokensAfter: number }
   | { kind: 'topic-summary'; topicId: string; tokensBefore: number; tokensAfter: number }
   | { kind: 'bulk-merge'; bulkId: string; topicIds: string[]; tokensBefore: number; tokensAfter: number }
+  | { kind: 'bulk-cascade'; bulkId: string; topicIds: string[]; tokensBefore: number; tokensAfter: number }
   | { kind: 'bulk-drop'; bulkId: string; topicIds: string[]; tokensBefore: number; tokensAfter: 0 }
