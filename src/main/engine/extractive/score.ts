@@ -116,7 +116,10 @@ export function scoreUnit(unit: Unit, ctx: ScoreContext): number {
     const content = ctx.termIds.length
     // Few content words: nothing to remember. Small talk and reactions without a fact of the speaker's own.
     if (content <= 2) score -= 1
-    if (PHATIC.test(t)) score -= content <= 4 ? 2.5 : facts > 0 ? 0.5 : 1.5
+    const phatic = PHATIC.test(t)
+    // Small talk with nothing else in it is never worth a line, however rare its words are here.
+    if (phatic && content <= 5 && facts === 0 && names === 0 && idents === 0 && !/\d/.test(t)) return 0.05
+    if (phatic) score -= content <= 4 ? 2.5 : facts > 0 ? 0.5 : 1.5
     else if (REACTION.test(t) && !FIRST_PERSON.test(t) && facts === 0 && names === 0 && !/\d/.test(t)) score -= 1
     // Opinions and encouragement in general terms ("Let's keep going", "It's so important to rest"): no
     // event, name, number or identifier that a later question could be about.
