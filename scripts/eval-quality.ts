@@ -269,6 +269,17 @@ ${resultsTable(rows)}
 `
 }
 
+/** The real-conversation section written by `npm run eval:real` (scripts/eval-real.mjs) survives a rerun. */
+const REAL_START = '<!-- eval:real start -->'
+const REAL_END = '<!-- eval:real end -->'
+function keepRealSection(doc: string, next: string): string {
+  if (!existsSync(doc)) return next
+  const before = readFileSync(doc, 'utf8')
+  const at = before.indexOf(REAL_START)
+  const end = before.indexOf(REAL_END)
+  return at >= 0 && end > at ? `${next.trimEnd()}\n\n${before.slice(at, end + REAL_END.length)}\n` : next
+}
+
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2))
   checkCli(opts.cli)
@@ -285,7 +296,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  if (opts.write) writeFileSync(opts.doc, document(fixtures, rows, opts))
+  if (opts.write) writeFileSync(opts.doc, keepRealSection(opts.doc, document(fixtures, rows, opts)))
   if (opts.json) {
     const fx = fixtures.map((f) => ({ name: f.name, messages: f.messages, tokens: f.tokens, facts: f.facts.length }))
     process.stdout.write(`${JSON.stringify({ model: MODEL, maxOutput: opts.maxOutput, fixtures: fx, rows }, null, 2)}\n`)

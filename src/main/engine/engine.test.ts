@@ -98,6 +98,16 @@ describe('planCompression', () => {
     expect(plan.warnings.join(' ')).toMatch(/fewer than 2,000 tokens/)
   })
 
+  it('gives the summary the room the retained messages leave below the after-compression mark', () => {
+    const plan = planCompression({ messages: msgs, systemTokens: 50, pendingInputTokens: 20, overheadTokens: 3, budget, settings })
+    const retained = plan.retained.reduce((s, m) => s + m.tokens, 0)
+    // More than the old fixed share of the budget, and summary + retained still leave the headroom.
+    expect(plan.targetSummaryTokens).toBeGreaterThan(Math.floor(budget.usable * 0.15))
+    expect(73 + plan.targetSummaryTokens + retained).toBeLessThanOrEqual(Math.floor(budget.threshold * 0.7))
+    const capped = planCompression({ messages: msgs, systemTokens: 50, pendingInputTokens: 20, overheadTokens: 3, budget, settings, summaryTokensCap: 300 })
+    expect(capped.targetSummaryTokens).toBe(300)
+  })
+
   it('shrinks retention when the window is too small for it (FR-5.3)', () => {
     const tiny = computeBudget({ contextWindow: 2048, maxOutput: 512, safetyMarginPercent: 5, thresholdPercent: 95 })
     const plan = planCompression({ messages: msgs, systemTokens: 0, pendingInputTokens: 0, overheadTokens: 3, budget: tiny, settings })

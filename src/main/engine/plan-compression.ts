@@ -2,7 +2,7 @@ import type { Budget } from './budget'
 import { retentionStart } from './retention'
 import { type ActiveSummary, type CompressionSettings, type EngineMessage, totalTokens } from './types'
 
-/** A summary gets this share of the usable budget at most… */
+/** A summary gets at least this share of the usable budget (room allowing)… */
 export const SUMMARY_SHARE = 0.15
 /** …and at least this many tokens when the window allows it. */
 export const MIN_SUMMARY_TOKENS = 200
@@ -81,6 +81,11 @@ export function planCompression(input: PlanInput): CompressionPlan {
   const start = retentionStart(messages, retention)
   const toSummarize = messages.slice(0, start)
   const retained = messages.slice(start)
+  // …and whatever the retained messages leave below the after-compression mark: that room would
+  // otherwise stay empty until the next compression, and the headroom above the mark keeps those rare.
+  const roomLeft = Math.floor(budget.threshold * AFTER_COMPRESSION_TARGET) - fixed - sum(retained)
+  const ceiling = Math.min(MAX_SUMMARY_TOKENS, Math.floor(available / 2), input.summaryTokensCap ?? Number.POSITIVE_INFINITY)
+  targetSummaryTokens = Math.max(targetSummaryTokens, Math.min(roomLeft, ceiling))
   const empty = toSummarize.length === 0
   const belowMinimum = (summary?.tokens ?? 0) + historyTokens < settings.minimumTokens
   if (belowMinimum && input.manual && !empty) {

@@ -3,6 +3,8 @@
  * prose sentences, one line per code block, and the labelled lines of an earlier summary.
  */
 
+import { HEADING_PATTERN, parseDate, type Day } from './dates'
+
 export type Speaker = 'system' | 'user' | 'assistant' | 'tool'
 
 export interface Unit {
@@ -15,6 +17,8 @@ export interface Unit {
   position: number
   role: Speaker | 'summary'
   kind: 'prose' | 'code'
+  /** The day it was written or said, when known: summaries group their lines under date headings. */
+  day?: Day
 }
 
 export const LABELS: Record<Speaker, string> = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool' }
@@ -81,10 +85,10 @@ export interface SplitContext {
 }
 
 /** The units of one message, in order. */
-export function messageUnits(text: string, role: Speaker, group: number, ctx: SplitContext): Unit[] {
+export function messageUnits(text: string, role: Speaker, group: number, ctx: SplitContext, day?: Day): Unit[] {
   const units: Unit[] = []
   const push = (t: string, kind: Unit['kind']) => {
-    units.push({ label: LABELS[role], text: t, group, position: ctx.nextPosition++, role, kind })
+    units.push({ label: LABELS[role], text: t, group, position: ctx.nextPosition++, role, kind, ...(day !== undefined ? { day } : {}) })
   }
   const fence = /```([^\n`]*)\n?([\s\S]*?)(?:```|$)/g
   let last = 0
@@ -107,19 +111,40 @@ export function messageUnits(text: string, role: Speaker, group: number, ctx: Sp
 }
 
 export const HEADER_PATTERN = /^Summary of (\d+) earlier messages?\b.*$/
+/** Said in the header when the days come from dates the messages state rather than from their timestamps. */
+export const STATED_DATES = 'dates as stated in the messages'
+
+export interface SummaryUnits {
+  units: Unit[]
+  covered?: number
+  groups: number
+  /** The summary's days came from dates its messages stated: later messages without one continue them. */
+  stated: boolean
+  /** The day of its last date heading. */
+  lastDay?: Day
+}
 
 /**
  * The units of a previous summary (ours or an LLM's). Labelled lines (`- User: …`) keep their label;
- * other lines are labelled `Summary`. Returns how many messages the summary says it covers, if it says.
+ * other lines are labelled `Summary`; date headings (`8 May 2023:`) date the lines below them.
+ * Returns how many messages the summary says it covers, if it says.
  */
-export function summaryUnits(summary: string, ctx: SplitContext, firstGroup: number): { units: Unit[]; covered?: number; groups: number } {
+export function summaryUnits(summary: string, ctx: SplitContext, firstGroup: number): SummaryUnits {
   const units: Unit[] = []
   let covered: number | undefined
   let group = firstGroup
+  let stated = false
+  let day: Day | undefined
   for (const raw of summary.split('\n')) {
     const header = HEADER_PATTERN.exec(raw.trim())
     if (header) {
       covered = (covered ?? 0) + Number(header[1])
+      if (raw.includes(STATED_DATES)) stated = true
+      continue
+    }
+    const dated = HEADING_PATTERN.exec(raw.trim())
+    if (dated) {
+      day = parseDate(dated[1]!) ?? day
       continue
     }
     const labelled = /^\s*[-*•]\s+([A-Z][A-Za-z]{1,20}):\s+(.*)$/.exec(raw)
@@ -131,10 +156,10 @@ export function summaryUnits(summary: string, ctx: SplitContext, firstGroup: num
       const isCode = /^Code(?: \([^)]*\))?: `/.test(piece)
       const sentences = isCode ? [piece] : splitSentences(piece.trim())
       for (const s of sentences) {
-        units.push({ label, text: isCode ? s : clip(s), group, position: ctx.nextPosition++, role: 'summary', kind: isCode ? 'code' : 'prose' })
+        units.push({ label, text: isCode ? s : clip(s), group, position: ctx.nextPosition++, role: 'summary', kind: isCode ? 'code' : 'prose', ...(day !== undefined ? { day } : {}) })
       }
     }
     group++
   }
-  return { units, groups: group - firstGroup, ...(covered !== undefined ? { covered } : {}) }
+  return { units, groups: group - firstGroup, stated, ...(covered !== undefined ? { covered } : {}), ...(day !== undefined ? { lastDay: day } : {}) }
 }

@@ -126,9 +126,16 @@ describe('summarizeExtractive', () => {
   })
 
   it('never exceeds the target and is deterministic', () => {
-    const word = fc.constantFrom('the', 'port', '5433', 'Kestrel', 'we decided', 'thanks!', '`run_job()`', '€1,840', 'must', 'café', '```', '\n', '. ', '? ', '…', 'x'.repeat(40), '- ', '🙂')
+    const word = fc.constantFrom('(1:56 pm on 8 May, 2023)', 'yesterday', 'last Friday', 'the', 'port', '5433', 'Kestrel', 'we decided', 'thanks!', '`run_job()`', '€1,840', 'must', 'café', '```', '\n', '. ', '? ', '…', 'x'.repeat(40), '- ', '🙂')
     const text = fc.array(word, { maxLength: 60 }).map((w) => w.join(' '))
-    const message = fc.record({ role: fc.constantFrom('system', 'user', 'assistant', 'tool' as const), text: fc.oneof(text, fc.string({ maxLength: 200 })) })
+    const message = fc.record(
+      {
+        role: fc.constantFrom('system', 'user', 'assistant', 'tool' as const),
+        text: fc.oneof(text, fc.string({ maxLength: 200 })),
+        createdAt: fc.integer({ min: 0, max: 2_000_000_000_000 })
+      },
+      { requiredKeys: ['role', 'text'] }
+    )
     const counters = [quarter, framed, (s: string) => Math.ceil(s.length / 3) + (s.length % 7 === 0 ? 2 : 0)]
     fc.assert(
       fc.property(
@@ -147,6 +154,97 @@ describe('summarizeExtractive', () => {
       ),
       { numRuns: 400 }
     )
+  })
+
+  it('drops chat small talk and keeps what happened', () => {
+    const messages: Msg[] = [
+      { role: 'user', text: 'Hey Tomasz! Long time no chat, how are you?' },
+      { role: 'assistant', text: "Hi Ines! I'm great, thanks so much for asking." },
+      { role: 'user', text: 'I adopted a greyhound called Pepper from the Riverside shelter on Saturday.' },
+      { role: 'assistant', text: "Aww, that's so sweet! I totally agree, dogs are the best." },
+      { role: 'assistant', text: 'I started a pottery course at the community college and made two bowls.' },
+      { role: 'user', text: "Wow, that's awesome! Keep me posted." },
+      { role: 'assistant', text: 'Thanks, Ines! Talk soon, take care.' },
+      { role: 'user', text: "You're the best. Can't wait to hear more!" }
+    ]
+    const out = summarizeExtractive({ messages, targetTokens: 200, countTokens: framed })
+    expect(out.split('\n').slice(1)).toEqual([
+      '- User: I adopted a greyhound called Pepper from the Riverside shelter on Saturday.',
+      '- Assistant: I started a pottery course at the community college and made two bowls.'
+    ])
+  })
+
+  it('dates every sentence from the date its transcript states, under day headings, with relative days resolved', () => {
+    const messages: Msg[] = [
+      { role: 'user', text: '(1:56 pm on 8 May, 2023) Hey Ana! I went to a climbing gym in Porto yesterday.' },
+      { role: 'assistant', text: 'I finally booked flights to Reykjavik for our trip next month.' },
+      { role: 'user', text: '(10:00 am on 25 May, 2023) Hi! My sister Lucia moved to Toronto last Friday.' },
+      { role: 'assistant', text: 'I signed the lease on a flat in Bergen with a view of the harbour.' }
+    ]
+    // The replayed messages were all written today: the stated dates win over the timestamps.
+    const now = new Date(2026, 0, 10, 12).getTime()
+    const out = summarizeExtractive({ messages: messages.map((m) => ({ ...m, createdAt: now })), targetTokens: 300, countTokens: framed })
+    expect(out.split('\n')).toEqual([
+      'Summary of 4 earlier messages (extractive, dates as stated in the messages):',
+      '8 May 2023:',
+      '- User: I went to a climbing gym in Porto yesterday (7 May 2023).',
+      '- Assistant: I finally booked flights to Reykjavik for our trip next month (June 2023).',
+      '25 May 2023:',
+      '- User: My sister Lucia moved to Toronto last Friday (19 May 2023).',
+      '- Assistant: I signed the lease on a flat in Bergen with a view of the harbour.'
+    ])
+    // The next summary continues the stated dates for messages that state none.
+    const next = summarizeExtractive({
+      previousSummary: out,
+      messages: [{ role: 'user', text: 'I bought a used Volvo estate for 4,200 euros yesterday.', createdAt: now }],
+      targetTokens: 300,
+      countTokens: framed
+    })
+    expect(next.split('\n').slice(-2)).toEqual([
+      '- Assistant: I signed the lease on a flat in Bergen with a view of the harbour.',
+      '- User: I bought a used Volvo estate for 4,200 euros yesterday (24 May 2023).'
+    ])
+    expect(next.split('\n').filter((l) => l === '25 May 2023:')).toHaveLength(1)
+  })
+
+  it('groups sentences under the days their messages were written when no date is stated', () => {
+    const monday = new Date(2024, 2, 4, 12).getTime()
+    const out = summarizeExtractive({
+      messages: [
+        { role: 'user', text: 'The invoice for Halvorsen Ltd is due on the 15th.', createdAt: monday },
+        { role: 'user', text: 'Halvorsen paid 3,400 NOK this morning, two days early.', createdAt: monday + 86_400_000 }
+      ],
+      targetTokens: 200,
+      countTokens: framed
+    })
+    expect(out.split('\n')).toEqual([
+      'Summary of 2 earlier messages (extractive):',
+      '4 March 2024:',
+      '- User: The invoice for Halvorsen Ltd is due on the 15th.',
+      '5 March 2024:',
+      '- User: Halvorsen paid 3,400 NOK this morning, two days early.'
+    ])
+  })
+
+  it('keeps earlier facts through many cascades, within the target every time', () => {
+    const facts = [
+      'I moved from Lyon to Montreal in 2019 for a job at Ubisoft.',
+      'My daughter Noor started violin lessons with Mr. Okafor in March.',
+      'We adopted two cats, Miso and Tofu, from the Laval shelter.',
+      'I ran the Ottawa half marathon in 1:52 last spring.',
+      'My brother Karim opened a bakery called Levain on Rue Saint-Denis.',
+      'I finished my pilot licence after 45 hours of flight training.'
+    ]
+    const chatter = ['That sounds great!', 'I totally agree with you.', 'Haha, same here.', 'Thanks so much, you are the best!', 'Keep me posted!', 'Wow, how cool is that?']
+    let summary: string | undefined
+    for (let round = 0; round < facts.length; round++) {
+      const messages: Msg[] = [{ role: 'user', text: facts[round]! }, ...chatter.map((text, i): Msg => ({ role: i % 2 ? 'user' : 'assistant', text }))]
+      summary = summarizeExtractive({ previousSummary: summary, messages, targetTokens: 170, countTokens: framed })
+      expect(framed(summary)).toBeLessThanOrEqual(170)
+    }
+    for (const fact of facts) expect(summary).toContain(fact)
+    expect(summary).not.toMatch(/agree|same here|Keep me posted/)
+    expect(summary!.split('\n')[0]).toBe(`Summary of ${facts.length * 7} earlier messages (extractive):`)
   })
 
   it('summarizes 1,000 messages (~100k tokens) well under a second', () => {

@@ -1,15 +1,19 @@
 /**
  * The offline summarizer (DESIGN §5): picks the most informative sentences under a token budget and
- * prints them in chronological order with speaker labels. Pure and deterministic; used when no model
+ * prints them in chronological order with speaker labels, under the day they were said when known. Pure and deterministic; used when no model
  * is reachable, when the llm summarizer fails, or by choice.
  */
 import { selectCandidates, type Candidate } from './select'
 import { MIN_SCORE, scoreUnit } from './score'
-import { clip, messageUnits, summaryUnits, type Speaker, type Unit } from './sentences'
+import { dayFromTimestamp, heading, parseDatePrefix, resolveRelativeDates, type Day } from './dates'
+import { clip, messageUnits, STATED_DATES, summaryUnits, type Speaker, type Unit } from './sentences'
 import { TermTable, terms } from './terms'
 
 export interface ExtractiveInput {
-  /** The previous summary when cascading (FR-1.4.2): its sentences compete with the new messages'. */
+  /**
+   * The previous summary when cascading (FR-1.4.2): carried forward as a block, in order, and only trimmed
+   * of its lowest-value lines when the new messages need the room.
+   */
   previousSummary?: string
   messages: ReadonlyArray<{ role: Speaker; text: string; createdAt?: number }>
   /** Size limit of the result, measured with countTokens. */
@@ -28,12 +32,17 @@ export const EMPTY_SUMMARY = 'No earlier messages to summarize.'
 
 const line = (u: Unit) => `- ${u.label}: ${u.text}`
 
-/** One line per message: sentences that were adjacent are joined by a space, gaps by " … ". */
+/**
+ * One line per message under date headings: sentences that were adjacent are joined by a space, gaps
+ * by " … "; a heading is printed whenever the day changes.
+ */
 function render(header: string, units: readonly Unit[]): string {
   const lines = [header]
   let prev: Unit | undefined
   for (const u of units) {
-    if (prev && prev.group === u.group && prev.label === u.label) {
+    const newDay = u.day !== undefined && u.day !== prev?.day
+    if (newDay) lines.push(heading(u.day!))
+    if (!newDay && prev && prev.group === u.group && prev.label === u.label) {
       lines[lines.length - 1] += `${u.position === prev.position + 1 ? ' ' : ' … '}${u.text}`
     } else {
       lines.push(line(u))
@@ -43,12 +52,58 @@ function render(header: string, units: readonly Unit[]): string {
   return lines.join('\n')
 }
 
-function headerFor(messages: number, previous: { present: boolean; covered?: number }): string {
+function headerFor(messages: number, previous: { present: boolean; covered?: number }, stated: boolean): string {
+  const kind = `(extractive${stated ? `, ${STATED_DATES}` : ''}):`
   if (previous.present && previous.covered === undefined) {
-    return `Summary of the earlier conversation and ${messages} more message${messages === 1 ? '' : 's'} (extractive):`
+    return `Summary of the earlier conversation and ${messages} more message${messages === 1 ? '' : 's'} ${kind}`
   }
   const n = messages + (previous.covered ?? 0)
-  return `Summary of ${n} earlier message${n === 1 ? '' : 's'} (extractive):`
+  return `Summary of ${n} earlier message${n === 1 ? '' : 's'} ${kind}`
+}
+
+/** Interjections that open a chat sentence and carry nothing ("Oh, …", "Yeah! …"). */
+const OPENER = /^(?:(?:oh|wow|yeah|yes|yep|yup|ha(?:ha)+|lol|hey|hmm+|um+|ah+|aw+|well|ok(?:ay)?|so|honestly|totally|definitely|sure|omg)\s*[,!]+\s+)+/i
+function tidy(text: string): string {
+  const rest = text.replace(OPENER, '')
+  return rest.length >= 8 && rest !== text ? rest.charAt(0).toUpperCase() + rest.slice(1) : text
+}
+
+type Scored = Candidate & { unit: Unit }
+
+/** Scores units against each other (rarity is relative to the units given). */
+function scoreAll(units: readonly Unit[], focusText: string | undefined): Scored[] {
+  const table = new TermTable()
+  const termIds = units.map((u) => table.intern(terms(u.text)))
+  for (const ids of termIds) table.count(ids)
+  const focus = new Set<number>()
+  for (const t of terms(focusText ?? '')) {
+    const id = table.lookup(t)
+    if (id !== undefined) focus.add(id)
+  }
+  return units.map((unit, i) => {
+    const ids = termIds[i] ?? []
+    return { unit, termIds: ids, position: unit.position, score: scoreUnit(unit, { termIds: ids, df: table.df, units: units.length, focus }) }
+  })
+}
+
+/**
+ * The days of the new messages. A date a message states up front (a pasted or imported transcript)
+ * holds for the messages after it, as a transcript's session date does; without any, each message's own
+ * timestamp gives its day.
+ */
+function datedMessages(
+  messages: ExtractiveInput['messages'],
+  previous: { stated: boolean; lastDay?: Day } | undefined
+): Array<{ role: Speaker; text: string; day?: Day }> {
+  const prefixes = messages.map((m) => parseDatePrefix(m.text))
+  const stated = (previous?.stated ?? false) || prefixes.some((p) => p !== undefined)
+  let carried = stated ? previous?.lastDay : undefined
+  return messages.map((m, i) => {
+    const prefix = prefixes[i]
+    if (prefix) carried = prefix.day
+    const day = stated ? carried : m.createdAt !== undefined ? dayFromTimestamp(m.createdAt) : undefined
+    return { role: m.role, text: prefix ? prefix.rest : m.text, ...(day !== undefined ? { day } : {}) }
+  })
 }
 
 export function summarizeExtractive(input: ExtractiveInput): string {
@@ -56,50 +111,69 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   const target = Number.isFinite(input.targetTokens) ? Math.floor(input.targetTokens) : 0
   const fits = (text: string) => countTokens(text) <= target
 
-  // 1. Units: the previous summary's lines first (they are older), then every message's sentences.
+  // 1. Units: the previous summary's lines (older) as a block carried forward, then the new messages' sentences.
   const ctx = { nextPosition: 0 }
   const previous = input.previousSummary?.trim() ? summaryUnits(input.previousSummary, ctx, 0) : undefined
-  const units: Unit[] = previous ? [...previous.units] : []
+  const old = previous?.units ?? []
+  const dated = datedMessages(input.messages, previous)
+  const stated = (previous?.stated ?? false) || dated.some((m, i) => m.text !== input.messages[i]!.text)
+  const fresh: Unit[] = []
   let group = previous?.groups ?? 0
-  for (const m of input.messages) units.push(...messageUnits(m.text, m.role, group++, ctx))
-  if (units.length === 0) return fits(EMPTY_SUMMARY) ? EMPTY_SUMMARY : ''
-  const header = headerFor(input.messages.length, { present: previous !== undefined, ...(previous?.covered !== undefined ? { covered: previous.covered } : {}) })
-
-  // 2. Scores.
-  const table = new TermTable()
-  const termIds = units.map((u) => table.intern(terms(u.text)))
-  for (const ids of termIds) table.count(ids)
-  const focus = new Set<number>()
-  for (const t of terms(input.focus ?? '')) {
-    const id = table.lookup(t)
-    if (id !== undefined) focus.add(id)
+  for (const m of dated) {
+    for (const u of messageUnits(m.text, m.role, group++, ctx, m.day)) {
+      const text = u.kind === 'prose' ? tidy(u.day !== undefined ? resolveRelativeDates(u.text, u.day) : u.text) : u.text
+      fresh.push(text === u.text ? u : { ...u, text: clip(text) })
+    }
   }
+  if (old.length + fresh.length === 0) return fits(EMPTY_SUMMARY) ? EMPTY_SUMMARY : ''
+  const header = headerFor(
+    input.messages.length,
+    { present: previous !== undefined, ...(previous?.covered !== undefined ? { covered: previous.covered } : {}) },
+    stated
+  )
+
+  // 2. Scores. New sentences compete with each other only; the carried lines are scored among themselves,
+  //    just to know which to let go first when room is needed.
   const estimate = (u: Unit) => Math.ceil((u.text.length + u.label.length + 4) / 4)
-  let candidates: Array<Candidate & { unit: Unit }> = units.map((unit, i) => {
-    const ids = termIds[i] ?? []
-    return { unit, termIds: ids, position: unit.position, score: scoreUnit(unit, { termIds: ids, df: table.df, units: units.length, focus }) }
-  })
-  candidates = candidates.filter((c) => c.score >= MIN_SCORE)
+  let candidates = scoreAll(fresh, input.focus).filter((c) => c.score >= MIN_SCORE)
   if (candidates.length > maxCandidates(target)) {
-    const value = (c: (typeof candidates)[number]) => c.score / Math.sqrt(estimate(c.unit))
+    const value = (c: Scored) => c.score / Math.sqrt(estimate(c.unit))
     candidates = [...candidates].sort((a, b) => value(b) - value(a) || a.position - b.position).slice(0, maxCandidates(target))
   }
+  const carried = scoreAll(old, input.focus)
 
-  // 3. Selection under the budget left after the header. A line's cost includes its newline; summing
-  //    line costs over-estimates the whole (framing is counted once), and step 4 checks the real total.
+  // 3. Budgets. A line's cost includes its newline; summing line costs over-estimates the whole (framing is
+  //    counted once), and step 4 checks the real total. Date headings take a few tokens each.
   const base = countTokens('')
-  const budget = target - countTokens(header)
+  const lineCost = (u: Unit) => countTokens(`${line(u)}\n`) - base
+  const days = new Set([...old, ...fresh].map((u) => u.day).filter((d) => d !== undefined))
+  const headingCost = days.size === 0 ? 0 : countTokens(`${heading([...days][0]!)}\n`) - base
+  const available = target - countTokens(header) - Math.min(days.size * headingCost, Math.floor((target - countTokens(header)) / 4))
+  const carriedCost = carried.map((c) => lineCost(c.unit))
+  const carriedTotal = carriedCost.reduce((a, b) => a + b, 0)
+  // The new messages get at least their share of everything the summary stands for, so every period of
+  // the conversation keeps a comparable density; what one part does not need, the other may use.
+  const covered = previous ? (previous.covered ?? Math.max(1, input.messages.length)) : 0
+  const share = input.messages.length / Math.max(1, input.messages.length + covered)
+  const freshBudget = Math.max(Math.floor(available * share), available - carriedTotal)
   const picked =
-    budget > 0
-      ? selectCandidates(candidates, {
-          budget,
-          cost: (i) => countTokens(`${line(candidates[i]!.unit)}\n`) - base,
-          estimate: (i) => estimate(candidates[i]!.unit)
-        })
+    freshBudget > 0 && candidates.length > 0
+      ? selectCandidates(candidates, { budget: freshBudget, cost: (i) => lineCost(candidates[i]!.unit), estimate: (i) => estimate(candidates[i]!.unit) })
       : []
+  let used = picked.reduce((a, i) => a + lineCost(candidates[i]!.unit), 0)
+  // The carried block keeps its lines in order; only the lowest-value ones go when the room is needed.
+  const keptCarried = new Set(carried.map((_, i) => i))
+  const byValue = carried.map((c, i) => i).sort((a, b) => carried[a]!.score / Math.sqrt(carriedCost[a]!) - carried[b]!.score / Math.sqrt(carriedCost[b]!) || carried[b]!.position - carried[a]!.position)
+  let carriedUsed = carriedTotal
+  for (const i of byValue) {
+    if (carriedUsed + used <= available) break
+    keptCarried.delete(i)
+    carriedUsed -= carriedCost[i]!
+  }
+  used += carriedUsed
 
   // 4. Fit: drop the weakest sentences until the rendered text fits the tokenizer's real count.
-  let chosen = picked.map((i) => candidates[i]!)
+  let chosen: Scored[] = [...carried.filter((_, i) => keptCarried.has(i)), ...picked.map((i) => candidates[i]!)]
   const chronological = () => [...chosen].sort((a, b) => a.position - b.position).map((c) => c.unit)
   let text = render(header, chronological())
   while (chosen.length > 0 && !fits(text)) {
@@ -111,7 +185,7 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   if (chosen.length > 0) return text
 
   // 5. Too small for any whole sentence: clip the best one to what is left, else the header, else nothing.
-  const best = [...candidates].sort((a, b) => b.score - a.score || a.position - b.position)[0]
+  const best = [...candidates, ...carried].sort((a, b) => b.score - a.score || a.position - b.position)[0]
   if (best && fits(header)) {
     let lo = 0
     let hi = best.unit.text.length
