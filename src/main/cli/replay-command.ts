@@ -34,7 +34,7 @@ export function registerReplay(program: Command): void {
         })
       )
       bar.stop()
-      const { sessionId: _id, seconds, ...out } = result
+      const { seconds, ...out } = result
       print(opts.json, { ...out, seconds: Number(seconds.toFixed(3)) }, () =>
         [
           `${out.messages} messages, ${out.requests} requests, ${out.compressions} compressions, ${out.overflows} overflows`,

@@ -79,7 +79,7 @@ export async function replayConversation(app: App, messages: readonly ImportedMe
       const conv = usage.conversation(session.id, saved.seq + 1)
       const raw = conv.systemTokens + conv.summaryTokens + conv.history.reduce((s, m) => s + m.tokens, 0) + conv.overheadTokens
       if (raw > conv.budget.usable) overflows++
-      const request = buildModelRequest(conv)
+      const request = buildModelRequest(conv, app.services.recall.forRequest(conv))
       maxContextTokens = Math.max(maxContextTokens, request.context.tokens)
     }
     options.onProgress?.(i + 1, messages.length)

@@ -22,6 +22,10 @@ export const settingsFieldsSchema = z.object({
   summarizer: z.enum(['llm', 'extractive']),
   summarizationModel: z.string().max(200).nullable(),
   notifications: z.boolean(),
+  /** Bring summarized originals that match the pending message back into its request (DESIGN §11). */
+  recallEnabled: z.boolean(),
+  /** Recall's share of the usable budget U. */
+  recallBudgetPercent: z.number().int('Use a whole number').min(1, 'At least 1%').max(50, 'At most 50%'),
   /** The provider and model new chats start with. */
   defaultProvider: providerIdSchema,
   defaultModel: z.string().trim().min(1).max(200),
@@ -43,6 +47,8 @@ export const DEFAULT_SETTINGS: Settings = {
   summarizer: 'llm',
   summarizationModel: null,
   notifications: true,
+  recallEnabled: true,
+  recallBudgetPercent: 15,
   defaultProvider: 'openai',
   defaultModel: 'gpt-4o-mini',
   providerBaseURLs: {},
