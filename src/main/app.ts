@@ -87,9 +87,9 @@ export function createApp(options: AppOptions): App {
     createFileSecretStore(options.dbFile === ':memory:' ? join(tmpdir(), `distill-secrets-${process.pid}.json`) : join(dirname(options.dbFile), 'secrets.json'))
   const providers = createProvidersService({ secrets, settings, env: options.env ?? process.env })
   const models = createModelsService({ settings, providers, log, fetch: options.fetch })
-  const usage = createUsageService({ ...deps, sessions, settings, providers, models, fetch: options.fetch })
-  const compression = createCompressionService({ ...deps, usage, settings, providers, models, stallMs: options.stallMs, retry: options.retry })
   const recall = createRecallService({ db: database.db, settings })
+  const usage = createUsageService({ ...deps, sessions, settings, providers, models, fetch: options.fetch, recall: (conv) => recall.forRequest(conv) })
+  const compression = createCompressionService({ ...deps, usage, settings, providers, models, stallMs: options.stallMs, retry: options.retry })
   const chat = createChatService({
     ...deps,
     prepareRequest: async (sessionId, replySeq) => {

@@ -4,7 +4,7 @@ import type { Session } from '../../shared/domain/session'
 import { findMessage, findMessages, listHistoryHeads, updateMessage, type MessageHead } from '../db/repositories/messages-repo'
 import { readSettingRows, writeSetting } from '../db/repositories/settings-repo'
 import { SUMMARY_PREFIX } from '../engine/build-context'
-import { computeBudget, type Budget } from '../engine/budget'
+import { computeBudget, reserveForRecall, type Budget } from '../engine/budget'
 import type { EngineMessage } from '../engine/types'
 import { activeSummary } from '../db/repositories/snapshots-repo'
 import type { Snapshot } from '../../shared/domain/snapshot'
@@ -18,6 +18,8 @@ import type { ProvidersService } from './providers-service'
 import type { ServiceDeps } from './service-deps'
 import type { SessionsService } from './sessions-service'
 import type { SettingsService } from './settings-service'
+import type { RecallPlan } from '../engine/recall/plan-recall'
+import { withDraft } from './draft-conversation'
 
 const CALIBRATION_KEY = 'internal.tokenCalibration'
 
@@ -76,6 +78,8 @@ export function createUsageService(
     models: ModelsService
     fetch?: typeof fetch
     countTimeoutMs?: number
+    /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
+    recall?: (conv: Conversation) => RecallPlan
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -195,12 +199,13 @@ export function createUsageService(
     const { history, counters, exact, stale, loadMessages } = countedHistory(session, spec, summary?.cutoffSeq ?? 0, beforeSeq)
     if (stale.length > 0) recount(session, spec, stale)
     const s = settings.get()
-    const budget = computeBudget({
+    const full = computeBudget({
       contextWindow: spec.contextWindow,
       maxOutput: spec.maxOutput,
       safetyMarginPercent: s.safetyMarginPercent,
       thresholdPercent: conservativeThreshold(s.thresholdPercent, exact)
     })
+    const budget = summary && (session.recall ?? s.recallEnabled) ? reserveForRecall(full, s.recallBudgetPercent) : full
     return {
       session,
       spec,
@@ -222,7 +227,9 @@ export function createUsageService(
     const c = conversation(sessionId, beforeSeq)
     const historyTokens = c.history.reduce((sum, m) => sum + m.tokens, 0)
     const draftTokens = draft.trim() ? tokenCounter().estimateText(draft, c.spec) : 0
-    const rawTokens = c.systemTokens + c.summaryTokens + historyTokens + draftTokens + c.overheadTokens
+    const recalled = draft.trim() && deps.recall ? deps.recall(withDraft(c, draft)) : undefined
+    const recalledTokens = recalled?.tokens ?? 0
+    const rawTokens = c.systemTokens + c.summaryTokens + recalledTokens + historyTokens + draftTokens + c.overheadTokens
     return {
       sessionId,
       provider: c.spec.provider,
@@ -231,7 +238,8 @@ export function createUsageService(
       modelKnown: c.spec.known,
       tokens: c.calibrate(rawTokens),
       rawTokens,
-      breakdown: { system: c.systemTokens, summary: c.summaryTokens, history: historyTokens, draft: draftTokens, overhead: c.overheadTokens },
+      breakdown: { system: c.systemTokens, summary: c.summaryTokens, history: historyTokens, draft: draftTokens, recalled: recalledTokens, overhead: c.overheadTokens },
+      recalledIds: recalled?.messageIds ?? [],
       messages: c.history.length,
       summarizedMessages: c.summary?.content.messagesIncluded ?? 0,
       exact: c.exact,

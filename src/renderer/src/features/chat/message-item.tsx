@@ -6,6 +6,7 @@ import { formatClock, formatFull } from '../../lib/relative-time'
 import { messageText } from '../../lib/message-text'
 import { useChatStore } from '../../stores/chat-store'
 import { useUiStore } from '../../stores/ui-store'
+import { RecalledNote } from './recalled-note'
 
 const SPEAKER: Record<ChatMessage['role'], string> = {
   user: 'You said:',
@@ -99,6 +100,7 @@ export const MessageItem = memo(function MessageItem({
           </div>
         )}
       </div>
+      {markdown && <RecalledNote message={message} />}
       {(!streaming || !inContext) && (
         <p className="message-meta">
           {!inContext && <span className="not-in-context">Not in context</span>}

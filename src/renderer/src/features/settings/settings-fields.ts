@@ -13,6 +13,8 @@ export type FormKey = Extract<
   | 'summarizer'
   | 'summarizationModel'
   | 'notifications'
+  | 'recallEnabled'
+  | 'recallBudgetPercent'
 >
 
 type KeysOf<V> = { [K in FormKey]: Settings[K] extends V ? K : never }[FormKey]
@@ -157,6 +159,33 @@ export const SETTINGS_SECTIONS: SectionSpec[] = [
         placeholder: 'Same as the chat',
         emptyLabel: 'the chat’s own model',
         defaultValue: null
+      }
+    ]
+  },
+  {
+    id: 'recall',
+    title: 'Recall',
+    description:
+      'When you send a message, the summarized originals that match it are brought back into the request verbatim, dated, after the summary.',
+    fields: [
+      {
+        key: 'recallEnabled',
+        kind: 'toggle',
+        label: 'Recall summarized messages',
+        help: 'Search the original messages behind the summary for what each new message is about.',
+        defaultValue: true
+      },
+      {
+        key: 'recallBudgetPercent',
+        kind: 'number',
+        label: 'Recall budget',
+        help: 'Share of the usable context window recalled messages may take (1–50); compression leaves this much room.',
+        unit: '%',
+        min: 1,
+        max: 50,
+        step: 1,
+        integer: true,
+        defaultValue: 15
       }
     ]
   },

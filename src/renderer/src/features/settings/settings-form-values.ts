@@ -15,7 +15,9 @@ export function toFormValues(settings: Settings): FormValues {
     strategy: settings.strategy,
     summarizer: settings.summarizer,
     summarizationModel: settings.summarizationModel ?? '',
-    notifications: settings.notifications
+    notifications: settings.notifications,
+    recallEnabled: settings.recallEnabled,
+    recallBudgetPercent: String(settings.recallBudgetPercent)
   }
 }
 
