@@ -39,12 +39,3 @@ export function computeBudget(input: BudgetInput): Budget {
     thresholdPercent: input.thresholdPercent
   }
 }
-
-/**
- * Recall's room is planned like the reply's (DESIGN §11): while a chat has summarized originals to
- * recall, auto-compression fires at T × (U − recall budget), so a request keeps that much free.
- */
-export function reserveForRecall(budget: Budget, recallPercent: number): Budget {
-  const reserve = Math.floor((budget.usable * Math.max(0, recallPercent)) / 100)
-  return { ...budget, threshold: Math.floor(((budget.usable - reserve) * budget.thresholdPercent) / 100) }
-}

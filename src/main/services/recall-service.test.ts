@@ -61,6 +61,10 @@ describe('recall of summarized originals (DESIGN §11)', () => {
     // Order: summary, recalled, then the retained messages and the question last.
     expect(r.messages.findIndex((m) => String(m.content).startsWith('Recalled'))).toBe(1)
     expect(r.messages.at(-1)).toEqual({ role: 'user', content: "What is the name of the lighthouse keeper's cat?" })
+
+    // The meter names the same row while the question is still a draft.
+    const usage = await app.router.call('chat.context', { sessionId: session.id, draft: "What is the name of the lighthouse keeper's cat?" })
+    expect(usage).toMatchObject({ ok: true, data: { breakdown: { recalled: r.context.breakdown.recalled }, recalledIds: r.recalledIds } })
   })
 
   it('dates an imported chat by the date its first message states', async () => {

@@ -6,7 +6,7 @@ import {
 } from '../db/repositories/history-repo'
 import { listReplyRecalls, messageIdAt, saveReplyRecall } from '../db/repositories/recalls-repo'
 import { EMPTY_RECALL, MIN_PASSAGE_TOKENS, planRecall, recallRoom, type RecallCandidate, type RecallPlan } from '../engine/recall/plan-recall'
-import { passageDate, statedDate, type StatedDate } from '../engine/recall/recall-date'
+import { dateLabel, datesMentioned, passageDay, statedDate, type StatedDate } from '../engine/recall/recall-date'
 import { recallQuery } from '../engine/recall/recall-query'
 import type { Session } from '../../shared/domain/session'
 import type { ServiceDeps } from './service-deps'
@@ -32,14 +32,14 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
   /** Dates for messages: a date stated at the start of the nearest earlier message, else createdAt. */
   function dater(sessionId: string) {
     const stated = new Map<number, { date: StatedDate; createdAt: number } | undefined>()
-    return (row: Omit<RecallRow, 'score'>): string => {
+    return (row: Omit<RecallRow, 'score'>): StatedDate => {
       if (!stated.has(row.seq)) {
         const found = datedOpeningsBefore(db, sessionId, row.seq)
           .map((o) => ({ date: statedDate(o.head), createdAt: o.createdAt }))
           .find((o) => o.date !== undefined)
         stated.set(row.seq, found ? { date: found.date!, createdAt: found.createdAt } : undefined)
       }
-      return passageDate(row, stated.get(row.seq))
+      return passageDay(row, stated.get(row.seq))
     }
   }
 
@@ -56,15 +56,19 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     const beforeSeq = summary.cutoffSeq + 1
     const rows = searchSummarized(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT })
     if (rows.length === 0) return EMPTY_RECALL
-    const dateOf = dater(conv.session.id)
-    const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => ({ id: r.messageId, seq: r.seq, role: r.role, text: r.text, date: dateOf(r) })
     const neighbours = summarizedAtSeqs(db, conv.session.id, rows.flatMap((r) => [r.seq - 1, r.seq + 1]), beforeSeq)
+    const dateOf = dater(conv.session.id)
+    const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => {
+      const day = dateOf(r)
+      return { id: r.messageId, seq: r.seq, role: r.role, text: r.text, date: dateLabel(day), day }
+    }
     return planRecall({
       hits: rows.map((r) => ({ ...candidate(r), score: r.score })),
       neighbours: neighbours.map(candidate),
       budget,
       countTokens: (text) => conv.countText(text, 'system'),
-      present: [summary.content.summaryText]
+      present: [summary.content.summaryText],
+      mentioned: datesMentioned(pending.text)
     })
   }
 

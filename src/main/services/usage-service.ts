@@ -4,7 +4,7 @@ import type { Session } from '../../shared/domain/session'
 import { findMessage, findMessages, listHistoryHeads, updateMessage, type MessageHead } from '../db/repositories/messages-repo'
 import { readSettingRows, writeSetting } from '../db/repositories/settings-repo'
 import { SUMMARY_PREFIX } from '../engine/build-context'
-import { computeBudget, reserveForRecall, type Budget } from '../engine/budget'
+import { computeBudget, type Budget } from '../engine/budget'
 import type { EngineMessage } from '../engine/types'
 import { activeSummary } from '../db/repositories/snapshots-repo'
 import type { Snapshot } from '../../shared/domain/snapshot'
@@ -199,13 +199,12 @@ export function createUsageService(
     const { history, counters, exact, stale, loadMessages } = countedHistory(session, spec, summary?.cutoffSeq ?? 0, beforeSeq)
     if (stale.length > 0) recount(session, spec, stale)
     const s = settings.get()
-    const full = computeBudget({
+    const budget = computeBudget({
       contextWindow: spec.contextWindow,
       maxOutput: spec.maxOutput,
       safetyMarginPercent: s.safetyMarginPercent,
       thresholdPercent: conservativeThreshold(s.thresholdPercent, exact)
     })
-    const budget = summary && (session.recall ?? s.recallEnabled) ? reserveForRecall(full, s.recallBudgetPercent) : full
     return {
       session,
       spec,

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { planRecall, recallRoom, RECALL_PREFIX, type RecallCandidate, type RecallHit } from './plan-recall'
-import { passageDate, statedDate, STATED_DATE_REACH_MS } from './recall-date'
+import { datesMentioned, passageDate, statedDate, STATED_DATE_REACH_MS } from './recall-date'
 
 const count = (text: string) => Math.ceil(text.length / 4) + 3
 
@@ -45,6 +45,20 @@ describe('planRecall', () => {
       present: ['Summary: Deploys happen on Tuesdays at 10:00. Other things.']
     })
     expect(plan.messageIds).toEqual(['m3'])
+  })
+
+  it('ranks hits from a day the message asks about first', () => {
+    const may3 = { year: 2023, month: 5, day: 3 }
+    const plan = planRecall({
+      hits: [
+        { ...hit(10, 'We had dinner at the harbour, lovely evening.', -6), day: { year: 2023, month: 4, day: 1 } },
+        { ...hit(20, 'Dinner with my mother tonight, she made soup.', -4), day: may3 }
+      ],
+      budget: 40 + count(RECALL_PREFIX),
+      countTokens: count,
+      mentioned: datesMentioned('Who did I have dinner with on May 3, 2023?')
+    })
+    expect(plan.messageIds).toEqual(['m20'])
   })
 
   it('recalls nothing without room or without hits', () => {
@@ -93,6 +107,15 @@ describe('recall dates', () => {
     // A date in the middle of a sentence is not a statement of when the message was written.
     expect(statedDate('I was born on 8 May 2023 in Lisbon')).toBeUndefined()
     expect(statedDate('32 May, 2023 is not a day')).toBeUndefined()
+  })
+
+  it('finds the days and months a message asks about, anywhere in it', () => {
+    expect(datesMentioned('Who did Maria have dinner with on May 3, 2023, and what about in June 2023?')).toEqual([
+      { month: 5, day: 3, year: 2023 },
+      { month: 6, year: 2023 }
+    ])
+    expect(datesMentioned('What happened on 2023-05-08 and 8th of May 2023?')).toEqual([{ day: 8, month: 5, year: 2023 }])
+    expect(datesMentioned('nothing dated here, 45 apples')).toEqual([])
   })
 
   it('uses a stated date written in the same sitting, else the message time', () => {

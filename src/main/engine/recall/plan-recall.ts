@@ -1,5 +1,6 @@
 import { truncateMiddle } from '../truncate'
 import type { CountTokens, EngineRole } from '../types'
+import { matchesMentioned, type MentionedDate, type StatedDate } from './recall-date'
 
 /** Recall's share of the usable budget unless the settings say otherwise. */
 export const DEFAULT_RECALL_PERCENT = 15
@@ -13,6 +14,8 @@ export const MAX_NEIGHBOUR_SHARE = 0.25
 export const MIN_PASSAGE_TOKENS = 40
 /** Hits scoring under this fraction of the best hit's bm25 match only common words: left out. */
 export const MIN_RELATIVE_SCORE = 0.15
+/** A hit from a day (or month) the message asks about counts this much more. */
+export const DATE_MATCH_BOOST = 2
 
 export const RECALL_PREFIX =
   'Recalled from earlier in this conversation (original messages, verbatim and dated, that the summary condenses):\n\n'
@@ -24,6 +27,8 @@ export interface RecallCandidate {
   text: string
   /** The day to show ("8 May 2023"): from createdAt, or a date the conversation stated. */
   date: string
+  /** The same day as data, to match the dates a message asks about. */
+  day?: StatedDate
 }
 
 export interface RecallHit extends RecallCandidate {
@@ -41,6 +46,8 @@ export interface RecallInput {
   countTokens: CountTokens
   /** Texts the request already carries (the summary): a hit found whole in them is not repeated. */
   present?: readonly string[]
+  /** Days or months the pending message asks about ("on 3 May 2023"): hits from them rank higher. */
+  mentioned?: readonly MentionedDate[]
 }
 
 export interface RecallPassage extends RecallCandidate {
@@ -89,13 +96,19 @@ export function planRecall(input: RecallInput): RecallPlan {
   const bySeq = new Map<number, RecallCandidate>()
   for (const n of input.neighbours ?? []) bySeq.set(n.seq, n)
   for (const h of input.hits) bySeq.set(h.seq, h)
-  const best = Math.min(...input.hits.map((h) => h.score))
-  const hits = input.hits.filter(
+  const mentioned = input.mentioned ?? []
+  // Relevance: higher is better (bm25 scores are negative, lower is better).
+  const relevance = (h: RecallHit): number =>
+    mentioned.length && h.day && matchesMentioned(h.day, mentioned) ? -h.score * DATE_MATCH_BOOST : -h.score
+  const ranked = input.hits
+    .map((h) => ({ ...h, relevance: relevance(h) }))
+    .sort((a, b) => b.relevance - a.relevance || a.score - b.score)
+  const best = Math.max(...ranked.map((h) => h.relevance))
+  const hits = ranked.filter(
     (h, i) =>
-      input.hits.findIndex((o) => o.id === h.id) === i &&
+      ranked.findIndex((o) => o.id === h.id) === i &&
       h.text.trim().length > 0 &&
-      // bm25 scores are negative; a positive best would make the ratio meaningless.
-      (best >= 0 || h.score <= best * MIN_RELATIVE_SCORE) &&
+      (best <= 0 || h.relevance >= best * MIN_RELATIVE_SCORE) &&
       !(h.text.trim().length >= 20 && present.some((t) => t.includes(h.text.trim())))
   )
 

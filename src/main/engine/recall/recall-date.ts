@@ -54,10 +54,49 @@ export function dayOf(ms: number): StatedDate {
 export const STATED_DATE_REACH_MS = 12 * 60 * 60 * 1000
 
 /**
- * The date to show for a message: the date stated by the nearest earlier message (or itself) when
- * that was written in the same sitting, else the message's own createdAt.
+ * The day of a message: the date stated by the nearest earlier message (or itself) when that was
+ * written in the same sitting, else the message's own createdAt.
  */
+export function passageDay(message: { createdAt: number }, stated?: { date: StatedDate; createdAt: number }): StatedDate {
+  if (stated && Math.abs(message.createdAt - stated.createdAt) <= STATED_DATE_REACH_MS) return stated.date
+  return dayOf(message.createdAt)
+}
+
 export function passageDate(message: { createdAt: number }, stated?: { date: StatedDate; createdAt: number }): string {
-  if (stated && Math.abs(message.createdAt - stated.createdAt) <= STATED_DATE_REACH_MS) return dateLabel(stated.date)
-  return dateLabel(dayOf(message.createdAt))
+  return dateLabel(passageDay(message, stated))
+}
+
+/** A day or a month a message asks about ("on 3 May 2023", "in March 2023", "2023-05-03"). */
+export interface MentionedDate {
+  year: number
+  month: number
+  day?: number
+}
+
+const ANY_DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH},?\\s+(\\d{4})\\b`, 'gi')
+const ANY_MONTH_DAY_YEAR = new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi')
+const ANY_MONTH_YEAR = new RegExp(`\\b${MONTH},?\\s+(\\d{4})\\b`, 'gi')
+const ANY_ISO = /\b(\d{4})-(\d{2})-(\d{2})\b/g
+
+/** Every date a text mentions, anywhere in it, as days (or months when no day is given). */
+export function datesMentioned(text: string): MentionedDate[] {
+  const out: MentionedDate[] = []
+  const add = (d: MentionedDate) => {
+    if (d.month < 1 || d.month > 12 || d.year < 1000 || (d.day !== undefined && (d.day < 1 || d.day > 31))) return
+    if (!out.some((o) => o.year === d.year && o.month === d.month && o.day === d.day)) out.push(d)
+  }
+  for (const m of text.matchAll(ANY_DAY_MONTH_YEAR)) add({ day: Number(m[1]), month: monthNumber(m[2]!), year: Number(m[3]) })
+  for (const m of text.matchAll(ANY_MONTH_DAY_YEAR)) add({ month: monthNumber(m[1]!), day: Number(m[2]), year: Number(m[3]) })
+  for (const m of text.matchAll(ANY_ISO)) add({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) })
+  // A month and year alone, unless it is part of a full date found above.
+  for (const m of text.matchAll(ANY_MONTH_YEAR)) {
+    const d = { month: monthNumber(m[1]!), year: Number(m[2]) }
+    if (!out.some((o) => o.year === d.year && o.month === d.month)) add(d)
+  }
+  return out
+}
+
+/** Whether a passage's day is one the message asks about (a mentioned month matches any of its days). */
+export function matchesMentioned(day: StatedDate, mentioned: readonly MentionedDate[]): boolean {
+  return mentioned.some((m) => m.year === day.year && m.month === day.month && (m.day === undefined || m.day === day.day))
 }

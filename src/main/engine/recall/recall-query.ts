@@ -45,11 +45,16 @@ export function contentWords(text: string): string[] {
  * Every term is a quoted string of letters and digits only, so the result is never a syntax error.
  */
 export function recallQuery(text: string): string | undefined {
-  const terms = contentWords(text)
+  const terms = recallTerms(text)
+  return terms.length ? terms.join(' OR ') : undefined
+}
+
+/** The query's terms, each a valid FTS5 expression on its own ("shoes"*, "new"). */
+export function recallTerms(text: string): string[] {
+  return contentWords(text)
     // Longer words first: they are usually the specific ones when the message has many.
     .map((w, i) => ({ w, i }))
     .sort((a, b) => (a.w.length >= PREFIX_MIN_LENGTH ? 0 : 1) - (b.w.length >= PREFIX_MIN_LENGTH ? 0 : 1) || a.i - b.i)
     .slice(0, MAX_TERMS)
     .map(({ w }) => (w.length >= PREFIX_MIN_LENGTH ? `"${w}"*` : `"${w}"`))
-  return terms.length ? terms.join(' OR ') : undefined
 }

@@ -179,7 +179,7 @@ export const SETTINGS_SECTIONS: SectionSpec[] = [
         key: 'recallBudgetPercent',
         kind: 'number',
         label: 'Recall budget',
-        help: 'Share of the usable context window recalled messages may take (1–50); compression leaves this much room.',
+        help: 'Share of the usable context window recalled messages may take (1–50), when the request has that much free.',
         unit: '%',
         min: 1,
         max: 50,
