@@ -113,7 +113,7 @@ const layerPolicies = [
 const engineImpurities = {
   'no-restricted-syntax': [
     'error',
-    { selector: 'NewExpression[callee.name="Date"]', message: 'The engine is pure: take the time as an argument.' },
+    { selector: 'NewExpression[callee.name="Date"][arguments.length=0]', message: 'The engine is pure: take the time as an argument (a Date built from a given time is fine).' },
     { selector: 'CallExpression[callee.name="Date"]', message: 'The engine is pure: take the time as an argument.' }
   ],
   'no-restricted-properties': [

@@ -12,6 +12,7 @@ import { createChatService, type ChatService } from './services/chat-service'
 import { createCompressionService, type CompressionService } from './services/compression-service'
 import { createHistoryService, type HistoryService } from './services/history-service'
 import { buildModelRequest } from './services/request-builder'
+import { createRecallService, type RecallService } from './services/recall-service'
 import { createModelsService, type ModelsService } from './services/models-service'
 import { createUsageService, type UsageService } from './services/usage-service'
 import { createProvidersService, type ProvidersService } from './services/providers-service'
@@ -57,6 +58,7 @@ export interface Services {
   usage: UsageService
   compression: CompressionService
   history: HistoryService
+  recall: RecallService
 }
 
 export interface App {
@@ -123,7 +125,17 @@ export function createApp(options: AppOptions): App {
     createFileSecretStore(options.dbFile === ':memory:' ? join(tmpdir(), `distill-secrets-${process.pid}.json`) : join(dirname(options.dbFile), 'secrets.json'))
   const providers = createProvidersService({ secrets, settings, env: options.env ?? process.env })
   const models = createModelsService({ settings, providers, log, fetch: options.fetch })
-  const usage = createUsageService({ ...deps, sessions, settings, providers, models, fetch: options.fetch, readOnly })
+  const recall = createRecallService({ db: database.db, settings })
+  const usage = createUsageService({
+    ...deps,
+    sessions,
+    settings,
+    providers,
+    models,
+    fetch: options.fetch,
+    readOnly,
+    recall: (conv) => recall.forRequest(conv)
+  })
   const compression = createCompressionService({ ...deps, usage, settings, providers, models, stallMs: options.stallMs, retry: options.retry })
   const chat = createChatService({
     ...deps,
@@ -132,7 +144,9 @@ export function createApp(options: AppOptions): App {
     prepareRequest: async (sessionId, replySeq) => {
       await compression.beforeRequest(sessionId, replySeq)
       const conv = usage.conversation(sessionId, replySeq)
-      return buildModelRequest(conv)
+      const request = buildModelRequest(conv, recall.forRequest(conv))
+      recall.rememberFor(sessionId, replySeq, request.recalledIds)
+      return request
     },
     sessions,
     providers,
@@ -145,7 +159,7 @@ export function createApp(options: AppOptions): App {
     onUsage: (reply, session) => usage.replyFinished(reply, session)
   })
   const history = createHistoryService({ ...deps, sessions, usage, settings })
-  const services: Services = { sessions, chat, settings, providers, models, usage, compression, history }
+  const services: Services = { sessions, chat, settings, providers, models, usage, compression, history, recall }
   const info = (): AppInfo => ({
     name: 'Distill',
     version,

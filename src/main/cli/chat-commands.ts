@@ -4,6 +4,7 @@ import type { Command } from 'commander'
 import { Option } from 'commander'
 import { isChatGPTExport, parseChatGPTExport, type ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError, parseOpenAIMessages } from '../importers/openai-messages'
+import { withDraft } from '../services/draft-conversation'
 import { buildModelRequest } from '../services/request-builder'
 import { importChats } from '../services/import-chats'
 import { print, withApp } from './open-app'
@@ -80,16 +81,19 @@ export function registerChatCommands(program: Command): void {
     .command('context')
     .description('Show exactly what the model would receive for the next message of a chat')
     .requiredOption('--session <id>', 'chat id (see `distill sessions`)')
+    .option('--message <text>', 'the request sending this message now would make (nothing is written)')
     .option('--json', 'print JSON')
-    .action(async (opts: { session: string; json?: boolean }) => {
+    .action(async (opts: { session: string; message?: string; json?: boolean }) => {
       const out = await withApp(program, async (app) => {
-        const conv = app.services.usage.conversation(opts.session)
-        const request = buildModelRequest(conv)
+        const stored = app.services.usage.conversation(opts.session)
+        const conv = opts.message !== undefined ? withDraft(stored, opts.message) : stored
+        const request = buildModelRequest(conv, app.services.recall.forRequest(conv))
         return {
           model: `${conv.spec.provider}:${conv.spec.id}`,
           tokens: request.context.tokens,
           budget: conv.budget,
           breakdown: request.context.breakdown,
+          recalled: { tokens: request.context.breakdown.recalled, messageIds: request.recalledIds },
           messages: [
             ...(request.system ? [{ role: 'system', content: request.system }] : []),
             ...request.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }))

@@ -5,7 +5,7 @@ import type { CountTokens, EngineMessage, EngineRole } from './types'
 /** A single message may take at most this share of the usable budget before it is cut in the middle. */
 export const LARGE_MESSAGE_SHARE = 0.5
 
-export type ContextPartKind = 'system' | 'summary' | 'message' | 'input'
+export type ContextPartKind = 'system' | 'summary' | 'recalled' | 'message' | 'input'
 
 export interface ContextMessage {
   kind: ContextPartKind
@@ -28,6 +28,8 @@ export interface BuildContextInput {
   system?: ContextPart
   /** The latest active summary, sent as a system message (FR-1.5.1). */
   summary?: ContextPart
+  /** Summarized originals recalled for the pending input (a system message after the summary; DESIGN §11). */
+  recalled?: ContextPart
   /** The retained history, oldest first. */
   messages: readonly EngineMessage[]
   input?: ContextPart
@@ -66,6 +68,11 @@ function waterLevel(tokens: readonly number[], room: number): number {
   return Number.POSITIVE_INFINITY
 }
 
+function dropRecalled(items: ContextMessage[]): void {
+  const at = items.findIndex((m) => m.kind === 'recalled')
+  if (at >= 0) items.splice(at, 1)
+}
+
 /**
  * Assembles what the model receives (FR-1.5.1): system prompt, the summary as a system message, the
  * retained messages in order, then the pending input, and proves it fits the usable budget. Large
@@ -96,6 +103,7 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   const items: ContextMessage[] = [
     ...(input.system ? [entry('system', 'system', input.system)] : []),
     ...(input.summary ? [entry('summary', 'system', input.summary, input.summary.id)] : []),
+    ...(input.recalled?.text ? [entry('recalled', 'system', input.recalled)] : []),
     ...history.map((m) => entry('message', m.role, { text: m.text, tokens: m.tokens }, m.id)),
     ...(input.input ? [entry('input', 'user', input.input)] : [])
   ]
@@ -109,6 +117,9 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     m.tokens = countTokens(text)
     truncated++
   }
+
+  // 0. Recall only fills free room: when the rest does not fit, it goes first.
+  if (total() > room) dropRecalled(items)
 
   // 1. Large messages: none may take more than its share of the budget.
   if (total() > room) for (const m of items) cut(m, Math.floor(room * LARGE_MESSAGE_SHARE))
@@ -143,7 +154,7 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     }
   }
 
-  const breakdown = { system: 0, summary: 0, message: 0, input: 0, overhead: input.overheadTokens }
+  const breakdown = { system: 0, summary: 0, recalled: 0, message: 0, input: 0, overhead: input.overheadTokens }
   for (const m of items) breakdown[m.kind] += m.tokens
   const tokens = total() + input.overheadTokens
   return { messages: items, tokens, breakdown, truncated, dropped, fits: tokens <= input.usable }

@@ -83,7 +83,7 @@ export function planCompression(input: PlanInput): CompressionPlan {
   const retained = messages.slice(start)
   // …and whatever the retained messages leave below the after-compression mark: that room would
   // otherwise stay empty until the next compression, and the headroom above the mark keeps those rare.
-  const roomLeft = Math.floor(budget.threshold * AFTER_COMPRESSION_TARGET) - fixed - sum(retained)
+  const roomLeft = Math.floor(budget.threshold * AFTER_COMPRESSION_TARGET) - fixed - totalTokens(retained)
   const ceiling = Math.min(MAX_SUMMARY_TOKENS, Math.floor(available / 2), input.summaryTokensCap ?? Number.POSITIVE_INFINITY)
   targetSummaryTokens = Math.max(targetSummaryTokens, Math.min(roomLeft, ceiling))
   const empty = toSummarize.length === 0

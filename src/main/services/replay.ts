@@ -93,7 +93,7 @@ async function replayWithSettings(app: App, messages: readonly ImportedMessage[]
       if (run) compressions++
       const conv = usage.conversation(session.id, saved.seq + 1)
       if (conv.total() > conv.budget.usable) overflows++
-      const request = buildModelRequest(conv)
+      const request = buildModelRequest(conv, app.services.recall.forRequest(conv))
       maxContextTokens = Math.max(maxContextTokens, request.context.tokens)
     }
     options.onProgress?.(i + 1, messages.length)

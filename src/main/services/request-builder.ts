@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai'
 import { buildContext, SUMMARY_PREFIX, type BuiltContext } from '../engine/build-context'
+import type { RecallPlan } from '../engine/recall/plan-recall'
 import { toModelMessages } from '../providers/to-model-messages'
 import type { Conversation } from './conversation'
 
@@ -7,6 +8,8 @@ export interface ModelRequest {
   system?: string
   messages: ModelMessage[]
   context: BuiltContext
+  /** Summarized originals this request carries again (empty when recall found nothing or gave way). */
+  recalledIds: string[]
 }
 
 /**
@@ -14,7 +17,7 @@ export interface ModelRequest {
  * the retained messages in their stored form, and the pending input — cut or trimmed by the engine
  * only when it would not fit.
  */
-export function buildModelRequest(conv: Conversation): ModelRequest {
+export function buildModelRequest(conv: Conversation, recall?: RecallPlan): ModelRequest {
   // Only the newest messages that can fit are read: the request does not grow with the chat.
   const pending = conv.pending
   const context = buildContext({
@@ -22,6 +25,7 @@ export function buildModelRequest(conv: Conversation): ModelRequest {
     summary: conv.summary
       ? { id: conv.summary.id, text: SUMMARY_PREFIX + conv.summary.content.summaryText, tokens: conv.summaryTokens }
       : undefined,
+    recalled: recall?.text ? { text: recall.text, tokens: recall.tokens } : undefined,
     messages: conv.requestTail(),
     input: pending ? { id: pending.id, text: pending.text, tokens: pending.tokens } : undefined,
     usable: conv.budget.usable,
@@ -34,7 +38,7 @@ export function buildModelRequest(conv: Conversation): ModelRequest {
   for (const part of context.messages) {
     if (part.kind === 'system') {
       system = part.content
-    } else if (part.kind === 'summary') {
+    } else if (part.kind === 'summary' || part.kind === 'recalled') {
       messages.push({ role: 'system', content: part.content })
     } else {
       const id = part.kind === 'input' ? pending!.id : part.sourceId!
@@ -54,5 +58,6 @@ export function buildModelRequest(conv: Conversation): ModelRequest {
       }
     }
   }
-  return { system, messages, context }
+  const recalledIds = context.messages.some((m) => m.kind === 'recalled') ? (recall?.messageIds ?? []) : []
+  return { system, messages, context, recalledIds }
 }

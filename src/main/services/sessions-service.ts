@@ -20,6 +20,7 @@ export interface SessionUpdate {
   systemPrompt?: string | null
   strategy?: Strategy | null
   autoCompress?: boolean | null
+  recall?: boolean | null
 }
 
 export function createSessionsService({ db, clock, ids, emit }: ServiceDeps, defaults: () => { provider: ProviderId; modelId: string }) {

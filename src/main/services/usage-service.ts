@@ -7,12 +7,14 @@ import type { EngineMessage } from '../engine/types'
 import { modelKey, type ModelSpec } from '../models/catalog'
 import { Calibrator } from '../tokens/calibration'
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter'
-import { countTextFor, createConversationReader } from './conversation'
+import { countTextFor, createConversationReader, type Conversation } from './conversation'
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
 import type { ServiceDeps } from './service-deps'
 import type { SessionsService } from './sessions-service'
 import type { SettingsService } from './settings-service'
+import type { RecallPlan } from '../engine/recall/plan-recall'
+import { withDraft } from './draft-conversation'
 
 export type { Conversation } from './conversation'
 
@@ -33,6 +35,8 @@ export function createUsageService(
     countTimeoutMs?: number
     /** A read-only process uses local counts for stale messages and leaves storing them to the owner. */
     readOnly?: boolean
+    /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
+    recall?: (conv: Conversation) => RecallPlan
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -97,7 +101,9 @@ export function createUsageService(
   function context(sessionId: string, draft = '', beforeSeq = Infinity): ContextUsage & { rawTokens: number } {
     const c = conversation(sessionId, beforeSeq)
     const draftTokens = draft.trim() ? tokenCounter().estimateText(draft, c.spec) : 0
-    const rawTokens = c.total(draftTokens)
+    const recalled = draft.trim() && deps.recall ? deps.recall(withDraft(c, draft)) : undefined
+    const recalledTokens = recalled?.tokens ?? 0
+    const rawTokens = c.total(draftTokens + recalledTokens)
     return {
       sessionId,
       provider: c.spec.provider,
@@ -106,7 +112,8 @@ export function createUsageService(
       modelKnown: c.spec.known,
       tokens: c.calibrate(rawTokens),
       rawTokens,
-      breakdown: { system: c.systemTokens, summary: c.summaryTokens, history: c.historyTokens, draft: draftTokens, overhead: c.overheadTokens },
+      breakdown: { system: c.systemTokens, summary: c.summaryTokens, history: c.historyTokens, draft: draftTokens, recalled: recalledTokens, overhead: c.overheadTokens },
+      recalledIds: recalled?.messageIds ?? [],
       messages: c.historyCount,
       summarizedMessages: c.summary?.content.messagesIncluded ?? 0,
       exact: c.exact,

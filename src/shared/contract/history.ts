@@ -30,6 +30,11 @@ export const historyRoutes = {
       summaryCutoffSeq: z.number().int()
     })
   ),
+  /** Which summarized originals each reply's request recalled (DESIGN §11). */
+  'history.recalls': route(
+    z.object({ sessionId: z.string().min(1) }).strict(),
+    z.object({ replies: z.array(z.object({ replyId: z.string(), messageIds: z.array(z.string()) })) })
+  ),
   /** Full-text search over the whole history of a chat (FR-6.3.2). */
   'history.search': route(
     z.object({ sessionId: z.string().min(1), query: z.string().trim().min(1, 'Type something to search for').max(500) }).strict(),

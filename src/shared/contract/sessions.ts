@@ -23,7 +23,8 @@ export const sessionRoutes = {
         modelId: z.string().trim().min(1).max(200).optional(),
         systemPrompt: z.string().max(100_000).nullable().optional(),
         strategy: strategySchema.nullable().optional(),
-        autoCompress: z.boolean().nullable().optional()
+        autoCompress: z.boolean().nullable().optional(),
+        recall: z.boolean().nullable().optional()
       })
       .strict(),
     sessionSchema

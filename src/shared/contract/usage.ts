@@ -26,8 +26,12 @@ export const contextUsageSchema = z.object({
     summary: z.number().int(),
     history: z.number().int(),
     draft: z.number().int(),
+    /** Summarized originals recalled for the draft (DESIGN §11). */
+    recalled: z.number().int(),
     overhead: z.number().int()
   }),
+  /** The messages recalled for the draft, in time order. */
+  recalledIds: z.array(z.string()),
   /** Messages sent verbatim (after the summary's cutoff). */
   messages: z.number().int(),
   /** Messages the active summary stands for. */

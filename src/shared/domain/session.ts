@@ -19,6 +19,8 @@ export const sessionSchema = z.object({
   strategy: strategySchema.nullable(),
   /** null = inherit the global setting */
   autoCompress: z.boolean().nullable(),
+  /** Recall of summarized originals; null = inherit the global setting */
+  recall: z.boolean().nullable(),
   systemPrompt: z.string().nullable(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),

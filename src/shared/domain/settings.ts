@@ -24,6 +24,10 @@ export const settingsFieldsSchema = z.object({
   notifications: z.boolean(),
   /** How long a reply may take to send its first words before it is given up (local models read long prompts slowly). */
   firstChunkTimeoutSeconds: z.number().int('Use a whole number').min(10, 'At least 10 seconds').max(3600, 'At most 3,600 seconds'),
+  /** Bring summarized originals that match the pending message back into its request (DESIGN §11). */
+  recallEnabled: z.boolean(),
+  /** Recall's share of the usable budget U. */
+  recallBudgetPercent: z.number().int('Use a whole number').min(1, 'At least 1%').max(50, 'At most 50%'),
   /** The provider and model new chats start with. */
   defaultProvider: providerIdSchema,
   defaultModel: z.string().trim().min(1).max(200),
@@ -46,6 +50,8 @@ export const DEFAULT_SETTINGS: Settings = {
   summarizationModel: null,
   notifications: true,
   firstChunkTimeoutSeconds: 300,
+  recallEnabled: true,
+  recallBudgetPercent: 15,
   defaultProvider: 'openai',
   defaultModel: 'gpt-4o-mini',
   providerBaseURLs: {},

@@ -37,3 +37,67 @@ export function searchMessages(db: Db, sessionId: string, query: string, limit =
      WHERE messages_fts MATCH ${match} AND m.session_id = ${sessionId}`)!.n
   return { rows, total }
 }
+
+export interface RecallRow {
+  messageId: string
+  seq: number
+  role: 'system' | 'user' | 'assistant' | 'tool'
+  createdAt: number
+  /** The message's text parts, as the full-text index holds them. */
+  text: string
+  /** bm25: lower (more negative) is a better match. */
+  score: number
+}
+
+/**
+ * Summarized originals matching an FTS5 query (built by the engine's recallQuery), best bm25 first:
+ * only user and assistant messages before `beforeSeq` (the active summary's cutoff + 1), so nothing
+ * the request already carries verbatim comes back.
+ */
+export function searchSummarized(
+  db: Db,
+  sessionId: string,
+  ftsQuery: string,
+  options: { beforeSeq: number; limit?: number; excludeIds?: readonly string[] }
+): RecallRow[] {
+  const exclude = new Set(options.excludeIds ?? [])
+  const rows = db.all<RecallRow>(sql`
+    SELECT m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt,
+           messages_fts.text AS text, bm25(messages_fts) AS score
+      FROM messages_fts JOIN chat_messages m ON m.rid = messages_fts.rowid
+     WHERE messages_fts MATCH ${ftsQuery} AND m.session_id = ${sessionId} AND m.seq < ${options.beforeSeq}
+       AND m.role IN ('user', 'assistant') AND m.status IN ('complete', 'aborted')
+     ORDER BY score
+     LIMIT ${(options.limit ?? 30) + exclude.size}`)
+  return rows.filter((r) => !exclude.has(r.messageId)).slice(0, options.limit ?? 30)
+}
+
+/** User and assistant messages at the given seqs (neighbours of recalled ones), before `beforeSeq`. */
+export function summarizedAtSeqs(db: Db, sessionId: string, seqs: readonly number[], beforeSeq: number): Omit<RecallRow, 'score'>[] {
+  const wanted = [...new Set(seqs)].filter((s) => s >= 1 && s < beforeSeq)
+  if (wanted.length === 0) return []
+  return db.all<Omit<RecallRow, 'score'>>(sql`
+    SELECT m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt, f.text AS text
+      FROM chat_messages m JOIN messages_fts f ON f.rowid = m.rid
+     WHERE m.session_id = ${sessionId} AND m.seq IN (${sql.join(wanted.map((s) => sql`${s}`), sql`, `)})
+       AND m.role IN ('user', 'assistant') AND m.status IN ('complete', 'aborted')`)
+}
+
+/** How far back a date stated at the start of a message is looked for. */
+export const DATED_LOOKBACK = 400
+
+/**
+ * The openings of the nearest messages at or before `seq` whose text may start with a date (a bracket,
+ * a digit, or a month or weekday name), newest first; the engine decides which really state one.
+ */
+export function datedOpeningsBefore(db: Db, sessionId: string, seq: number, limit = 6): Array<{ seq: number; createdAt: number; head: string }> {
+  return db.all(sql`
+    SELECT m.seq AS seq, m.created_at AS createdAt, substr(f.text, 1, 120) AS head
+      FROM chat_messages m JOIN messages_fts f ON f.rowid = m.rid
+     WHERE m.session_id = ${sessionId} AND m.seq <= ${seq} AND m.seq > ${seq - DATED_LOOKBACK}
+       AND (substr(ltrim(f.text), 1, 1) IN ('(', '[') OR substr(ltrim(f.text), 1, 1) BETWEEN '0' AND '9'
+            OR lower(substr(ltrim(f.text), 1, 3)) IN ('jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec',
+                                                      'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'))
+     ORDER BY m.seq DESC
+     LIMIT ${limit}`)
+}

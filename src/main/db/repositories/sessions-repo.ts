@@ -12,6 +12,7 @@ export function toSession(row: SessionRow): Session {
     modelId: row.modelId,
     strategy: row.strategy,
     autoCompress: row.autoCompress,
+    recall: row.recall ?? null,
     systemPrompt: row.systemPrompt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -14,6 +14,8 @@ export const sessions = sqliteTable(
     strategy: text('strategy', { enum: enumValues(strategySchema) }),
     /** null = inherit the global setting */
     autoCompress: integer('auto_compress', { mode: 'boolean' }),
+    /** null = inherit the global setting */
+    recall: integer('recall', { mode: 'boolean' }),
     systemPrompt: text('system_prompt'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),

@@ -4,7 +4,7 @@ import type { Handlers } from '../router'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
-  const { sessions, chat, settings, providers, models, usage, compression, history } = services
+  const { sessions, chat, settings, providers, models, usage, compression, history, recall } = services
   return {
     'app.info': () => info(),
     'sessions.list': ({ query }) => sessions.list(query),
@@ -33,6 +33,10 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'compression.newTopic': ({ sessionId }) => compression.newTopic(sessionId),
     'compression.active': ({ sessionId }) => compression.active(sessionId),
     'history.list': ({ sessionId }) => history.list(sessionId),
-    'history.search': ({ sessionId, query }) => history.search(sessionId, query)
+    'history.search': ({ sessionId, query }) => history.search(sessionId, query),
+    'history.recalls': ({ sessionId }) => {
+      sessions.get(sessionId)
+      return { replies: recall.replies(sessionId) }
+    }
   }
 }

@@ -24,7 +24,7 @@ const STRATEGIES: Strategy[] = ['rolling', 'tiered', 'importance']
 export function ChatSettingsButton({ sessionId }: { sessionId: string }) {
   const session = useSessionDetails(sessionId)
   const setChatDialog = useUiStore((s) => s.setChatDialog)
-  const overridden = session !== null && (session.autoCompress !== null || session.strategy !== null)
+  const overridden = session !== null && (session.autoCompress !== null || session.strategy !== null || session.recall !== null)
   return (
     <button
       type="button"
@@ -82,11 +82,13 @@ function ChatSettingsForm({ session }: { session: Session }) {
   const update = useSessionsStore((s) => s.update)
   const globalAuto = useSettingsStore((s) => s.settings?.autoCompress ?? true)
   const globalStrategy = useSettingsStore((s) => s.settings?.strategy ?? 'rolling')
+  const globalRecall = useSettingsStore((s) => s.settings?.recallEnabled ?? true)
   const [saving, setSaving] = useState(false)
   const autoId = useId()
   const strategyId = useId()
+  const recallId = useId()
 
-  async function save(change: { autoCompress?: boolean | null; strategy?: Strategy | null }) {
+  async function save(change: { autoCompress?: boolean | null; strategy?: Strategy | null; recall?: boolean | null }) {
     setSaving(true)
     try {
       await update(session.id, change)
@@ -144,6 +146,29 @@ function ChatSettingsForm({ session }: { session: Session }) {
             </option>
           ))}
         </select>
+      </div>
+      <div className="dialog-field">
+        <label htmlFor={recallId} className="dialog-label">
+          Recall summarized messages
+        </label>
+        <select
+          id={recallId}
+          className="input select"
+          aria-describedby={`${recallId}-hint`}
+          disabled={saving}
+          value={toTristate(session.recall)}
+          onChange={(event) => {
+            const value = event.target.value as Tristate
+            void save({ recall: value === 'inherit' ? null : value === 'on' })
+          }}
+        >
+          <option value="inherit">Inherit from Settings ({globalRecall ? 'on' : 'off'})</option>
+          <option value="on">On</option>
+          <option value="off">Off</option>
+        </select>
+        <p id={`${recallId}-hint`} className="dialog-field-hint">
+          When on, originals behind the summary that match your message are sent with it, verbatim.
+        </p>
       </div>
     </div>
   )

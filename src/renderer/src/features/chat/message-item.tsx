@@ -9,6 +9,7 @@ import { useChatStore } from '../../stores/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
+import { RecalledNote } from './recalled-note'
 
 const SPEAKER: Record<ChatMessage['role'], string> = {
   user: 'You said:',
@@ -102,6 +103,7 @@ export const MessageItem = memo(function MessageItem({
           </div>
         )}
       </div>
+      {markdown && <RecalledNote message={message} />}
       {(!streaming || !inContext) && (
         <p className="message-meta">
           {!inContext && <span className="not-in-context">Not in context</span>}

@@ -10,6 +10,7 @@ import { useUsageStore } from '../../stores/usage-store'
 import { counterDescription } from '../usage/usage-breakdown'
 import { isEstimate } from '../usage/usage-level'
 import { barScale, contextParts, type ContextPart } from './context-parts'
+import './recall.css'
 
 /** "Context inspector": everything the next request holds, and the room around it, against the window. */
 export function ContextInspector({ sessionId }: { sessionId: string }) {
@@ -178,6 +179,13 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
           <li>
             {usage.summarizedMessages} older {usage.summarizedMessages === 1 ? 'message is' : 'messages are'} represented
             by the summary; they stay in the chat and its full history.
+          </li>
+        )}
+        {usage.summarizedMessages > 0 && (
+          <li>
+            {usage.recalledIds.length > 0
+              ? 'Recalled: summarized originals that match the draft are sent again verbatim, dated, after the summary.'
+              : 'Type a message to see which summarized originals it would recall.'}
           </li>
         )}
         {usage.recounting && <li>Recounting the history for this model…</li>}

@@ -1,6 +1,6 @@
 import type { ContextUsage } from '../../../../shared/contract'
 
-export type PartKey = 'system' | 'summary' | 'history' | 'draft' | 'overhead' | 'reserved' | 'margin' | 'free'
+export type PartKey = 'system' | 'summary' | 'recalled' | 'history' | 'draft' | 'overhead' | 'reserved' | 'margin' | 'free'
 
 export interface ContextPart {
   key: PartKey
@@ -19,6 +19,7 @@ export function contextParts(usage: ContextUsage): ContextPart[] {
   const { breakdown, budget } = usage
   const messages = `${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'}`
   const summarized = usage.summarizedMessages
+  const recalled = usage.recalledIds.length
   return [
     { key: 'system', label: 'System prompt', tokens: breakdown.system, inRequest: true },
     {
@@ -27,6 +28,17 @@ export function contextParts(usage: ContextUsage): ContextPart[] {
       tokens: breakdown.summary,
       inRequest: true
     },
+    // Found for the draft among the summarized originals; there is nothing to recall before a summary.
+    ...(summarized > 0 || recalled > 0
+      ? [
+          {
+            key: 'recalled' as const,
+            label: `Recalled from history (${recalled} ${recalled === 1 ? 'message' : 'messages'})`,
+            tokens: breakdown.recalled,
+            inRequest: true
+          }
+        ]
+      : []),
     { key: 'history', label: `Retained messages (${messages})`, tokens: breakdown.history, inRequest: true },
     { key: 'draft', label: 'Pending input (draft)', tokens: breakdown.draft, inRequest: true },
     { key: 'overhead', label: 'Request framing', tokens: breakdown.overhead, inRequest: true },

@@ -8,8 +8,10 @@ import { formatFull } from '../../lib/relative-time'
 import { messageText } from '../../lib/message-text'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useHistoryStore, type HistoryMessage } from '../../stores/history-store'
+import { useRecallStore } from '../../stores/recall-store'
 import { useUiStore } from '../../stores/ui-store'
 import { snippetParts } from './highlight'
+import '../compression/recall.css'
 
 const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
 /** How long a message jumped to stays highlighted. */
@@ -27,7 +29,11 @@ export function FullHistoryDialog({ sessionId }: { sessionId: string }) {
   useEffect(() => {
     if (!open) return
     useHistoryStore.getState().open(sessionId)
-    return () => useHistoryStore.getState().close()
+    void useRecallStore.getState().load(sessionId)
+    return () => {
+      useHistoryStore.getState().close()
+      useRecallStore.getState().takeJump()
+    }
   }, [open, sessionId])
 
   return (
@@ -80,6 +86,13 @@ function HistoryContent() {
     return out
   }, [messages, cutoff])
 
+  // "Recalled 3 earlier messages" under a reply opens this dialog at the one chosen.
+  const jumpTo = useRecallStore((s) => s.jumpTo)
+  const [openedAt] = useState(() => Date.now())
+  const loaded = messages.length > 0
+  const jump = useMemo(() => (loaded && jumpTo ? { id: jumpTo, at: openedAt } : null), [loaded, jumpTo, openedAt])
+  const shownFlash = flash ?? jump
+
   const summarized = messages.filter((m) => !m.inContext).length
   const searching = query.trim() !== ''
 
@@ -128,7 +141,7 @@ function HistoryContent() {
         ) : messages.length === 0 ? (
           <p className="muted history-empty">No messages yet.</p>
         ) : (
-          <HistoryList rows={rows} flash={flash} />
+          <HistoryList rows={rows} flash={shownFlash} />
         )}
       </div>
     </>
@@ -255,6 +268,7 @@ const IMPORTANCE_LABEL: Record<string, string> = { 'paradigm-shift': 'Key turn',
 
 function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing: boolean }) {
   const text = messageText(message.parts)
+  const recalledBy = useRecallStore((s) => s.bySession[message.sessionId]?.recalledBy[message.id]?.length ?? 0)
   return (
     <article
       className="history-item"
@@ -269,6 +283,11 @@ function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing:
         <span className="history-role">{ROLE_LABEL[message.role] ?? message.role}</span>
         <time dateTime={new Date(message.createdAt).toISOString()}>{formatFull(message.createdAt)}</time>
         {!message.inContext && <span className="not-in-context">Not in active context</span>}
+        {recalledBy > 0 && (
+          <span className="recalled-mark" title="Sent again, verbatim, with the request of a later reply">
+            Recalled for {recalledBy === 1 ? 'a reply' : `${recalledBy} replies`}
+          </span>
+        )}
         {message.importance && (
           <span
             className="importance-badge"

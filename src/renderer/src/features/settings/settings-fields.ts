@@ -14,6 +14,8 @@ export type FormKey = Extract<
   | 'summarizationModel'
   | 'notifications'
   | 'firstChunkTimeoutSeconds'
+  | 'recallEnabled'
+  | 'recallBudgetPercent'
 >
 
 type KeysOf<V> = { [K in FormKey]: Settings[K] extends V ? K : never }[FormKey]
@@ -176,6 +178,33 @@ export const SETTINGS_SECTIONS: SectionSpec[] = [
         step: 10,
         integer: true,
         defaultValue: 300
+      }
+    ]
+  },
+  {
+    id: 'recall',
+    title: 'Recall',
+    description:
+      'When you send a message, the summarized originals that match it are brought back into the request verbatim, dated, after the summary.',
+    fields: [
+      {
+        key: 'recallEnabled',
+        kind: 'toggle',
+        label: 'Recall summarized messages',
+        help: 'Search the original messages behind the summary for what each new message is about.',
+        defaultValue: true
+      },
+      {
+        key: 'recallBudgetPercent',
+        kind: 'number',
+        label: 'Recall budget',
+        help: 'Share of the usable context window recalled messages may take (1–50), when the request has that much free.',
+        unit: '%',
+        min: 1,
+        max: 50,
+        step: 1,
+        integer: true,
+        defaultValue: 15
       }
     ]
   },

@@ -16,7 +16,9 @@ export function toFormValues(settings: Settings): FormValues {
     summarizer: settings.summarizer,
     summarizationModel: settings.summarizationModel ?? '',
     notifications: settings.notifications,
-    firstChunkTimeoutSeconds: String(settings.firstChunkTimeoutSeconds)
+    firstChunkTimeoutSeconds: String(settings.firstChunkTimeoutSeconds),
+    recallEnabled: settings.recallEnabled,
+    recallBudgetPercent: String(settings.recallBudgetPercent)
   }
 }
 

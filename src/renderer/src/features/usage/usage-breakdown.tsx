@@ -43,6 +43,12 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
             value={breakdown.summary}
           />
         )}
+        {(breakdown.recalled > 0 || usage.summarizedMessages > 0) && (
+          <Row
+            label={`Recalled from history (${usage.recalledIds.length} ${usage.recalledIds.length === 1 ? 'message' : 'messages'})`}
+            value={breakdown.recalled}
+          />
+        )}
         <Row label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`} value={breakdown.history} />
         <Row label="Draft" value={breakdown.draft} />
         <Row label="Request framing" value={breakdown.overhead} />
