@@ -5,6 +5,7 @@ import { Option } from 'commander'
 import { isChatGPTExport, parseChatGPTExport, type ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError, parseOpenAIMessages } from '../importers/openai-messages'
 import { buildModelRequest } from '../services/request-builder'
+import { importDistillChat } from './import-distill-chat'
 import { print, withApp } from './open-app'
 import { parsePositiveInt } from './parse-options'
 import { progressBar } from './progress'
@@ -31,6 +32,7 @@ export function registerChatCommands(program: Command): void {
     .option('--title <title>', 'title of the imported chat (single conversations)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { title?: string; json?: boolean }) => {
+      if (await importDistillChat(program, file, opts)) return
       const conversations = readConversations(file)
       const total = conversations.reduce((s, c) => s + c.messages.length, 0)
       const bar = progressBar('Importing')

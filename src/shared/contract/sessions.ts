@@ -27,6 +27,11 @@ export const sessionRoutes = {
       })
       .strict(),
     sessionSchema
+  ),
+  /** The chat as a file's text: a Markdown transcript, or JSON that `distill import` reads back. */
+  'sessions.export': route(
+    z.object({ id: z.string().min(1), format: z.enum(['md', 'json']) }).strict(),
+    z.object({ filename: z.string(), mimeType: z.string(), text: z.string() })
   )
 }
 
