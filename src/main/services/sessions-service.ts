@@ -5,12 +5,16 @@ import {
   findSession,
   insertSession,
   listSessions,
+  sessionSummaries,
+  sessionsWithTitleWords,
   updateSession
 } from '../db/repositories/sessions-repo'
 import { appendMessage, listMessages } from '../db/repositories/messages-repo'
+import { ftsQuery, searchChats } from '../db/repositories/history-repo'
 import { insertSummary, listSnapshots, setSnapshotStatus } from '../db/repositories/snapshots-repo'
 import type { DistillExport } from '../importers/distill-export'
 import type { ChatMessage } from '../../shared/domain/chat-message'
+import type { SessionSearchResult } from '../../shared/contract/sessions'
 import { notFound } from './app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFormat } from './chat-export'
 import type { ServiceDeps } from './service-deps'
@@ -40,6 +44,32 @@ export function createSessionsService({ db, clock, ids, emit }: ServiceDeps, def
     },
 
     get,
+
+    /**
+     * Chats whose title or messages hold every word typed. Title matches come first (most recent
+     * first), then chats found by their messages, best bm25 rank first; each carries its best
+     * message so the sidebar can show the passage and open the chat at it.
+     */
+    search(query: string, limit = 50): SessionSearchResult[] {
+      if (!ftsQuery(query)) return []
+      const words = query.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w))
+      const byTitle = sessionsWithTitleWords(db, words)
+      const byContent = searchChats(db, query, limit)
+      const content = new Map(byContent.map((row) => [row.sessionId, row]))
+      const matchOf = (id: string): SessionSearchResult['match'] => {
+        const row = content.get(id)
+        return row ? { messageId: row.messageId, seq: row.seq, role: row.role, snippet: row.snippet, count: row.matches } : null
+      }
+      const titled = new Set(byTitle.map((s) => s.id))
+      const others = sessionSummaries(db, byContent.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId))
+      return [
+        ...byTitle.map((s) => ({ ...s, titleMatch: true, match: matchOf(s.id) })),
+        ...byContent.flatMap((r) => {
+          const s = others.get(r.sessionId)
+          return s ? [{ ...s, titleMatch: false, match: matchOf(s.id) }] : []
+        })
+      ].slice(0, limit)
+    },
 
     create(title?: string): Session {
       const now = clock.now()

@@ -13,6 +13,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'sessions.rename': ({ id, title }) => sessions.rename(id, title),
     'sessions.update': ({ id, ...change }) => sessions.update(id, change),
     'sessions.delete': ({ id }) => sessions.remove(id),
+    'sessions.search': ({ query }) => sessions.search(query),
     'sessions.export': ({ id, format }) => sessions.export(id, format),
     'chat.messages': ({ sessionId }) => chat.messages(sessionId),
     'chat.send': ({ sessionId, text }) => chat.send(sessionId, text),
