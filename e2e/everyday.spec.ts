@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import { longConversation, newChat, rpc, sendAndWait, snapBoth } from './support/conversation'
+import { longConversation, newChat, rpc, sendAndWait, sendInComposer, snapBoth } from './support/conversation'
 import { expect, test } from './support/fixtures'
 
 /** Screenshots of the current screen at both sizes, light and dark. */
@@ -91,4 +91,20 @@ test('searching chats finds a word in a message body and opens the chat at that 
   // A search for nothing that exists says so.
   await sidebar.getByRole('searchbox', { name: 'Search chats' }).fill('quokka')
   await expect(sidebar.getByRole('status')).toHaveText('No chats match “quokka”.')
+})
+
+test('a new chat is named after its first reply, and its preview reads as plain text', async ({ page, distill, fake }) => {
+  await page.goto(distill.url)
+  await newChat(page)
+  fake.script([{ reply: '## Context\n\nThe **first ferry** leaves at `07:10` from pier 3.' }, { for: 'title', reply: 'Ferry Departure Times' }])
+  await sendInComposer(page, 'when does the first ferry leave tomorrow morning?')
+
+  const sidebar = page.getByRole('navigation', { name: 'Chats' })
+  const item = sidebar.getByRole('link', { name: 'Ferry Departure Times' })
+  await expect(item).toBeVisible()
+  await expect(page).toHaveTitle('Ferry Departure Times – Distill')
+  await expect(item).toContainText('Context The first ferry leaves at 07:10 from pier 3.')
+  await expect(item).not.toContainText('##')
+  expect(fake.titleRequests).toHaveLength(1)
+  await snapSizes(page, 'everyday-title-preview')
 })

@@ -65,3 +65,14 @@ describe('searching chats by their content', () => {
     expect(sessions.search('ferry')).toEqual([])
   })
 })
+
+describe('sidebar previews', () => {
+  const openApp = useTestApps()
+
+  it('show the last message as plain text, not Markdown', async () => {
+    const app = openApp()
+    const chat = app.services.sessions.create()
+    await say(app, chat.id, 'assistant', '## Context\n\nThe **staging** database uses `port 5433`.\n\n- [docs](https://example.com)')
+    expect(app.services.sessions.list()[0]!.lastMessagePreview).toBe('Context The staging database uses port 5433. docs')
+  })
+})

@@ -94,6 +94,18 @@ export function createSessionsService({ db, clock, ids, emit }: ServiceDeps, def
       return session
     },
 
+    /**
+     * Replaces a title the app chose, unless the user renamed the chat meanwhile (compare and set).
+     * Not activity: the chat keeps its place in the list.
+     */
+    retitle(id: string, expected: string, title: string): boolean {
+      const current = findSession(db, id)
+      if (!current || current.title !== expected || title === expected) return false
+      updateSession(db, id, { title })
+      emit('sessions.changed', { sessionId: id, reason: 'updated' })
+      return true
+    },
+
     /** Changes the chat's model, system prompt or compression overrides. */
     update(id: string, change: SessionUpdate): Session {
       const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, like, sql, type SQL } from 'drizzle-orm'
 import type { Session, SessionSummary } from '../../../shared/domain/session'
 import { messageText, type MessagePart } from '../../../shared/domain/chat-message'
+import { markdownToPlainText } from '../../../shared/plain-text'
 import type { Db } from '../client'
 import { chatMessages, sessions, type NewSessionRow, type SessionRow } from '../schema'
 
@@ -47,6 +48,8 @@ function likePattern(query: string): string {
 }
 
 const PREVIEW_CHARS = 120
+/** Enough Markdown to fill a preview once its syntax is gone. */
+const PREVIEW_SOURCE_CHARS = 2000
 
 /** Sessions, most recently active first, optionally filtered by a title search. */
 export function listSessions(db: Db, query?: string): SessionSummary[] {
@@ -79,7 +82,8 @@ function summaries(db: Db, filter: SQL | undefined): SessionSummary[] {
     .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt))
     .all()
   return rows.map(({ session, messageCount, lastParts }) => {
-    const text = lastParts ? messageText(JSON.parse(lastParts) as MessagePart[]).replace(/\s+/g, ' ').trim() : ''
+    // Plain text, not Markdown: a preview reads "Context The user…", not "## Context".
+    const text = lastParts ? markdownToPlainText(messageText(JSON.parse(lastParts) as MessagePart[]).slice(0, PREVIEW_SOURCE_CHARS)) : ''
     return {
       ...toSession(session),
       messageCount,
