@@ -108,3 +108,48 @@ test('a new chat is named after its first reply, and its preview reads as plain 
   expect(fake.titleRequests).toHaveLength(1)
   await snapSizes(page, 'everyday-title-preview')
 })
+
+test('the keyboard: new chat, stop with Esc, recall the last message, search, and the shortcuts list', async ({ page, distill, fake }) => {
+  await page.goto(distill.url)
+  await expect(page.getByRole('navigation', { name: 'Chats' })).toBeVisible()
+  const composer = page.getByRole('textbox', { name: 'Message' })
+
+  await page.keyboard.press('Control+Shift+O')
+  await expect(composer).toBeFocused()
+  fake.script([{ reply: 'Counting slowly: one two three four five six seven eight nine ten.', delayMs: 150 }])
+  await composer.fill('Count to ten, slowly')
+  await composer.press('Enter')
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible()
+  await expect(page.getByRole('log', { name: 'Messages' }).getByText(/stopped/i)).toBeVisible()
+
+  // ↑ in the empty message box brings the last message back, to change and send again.
+  await composer.focus()
+  await page.keyboard.press('ArrowUp')
+  await expect(composer).toHaveValue('Count to ten, slowly')
+  // In a box with text, ↑ moves the caret as usual.
+  await page.keyboard.press('ArrowUp')
+  await expect(composer).toHaveValue('Count to ten, slowly')
+
+  await page.keyboard.press('Control+K')
+  await expect(page.getByRole('searchbox', { name: 'Search chats' })).toBeFocused()
+
+  await page.getByRole('log', { name: 'Messages' }).focus()
+  await page.keyboard.press('Shift+?')
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
+  await expect(help).toBeVisible()
+  await expect(help.getByRole('row', { name: /Search chats/ })).toContainText('Ctrl')
+  await snapSizes(page, 'everyday-shortcuts')
+  await page.keyboard.press('Escape')
+  await expect(help).toBeHidden()
+
+  // Also from the chat's menu, and with Ctrl+/ while typing.
+  await page.getByRole('button', { name: 'More actions' }).click()
+  await page.getByRole('menuitem', { name: 'Keyboard shortcuts' }).click()
+  await expect(help).toBeVisible()
+  await page.keyboard.press('Escape')
+  await composer.focus()
+  await page.keyboard.press('Control+/')
+  await expect(help).toBeVisible()
+})

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { toast } from 'sonner'
 import { errorMessage } from '../../api/api-error'
 import { downloadExport } from './download-export'
+import { openShortcutsHelp } from './keyboard-shortcuts'
 import './chat-menu.css'
 
 export interface ChatMenuItem {
@@ -22,8 +23,9 @@ function MoreIcon() {
   )
 }
 
-/** The entries every chat's menu has: export, then whatever the caller adds. */
-export function exportItems(sessionId: string, disabled: boolean): ChatMenuItem[] {
+/** The entries of a chat's menu: export, and the keyboard shortcuts. */
+export function chatMenuItems(sessionId: string, hasMessages: boolean): ChatMenuItem[] {
+  const disabled = !hasMessages
   const run = (format: 'md' | 'json') => () => {
     downloadExport(sessionId, format).then(
       (filename) => toast.success(`Exported ${filename}`),
@@ -32,7 +34,8 @@ export function exportItems(sessionId: string, disabled: boolean): ChatMenuItem[
   }
   return [
     { label: 'Export as Markdown', disabled, onSelect: run('md') },
-    { label: 'Export as JSON', hint: 'for distill import', disabled, onSelect: run('json') }
+    { label: 'Export as JSON', hint: 'for distill import', disabled, onSelect: run('json') },
+    { label: 'Keyboard shortcuts', hint: '?', onSelect: openShortcutsHelp }
   ]
 }
 

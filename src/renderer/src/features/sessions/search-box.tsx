@@ -11,6 +11,8 @@ export function SearchBox() {
       <input
         type="search"
         aria-label="Search chats"
+        aria-keyshortcuts="Control+K"
+        title="Search chats by title and message text (Ctrl+K)"
         placeholder="Search chats"
         autoComplete="off"
         spellCheck={false}
