@@ -94,7 +94,7 @@ const layerPolicies = [
   }),
   // The engine is pure: data in, data out. Shared types are all it sees from outside.
   ...layer('engine', { types: sharedLayers }),
-  ...layer('db', { may: ['domain'], packages: ['drizzle-orm', 'better-sqlite3', 'zod'], builtins: ['fs', 'os', 'path'] }),
+  ...layer('db', { may: ['domain', 'shared'], packages: ['drizzle-orm', 'better-sqlite3', 'zod'], builtins: ['fs', 'os', 'path'] }),
   ...layer('tokens', { may: ['domain', 'models'], packages: ['zod', 'tiktoken'], builtins: ['crypto'] }),
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
   ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),

@@ -6,6 +6,7 @@ import { openaiChat, openaiError } from './openai-chat'
 import { openaiResponses } from './openai-responses'
 import { asRecord, estimateInputTokens, estimateOutputTokens } from './reply'
 import { parseSteps, type Plan, resolvePlan, ScriptQueue } from './script-queue'
+import { defaultTitle, isTitleRequest } from './title-requests'
 import { cutConnection, runStream, waitForAbort } from './sse'
 import { type ChatAdapter, type ErrorKind, type RecordedRequest, type ScriptStep, statusOf, type Turn } from './types'
 
@@ -31,7 +32,9 @@ export interface FakeProvider {
   baseURLs: { openai: string; anthropic: string; google: string; openaiCompatible: string }
   /** Live list, oldest first; cleared in place by reset(). */
   requests: RecordedRequest[]
-  /** Appends steps; each generation request (any provider) consumes one. */
+  /** Distill's chat-title requests, kept apart so `requests` holds the chat's own traffic only. */
+  titleRequests: RecordedRequest[]
+  /** Appends steps; each generation request (any provider) consumes one; `for: 'title'` steps answer title requests. */
   script(steps: ScriptStep[]): void
   /** Drops pending steps and recorded requests. */
   reset(): void
@@ -113,7 +116,13 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const models = options.models ?? ['fake-model', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'llama3.2:latest']
   const log = options.log ?? (() => {})
   const queue = new ScriptQueue()
+  const titleQueue = new ScriptQueue()
   const requests: RecordedRequest[] = []
+  const titleRequests: RecordedRequest[] = []
+  const enqueue = (steps: ScriptStep[]) => {
+    queue.push(steps.filter((s) => s.for !== 'title'))
+    titleQueue.push(steps.filter((s) => s.for === 'title'))
+  }
   // One controller per in-flight response: aborted when the client hangs up or close() runs.
   const inflight = new Set<AbortController>()
   let seq = 0
@@ -123,7 +132,14 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const stream = route.stream ?? parsed.stream
     rec.model = parsed.model
     rec.stream = stream
-    const plan: Plan = resolvePlan(queue.next(), parsed.messages)
+    let plan: Plan
+    if (isTitleRequest(parsed.messages)) {
+      requests.splice(requests.indexOf(rec), 1)
+      titleRequests.push(rec)
+      plan = resolvePlan(titleQueue.next() ?? { reply: defaultTitle(parsed.messages) }, parsed.messages)
+    } else {
+      plan = resolvePlan(queue.next(), parsed.messages)
+    }
     const turn: Turn = {
       id: `fake${String(rec.seq).padStart(6, '0')}`,
       model: parsed.model,
@@ -169,14 +185,16 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     if (req.method === 'GET' && path === '/__requests') return sendJson(res, 200, requests)
     if (req.method === 'POST' && path === '/__reset') {
       queue.clear()
+      titleQueue.clear()
       requests.length = 0
+      titleRequests.length = 0
       return sendJson(res, 200, { ok: true })
     }
     if (req.method === 'POST' && path === '/__script') {
       try {
         const steps = parseSteps(JSON.parse((await readBody(req)) || 'null'))
-        queue.push(steps)
-        return sendJson(res, 200, { ok: true, queued: steps.length, pending: queue.pending })
+        enqueue(steps)
+        return sendJson(res, 200, { ok: true, queued: steps.length, pending: queue.pending + titleQueue.pending })
       } catch (e) {
         return sendJson(res, 400, { ok: false, error: e instanceof Error ? e.message : String(e) })
       }
@@ -261,10 +279,13 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     port,
     baseURLs: { openai: `${url}/v1`, anthropic: `${url}/v1`, google: `${url}/v1beta`, openaiCompatible: `${url}/v1` },
     requests,
-    script: (steps) => queue.push(parseSteps(steps)),
+    titleRequests,
+    script: (steps) => enqueue(parseSteps(steps)),
     reset: () => {
       queue.clear()
+      titleQueue.clear()
       requests.length = 0
+      titleRequests.length = 0
     },
     close: () =>
       new Promise<void>((resolve) => {

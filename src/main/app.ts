@@ -20,6 +20,7 @@ import { createFileSecretStore, type SecretStore } from './services/secret-store
 import type { Clock, IdGenerator, Logger, ServiceDeps } from './services/service-deps'
 import { createSessionsService, type SessionsService } from './services/sessions-service'
 import { createSettingsService, type SettingsService } from './services/settings-service'
+import { createTitleService, type TitleService } from './services/title-service'
 import { createEventHub, type EventHub } from './transport/event-hub'
 import { createHandlers } from './transport/handlers'
 import { createRouter, type Router } from './transport/router'
@@ -40,6 +41,8 @@ export interface AppOptions {
   /** Abort a reply when the provider sends nothing for this long (tests shorten it). */
   stallMs?: number
   retry?: RetryPolicy
+  /** How long a chat-title request may take before the first-message title stays (tests shorten it). */
+  titleTimeoutMs?: number
   /** Used for countTokens endpoints and local server model lists (tests inject it). */
   fetch?: typeof fetch
   mode: AppInfo['mode']
@@ -59,6 +62,7 @@ export interface Services {
   compression: CompressionService
   history: HistoryService
   recall: RecallService
+  titles: TitleService
 }
 
 export interface App {
@@ -137,6 +141,7 @@ export function createApp(options: AppOptions): App {
     recall: (conv) => recall.forRequest(conv)
   })
   const compression = createCompressionService({ ...deps, usage, settings, providers, models, stallMs: options.stallMs, retry: options.retry })
+  const titles = createTitleService({ ...deps, sessions, providers, settings, models, timeoutMs: options.titleTimeoutMs })
   const chat = createChatService({
     ...deps,
     // Only the owner repairs replies a crash left streaming: a reader would mark a live one.
@@ -156,10 +161,11 @@ export function createApp(options: AppOptions): App {
     firstChunkMs: options.stallMs,
     retry: options.retry,
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
-    onUsage: (reply, session) => usage.replyFinished(reply, session)
+    onUsage: (reply, session) => usage.replyFinished(reply, session),
+    onReplyComplete: (reply, session) => void titles.afterReply(reply, session)
   })
   const history = createHistoryService({ ...deps, sessions, usage, settings })
-  const services: Services = { sessions, chat, settings, providers, models, usage, compression, history, recall }
+  const services: Services = { sessions, chat, settings, providers, models, usage, compression, history, recall, titles }
   const info = (): AppInfo => ({
     name: 'Distill',
     version,
@@ -176,6 +182,7 @@ export function createApp(options: AppOptions): App {
     info,
     close: async () => {
       await chat.close()
+      await titles.close()
       try {
         usage.dispose()
       } catch (err) {

@@ -7,6 +7,7 @@ import { ImportError, parseOpenAIMessages } from '../importers/openai-messages'
 import { withDraft } from '../services/draft-conversation'
 import { buildModelRequest } from '../services/request-builder'
 import { importChats } from '../services/import-chats'
+import { importDistillChat } from './import-distill-chat'
 import { print, withApp } from './open-app'
 import { parsePositiveInt } from './parse-options'
 import { progressBar } from './progress'
@@ -34,6 +35,7 @@ export function registerChatCommands(program: Command): void {
     .option('--again', 'import conversations that were imported before')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { title?: string; again?: boolean; json?: boolean }) => {
+      if (await importDistillChat(program, file, opts)) return
       const conversations = readConversations(file)
       const bar = progressBar('Importing')
       const outcome = await withApp(

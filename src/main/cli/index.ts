@@ -5,6 +5,7 @@ import { ImportError } from '../importers/openai-messages'
 import { AppError } from '../../shared/app-error'
 import { registerChatCommands } from './chat-commands'
 import { registerCount } from './count-command'
+import { registerExport } from './export-command'
 import { registerReplay } from './replay-command'
 import { registerServe } from './serve-command'
 
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerCount(program)
   registerReplay(program)
   registerChatCommands(program)
+  registerExport(program)
   return program
 }
 

@@ -7,16 +7,24 @@ import type { UiCommand } from '../../shared/contract'
  */
 export function appMenuTemplate(platform: NodeJS.Platform, send: (command: UiCommand) => void): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin'
-  const item = (label: string, command: UiCommand, accelerator: string): MenuItemConstructorOptions => ({
+  const item = (label: string, command: UiCommand, accelerator?: string): MenuItemConstructorOptions => ({
     label,
-    accelerator,
+    ...(accelerator ? { accelerator } : {}),
     click: () => send(command)
   })
   return [
     ...(mac ? [{ role: 'appMenu' as const }] : []),
     {
       label: 'File',
-      submenu: [item('New Chat', 'new-chat', 'CmdOrCtrl+N'), { type: 'separator' }, mac ? { role: 'close' } : { role: 'quit' }]
+      submenu: [
+        item('New Chat', 'new-chat', 'CmdOrCtrl+N'),
+        item('Search Chats…', 'search-chats', 'CmdOrCtrl+K'),
+        { type: 'separator' },
+        item('Export Chat as Markdown…', 'export-markdown'),
+        item('Export Chat as JSON…', 'export-json'),
+        { type: 'separator' },
+        mac ? { role: 'close' } : { role: 'quit' }
+      ]
     },
     { role: 'editMenu' },
     {
@@ -25,11 +33,14 @@ export function appMenuTemplate(platform: NodeJS.Platform, send: (command: UiCom
         item('Summarize Conversation History…', 'summarize', 'CmdOrCtrl+Shift+S'),
         item('View Full History…', 'full-history', 'CmdOrCtrl+Shift+H'),
         item('Inspect Context…', 'inspect-context', 'CmdOrCtrl+Shift+I'),
+        // No accelerator: a menu accelerator would take Esc from every dialog. Esc works in the page.
+        item('Stop Reply (Esc)', 'stop-reply'),
         { type: 'separator' },
         item('Settings…', 'settings', 'CmdOrCtrl+,')
       ]
     },
     { role: 'viewMenu' },
-    { role: 'windowMenu' }
+    { role: 'windowMenu' },
+    { role: 'help', submenu: [item('Keyboard Shortcuts', 'shortcuts', 'CmdOrCtrl+/')] }
   ]
 }

@@ -55,6 +55,8 @@ export interface ChatServiceOptions {
   prepareRequest?: (sessionId: string, replySeq: number) => Promise<{ system?: string; messages: ModelMessage[] }>
   /** Called when a reply finishes with provider-reported usage. */
   onUsage?: (message: ChatMessage, session: Session) => void
+  /** Called when a reply completes (a chat's first one gets a generated title). */
+  onReplyComplete?: (reply: ChatMessage, session: Session) => void
 }
 
 export type ChatService = ReturnType<typeof createChatService>
@@ -140,6 +142,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
           outputTokens: result.outputTokens ?? null
         })!
         deps.onUsage?.(final, session)
+        deps.onReplyComplete?.(final, session)
       } else if (result.outcome === 'aborted') {
         final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
       } else {

@@ -5,6 +5,23 @@ import { route } from './define'
 
 const idInput = z.object({ id: z.string().min(1) }).strict()
 
+/** A chat found by a search: its title matched, or a message did (the best one, with a snippet). */
+export const sessionSearchResultSchema = sessionSummarySchema.extend({
+  titleMatch: z.boolean(),
+  match: z
+    .object({
+      messageId: z.string(),
+      seq: z.number().int(),
+      role: z.string(),
+      /** The matching passage; matches are wrapped in \u0002 … \u0003 so the renderer can mark them safely. */
+      snippet: z.string(),
+      /** How many of the chat's messages match. */
+      count: z.number().int()
+    })
+    .nullable()
+})
+export type SessionSearchResult = z.infer<typeof sessionSearchResultSchema>
+
 export const sessionRoutes = {
   'sessions.list': route(
     z.object({ query: z.string().max(200).optional() }).strict(),
@@ -28,6 +45,16 @@ export const sessionRoutes = {
       })
       .strict(),
     sessionSchema
+  ),
+  /** Chats whose title or messages hold every word typed (full-text, best first). */
+  'sessions.search': route(
+    z.object({ query: z.string().trim().min(1, 'Type something to search for').max(200) }).strict(),
+    z.array(sessionSearchResultSchema)
+  ),
+  /** The chat as a file's text: a Markdown transcript, or JSON that `distill import` reads back. */
+  'sessions.export': route(
+    z.object({ id: z.string().min(1), format: z.enum(['md', 'json']) }).strict(),
+    z.object({ filename: z.string(), mimeType: z.string(), text: z.string() })
   )
 }
 

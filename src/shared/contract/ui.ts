@@ -1,7 +1,19 @@
 import { z } from 'zod'
 
 /** Commands from outside the page (the Electron application menu) that the renderer carries out. */
-export const uiCommandSchema = z.enum(['new-chat', 'summarize', 'full-history', 'inspect-context', 'settings'])
+export const uiCommandSchema = z.enum([
+  'new-chat',
+  'summarize',
+  'full-history',
+  'inspect-context',
+  'settings',
+  // Carried out by the renderer's keyboard shortcuts (features/sessions/keyboard-shortcuts.tsx).
+  'search-chats',
+  'stop-reply',
+  'shortcuts',
+  'export-markdown',
+  'export-json'
+])
 export type UiCommand = z.infer<typeof uiCommandSchema>
 
 export const uiEvents = {

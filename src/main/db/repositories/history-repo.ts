@@ -101,3 +101,47 @@ export function datedOpeningsBefore(db: Db, sessionId: string, seq: number, limi
      ORDER BY m.seq DESC
      LIMIT ${limit}`)
 }
+
+export interface ChatMatchRow {
+  sessionId: string
+  /** The chat's best-ranked matching message. */
+  messageId: string
+  seq: number
+  role: string
+  snippet: string
+  /** How many of the chat's messages match. */
+  matches: number
+  /** bm25 of the best message (lower is better). */
+  rank: number
+}
+
+/**
+ * Full-text search across every chat: one row per chat with its best message (bm25), best chats
+ * first. The hits are materialized first because FTS5 ranking cannot be grouped directly.
+ */
+export function searchChats(db: Db, query: string, limit = 50): ChatMatchRow[] {
+  const match = ftsQuery(query)
+  if (!match) return []
+  const best = db.all<Omit<ChatMatchRow, 'snippet' | 'seq' | 'role'> & { rid: number }>(sql`
+    WITH hits AS MATERIALIZED (
+      SELECT rowid AS rid, session_id AS sessionId, message_id AS messageId, rank
+        FROM messages_fts WHERE messages_fts MATCH ${match}
+    ), ranked AS (
+      SELECT rid, sessionId, messageId, rank,
+             row_number() OVER (PARTITION BY sessionId ORDER BY rank, rid) AS n,
+             count(*) OVER (PARTITION BY sessionId) AS matches
+        FROM hits
+    )
+    SELECT r.rid, r.sessionId, r.messageId, r.rank, r.matches
+      FROM ranked r JOIN sessions s ON s.id = r.sessionId
+     WHERE r.n = 1 AND s.archived = 0
+     ORDER BY r.rank, s.updated_at DESC
+     LIMIT ${limit}`)
+  return best.map(({ rid, ...row }) => {
+    const detail = db.get<{ seq: number; role: string; snippet: string }>(sql`
+      SELECT m.seq AS seq, m.role AS role, snippet(messages_fts, 0, char(2), char(3), '…', 12) AS snippet
+        FROM messages_fts JOIN chat_messages m ON m.rid = messages_fts.rowid
+       WHERE messages_fts MATCH ${match} AND messages_fts.rowid = ${rid}`)!
+    return { ...row, ...detail }
+  })
+}

@@ -1,6 +1,7 @@
-import { and, desc, eq, like, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, like, sql, type SQL } from 'drizzle-orm'
 import type { Session, SessionSummary } from '../../../shared/domain/session'
 import { messageText, type MessagePart } from '../../../shared/domain/chat-message'
+import { markdownToPlainText } from '../../../shared/plain-text'
 import type { Db } from '../client'
 import { chatMessages, sessions, type NewSessionRow, type SessionRow } from '../schema'
 
@@ -48,10 +49,28 @@ function likePattern(query: string): string {
 }
 
 const PREVIEW_CHARS = 120
+/** Enough Markdown to fill a preview once its syntax is gone. */
+const PREVIEW_SOURCE_CHARS = 2000
 
 /** Sessions, most recently active first, optionally filtered by a title search. */
 export function listSessions(db: Db, query?: string): SessionSummary[] {
   const q = query?.trim()
+  return summaries(db, q ? like(sessions.title, likePattern(q)).append(sql` ESCAPE '\\'`) : undefined)
+}
+
+/** Sessions whose title holds every one of the words (in any order), most recently active first. */
+export function sessionsWithTitleWords(db: Db, words: readonly string[]): SessionSummary[] {
+  if (words.length === 0) return []
+  return summaries(db, and(...words.map((w) => like(sessions.title, likePattern(w)).append(sql` ESCAPE '\\'`))))
+}
+
+/** The sidebar summaries of these sessions, by id. */
+export function sessionSummaries(db: Db, ids: readonly string[]): Map<string, SessionSummary> {
+  if (ids.length === 0) return new Map()
+  return new Map(summaries(db, inArray(sessions.id, [...ids])).map((s) => [s.id, s]))
+}
+
+function summaries(db: Db, filter: SQL | undefined): SessionSummary[] {
   const rows = db
     // The subqueries name the outer table explicitly: drizzle renders a bare column unqualified.
     .select({
@@ -60,16 +79,12 @@ export function listSessions(db: Db, query?: string): SessionSummary[] {
       lastParts: sql<string | null>`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" AND json_array_length(m.parts) > 0 ORDER BY m.seq DESC LIMIT 1)`
     })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.archived, false),
-        q ? like(sessions.title, likePattern(q)).append(sql` ESCAPE '\\'`) : undefined
-      )
-    )
+    .where(and(eq(sessions.archived, false), filter))
     .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt))
     .all()
   return rows.map(({ session, messageCount, lastParts }) => {
-    const text = lastParts ? messageText(JSON.parse(lastParts) as MessagePart[]).replace(/\s+/g, ' ').trim() : ''
+    // Plain text, not Markdown: a preview reads "Context The user…", not "## Context".
+    const text = lastParts ? markdownToPlainText(messageText(JSON.parse(lastParts) as MessagePart[]).slice(0, PREVIEW_SOURCE_CHARS)) : ''
     return {
       ...toSession(session),
       messageCount,

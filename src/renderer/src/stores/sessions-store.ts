@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { RouteInput } from '../../../shared/contract'
+import type { SessionSearchResult } from '../../../shared/contract/sessions'
 import type { Session, SessionSummary } from '../../../shared/domain/session'
 import { api } from '../api/client'
 import { errorMessage, isApiError } from '../api/api-error'
@@ -16,6 +17,14 @@ interface SessionsState {
   listedQuery: string
   status: 'loading' | 'ready' | 'error'
   error: string | null
+  /** For a search: the message of each listed chat that matched, if one did. */
+  matches: Record<string, SessionSearchResult['match']>
+  /** A chat opened from a search result, to be shown at this message once its list renders. */
+  pendingJump: { sessionId: string; messageId: string } | null
+  /** Opens a chat at a message (a search hit). */
+  openAt(sessionId: string, messageId: string): void
+  /** The message list has shown the pending jump. */
+  jumpShown(): void
   /** Sessions fetched one by one, so the open chat has its title even when a search hides it. */
   details: Record<string, Session>
   load(): Promise<void>
@@ -40,16 +49,22 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
   listedQuery: '',
   status: 'loading',
   error: null,
+  matches: {},
+  pendingJump: null,
   details: {},
 
   async load() {
     const seq = ++requestSeq
     const query = get().query.trim()
     try {
-      const sessions = await api.request('sessions.list', query ? { query } : {})
+      // A search looks through message text too (the full-text index); no query lists every chat.
+      const found = query ? await api.request('sessions.search', { query }) : null
+      const sessions = found ?? (await api.request('sessions.list', {}))
       if (seq !== requestSeq) return // a newer request is on its way
       touchNow()
-      set({ sessions, listedQuery: query, status: 'ready', error: null })
+      const matches: SessionsState['matches'] = {}
+      for (const item of found ?? []) matches[item.id] = item.match
+      set({ sessions, matches, listedQuery: query, status: 'ready', error: null })
     } catch (error) {
       if (seq !== requestSeq) return
       set({ status: 'error', error: errorMessage(error) })
@@ -60,6 +75,15 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
     set({ query })
     clearTimeout(searchTimer)
     searchTimer = setTimeout(() => void get().load(), query.trim() === '' ? 0 : SEARCH_DEBOUNCE_MS)
+  },
+
+  openAt(sessionId, messageId) {
+    set({ pendingJump: { sessionId, messageId } })
+    useUiStore.getState().openSession(sessionId)
+  },
+
+  jumpShown() {
+    set({ pendingJump: null })
   },
 
   async fetchOne(id) {

@@ -95,6 +95,7 @@ export function wireEvents(): () => void {
           .then((session) => useUiStore.getState().openSession(session.id))
         return
       }
+      if (command !== 'summarize' && command !== 'full-history' && command !== 'inspect-context') return // the keyboard shortcuts' own
       if (!ui.selectedSessionId) return
       if (ui.view !== 'chat') ui.openSession(ui.selectedSessionId)
       useUiStore.getState().setChatDialog(command === 'summarize' ? 'summarize' : command === 'full-history' ? 'history' : 'inspector')

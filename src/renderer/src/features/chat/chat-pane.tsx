@@ -10,6 +10,7 @@ import { NewTopicButton } from '../compression/new-topic-button'
 import { SummarizeDialog } from '../compression/summarize-dialog'
 import { SummaryPanel } from '../compression/summary-panel'
 import { FullHistoryDialog } from '../history/full-history-dialog'
+import { ChatMenu, chatMenuItems } from '../sessions/chat-menu'
 import { ContextMeter } from '../usage/context-meter'
 import { ChatSettingsButton, ChatSettingsDialog } from './chat-settings-dialog'
 import { Composer } from './composer'
@@ -95,6 +96,7 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
         </button>
         <SystemPromptButton sessionId={sessionId} />
         <ChatSettingsButton sessionId={sessionId} />
+        <ChatMenu items={chatMenuItems(sessionId, hasMessages)} />
       </PaneHeader>
       <SummaryPanel sessionId={sessionId} />
       <MessageList sessionId={sessionId} />

@@ -4,6 +4,7 @@ import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import { messageText } from '../../lib/message-text'
 import { useChatStore } from '../../stores/chat-store'
 import { useCompressionStore, useSummaryCutoff } from '../../stores/compression-store'
+import { useJumpToMessage } from '../sessions/use-jump-to-message'
 import { ChatEmpty } from './chat-empty'
 import { ContextDivider } from './context-divider'
 import { MessageItem } from './message-item'
@@ -51,14 +52,16 @@ export function MessageList({ sessionId }: { sessionId: string }) {
       </div>
     )
   }
-  return <VirtualMessages messages={thread.messages} cutoffSeq={cutoffSeq} compressing={compressing} />
+  return <VirtualMessages sessionId={sessionId} messages={thread.messages} cutoffSeq={cutoffSeq} compressing={compressing} />
 }
 
 function VirtualMessages({
+  sessionId,
   messages,
   cutoffSeq,
   compressing
 }: {
+  sessionId: string
   messages: ChatMessage[]
   cutoffSeq: number
   compressing: boolean
@@ -80,6 +83,10 @@ function VirtualMessages({
     gap: 20,
     paddingStart: 28,
     paddingEnd: 16
+  })
+
+  useJumpToMessage(sessionId, rows.map((r) => (r.kind === 'message' ? r.message.id : null)), virtualizer, scrollRef, () => {
+    following.current = false
   })
 
   const last = messages[messages.length - 1]!

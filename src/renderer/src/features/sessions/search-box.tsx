@@ -1,7 +1,7 @@
 import { useSessionsStore } from '../../stores/sessions-store'
 import { CloseIcon, SearchIcon } from '../../components/icons'
 
-/** Filters the sidebar by title; the server does the matching (debounced in the store). */
+/** Searches chats by title and message text; the server does the matching (debounced in the store). */
 export function SearchBox() {
   const query = useSessionsStore((s) => s.query)
   const setQuery = useSessionsStore((s) => s.setQuery)
@@ -11,6 +11,8 @@ export function SearchBox() {
       <input
         type="search"
         aria-label="Search chats"
+        aria-keyshortcuts="Control+K"
+        title="Search chats by title and message text (Ctrl+K)"
         placeholder="Search chats"
         autoComplete="off"
         spellCheck={false}

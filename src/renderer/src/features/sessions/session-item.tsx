@@ -1,21 +1,28 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { toast } from 'sonner'
+import type { SessionSearchResult } from '../../../../shared/contract/sessions'
 import type { SessionSummary } from '../../../../shared/domain/session'
 import { errorMessage } from '../../api/api-error'
 import { PencilIcon, TrashIcon } from '../../components/icons'
 import { RelativeTime } from '../../components/relative-time'
 import { useSessionsStore } from '../../stores/sessions-store'
+import { snippetParts } from '../history/highlight'
 import { DeleteChatDialog } from './delete-chat-dialog'
 import { RenameField } from './rename-field'
+import './session-search.css'
+
+const matchNote = (count: number) => (count === 1 ? 'Found in 1 message' : `Found in ${count} messages`)
 
 interface SessionItemProps {
   session: SessionSummary
   active: boolean
+  /** The message a search found in this chat: shown instead of the preview. */
+  match?: SessionSearchResult['match']
   onOpen(id: string): void
 }
 
 /** One chat in the sidebar: its title, a one-line preview and when it last changed, plus Rename and Delete. */
-export function SessionItem({ session, active, onOpen }: SessionItemProps) {
+export function SessionItem({ session, active, match = null, onOpen }: SessionItemProps) {
   const [editing, setEditing] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const rename = useSessionsStore((s) => s.rename)
@@ -23,6 +30,7 @@ export function SessionItem({ session, active, onOpen }: SessionItemProps) {
   const refocus = useRef(false)
   const titleId = useId()
   const metaId = useId()
+  const matchId = useId()
 
   useEffect(() => {
     if (!editing && refocus.current) {
@@ -57,7 +65,7 @@ export function SessionItem({ session, active, onOpen }: SessionItemProps) {
           className="session-open"
           aria-current={active ? 'page' : undefined}
           aria-labelledby={titleId}
-          aria-describedby={metaId}
+          aria-describedby={match ? `${matchId} ${metaId}` : metaId}
           draggable={false}
           onClick={(event) => {
             if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
@@ -71,8 +79,13 @@ export function SessionItem({ session, active, onOpen }: SessionItemProps) {
               {session.title}
             </span>
           </span>
+          {match && (
+            <span id={matchId} className="session-match">
+              {snippetParts(match.snippet).map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
+            </span>
+          )}
           <span id={metaId} className="session-line session-meta">
-            <span className="session-preview">{preview}</span>
+            <span className="session-preview">{match ? matchNote(match.count) : preview}</span>
             <RelativeTime className="session-time" timestamp={session.updatedAt} />
           </span>
         </a>

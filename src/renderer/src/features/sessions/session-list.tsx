@@ -7,6 +7,8 @@ export function SessionList() {
   const status = useSessionsStore((s) => s.status)
   const error = useSessionsStore((s) => s.error)
   const listedQuery = useSessionsStore((s) => s.listedQuery)
+  const matches = useSessionsStore((s) => s.matches)
+  const openAt = useSessionsStore((s) => s.openAt)
   const load = useSessionsStore((s) => s.load)
   const selectedId = useUiStore((s) => s.selectedSessionId)
   const openSession = useUiStore((s) => s.openSession)
@@ -35,7 +37,18 @@ export function SessionList() {
   return (
     <ul className="session-list" aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}>
       {sessions.map((session) => (
-        <SessionItem key={session.id} session={session} active={session.id === selectedId} onOpen={openSession} />
+        <SessionItem
+          key={session.id}
+          session={session}
+          active={session.id === selectedId}
+          match={listedQuery ? (matches[session.id] ?? null) : null}
+          onOpen={(id) => {
+            // A chat found by one of its messages opens at that message.
+            const hit = listedQuery ? matches[id] : null
+            if (hit) openAt(id, hit.messageId)
+            else openSession(id)
+          }}
+        />
       ))}
     </ul>
   )

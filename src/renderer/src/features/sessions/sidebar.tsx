@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { CloseIcon, GearIcon, LogoMark, PlusIcon } from '../../components/icons'
 import { useUiStore } from '../../stores/ui-store'
+import { KeyboardShortcuts } from './keyboard-shortcuts'
 import { SearchBox } from './search-box'
 import { SessionList } from './session-list'
 import { useNewChat } from './use-new-chat'
@@ -49,7 +50,14 @@ export function Sidebar() {
           </button>
         </div>
         <div className="sidebar-tools">
-          <button type="button" className="button new-chat" onClick={() => void newChat()} disabled={creating}>
+          <button
+            type="button"
+            className="button new-chat"
+            title="New chat (Ctrl+Shift+O)"
+            aria-keyshortcuts="Control+Shift+O"
+            onClick={() => void newChat()}
+            disabled={creating}
+          >
             <PlusIcon />
             New chat
           </button>
@@ -71,6 +79,7 @@ export function Sidebar() {
         </div>
       </nav>
       {sidebarOpen && <div className="sidebar-scrim" aria-hidden="true" onClick={() => setSidebarOpen(false)} />}
+      <KeyboardShortcuts />
     </>
   )
 }

@@ -1,0 +1,104 @@
+import { z } from 'zod'
+import { messagePartSchema, messageRoleSchema, messageStatusSchema } from '../../shared/domain/chat-message'
+import { providerIdSchema } from '../../shared/domain/provider'
+import { sessionTitleSchema, strategySchema } from '../../shared/domain/session'
+import { snapshotSchema } from '../../shared/domain/snapshot'
+import { ImportError } from './openai-messages'
+
+export const DISTILL_EXPORT_FORMAT = 'distill-chat'
+export const DISTILL_EXPORT_VERSION = 1
+
+/**
+ * One exported message: OpenAI chat format (role, content, tool_calls, tool_call_id) so other tools
+ * can read it, plus Distill's own fields. `parts` is the exact stored content, which is what an
+ * import restores; the OpenAI fields are derived from it.
+ */
+const exportedMessageSchema = z
+  .object({
+    role: messageRoleSchema,
+    content: z.string().nullable(),
+    tool_calls: z
+      .array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) }))
+      .optional(),
+    tool_call_id: z.string().optional(),
+    id: z.string().min(1),
+    createdAt: z.number().int(),
+    status: messageStatusSchema,
+    parts: z.array(messagePartSchema),
+    error: z.object({ code: z.string(), message: z.string() }).nullable().optional(),
+    usage: z.object({ inputTokens: z.number().int().nullable(), outputTokens: z.number().int().nullable() }).optional()
+  })
+  .loose()
+export type ExportedMessage = z.infer<typeof exportedMessageSchema>
+
+const exportedSnapshotSchema = snapshotSchema.omit({ sessionId: true, cutoffSeq: true })
+export type ExportedSnapshot = z.infer<typeof exportedSnapshotSchema>
+
+export const distillExportSchema = z.object({
+  format: z.literal(DISTILL_EXPORT_FORMAT),
+  version: z.literal(DISTILL_EXPORT_VERSION),
+  exportedAt: z.string(),
+  session: z
+    .object({
+      id: z.string(),
+      title: sessionTitleSchema,
+      systemPrompt: z.string().nullable(),
+      provider: providerIdSchema.nullable(),
+      modelId: z.string().nullable(),
+      strategy: strategySchema.nullable(),
+      autoCompress: z.boolean().nullable(),
+      createdAt: z.number().int(),
+      updatedAt: z.number().int()
+    })
+    .loose(),
+  messages: z.array(exportedMessageSchema),
+  snapshots: z.array(exportedSnapshotSchema)
+})
+export type DistillExport = z.infer<typeof distillExportSchema>
+
+/** True when parsed JSON claims to be a Distill chat export (it is validated in full afterwards). */
+export function isDistillExport(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && (data as { format?: unknown }).format === DISTILL_EXPORT_FORMAT
+}
+
+/** True when the file's text is a Distill chat export, without parsing the whole file twice in the common case. */
+export function looksLikeDistillExport(text: string): boolean {
+  if (!text.trimStart().startsWith('{') || !text.includes(`"${DISTILL_EXPORT_FORMAT}"`)) return false
+  try {
+    return isDistillExport(JSON.parse(text))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Validates a Distill export. A newer version is refused with a sentence saying so (never half-read);
+ * snapshots that point at messages the file does not hold are refused too.
+ */
+export function parseDistillExport(text: string): DistillExport {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (err) {
+    throw new ImportError(`The file is not valid JSON: ${(err as Error).message}`)
+  }
+  if (!isDistillExport(data)) throw new ImportError('The file is not a Distill chat export (no "format": "distill-chat").')
+  const version = (data as { version?: unknown }).version
+  if (typeof version === 'number' && version > DISTILL_EXPORT_VERSION) {
+    throw new ImportError(`This export is version ${version}; this Distill reads version ${DISTILL_EXPORT_VERSION}. Update Distill to import it.`)
+  }
+  const parsed = distillExportSchema.safeParse(data)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const where = issue.path.length ? ` at ${issue.path.join('.')}` : ''
+    throw new ImportError(`The Distill export is malformed${where}: ${issue.message}`)
+  }
+  const ids = new Set(parsed.data.messages.map((m) => m.id))
+  if (ids.size !== parsed.data.messages.length) throw new ImportError('The Distill export lists a message id twice.')
+  for (const s of parsed.data.snapshots) {
+    const refs = [s.messageCutoffId, s.content.messageRange.firstMessageId, s.content.messageRange.lastMessageId]
+    const missing = refs.find((r) => r !== null && r !== '' && !ids.has(r))
+    if (missing !== undefined) throw new ImportError(`Summary ${s.id} refers to message ${missing}, which the export does not contain.`)
+  }
+  return parsed.data
+}
