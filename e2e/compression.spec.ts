@@ -221,8 +221,18 @@ test('undo restores the context, regenerate rewrites the summary', async ({ page
   const sessionId = await newChat(page)
   await longConversation(page, fake, sessionId, 4)
   const meter = page.getByRole('meter', { name: 'Context usage' })
-  await expect.poll(() => valueOf(meter)).toBeGreaterThan(300)
-  const full = await valueOf(meter)
+  // The meter settles once the last reply is counted: read it when two readings agree.
+  let full = 0
+  await expect
+    .poll(
+      async () => {
+        const previous = full
+        full = await valueOf(meter)
+        return full > 300 && full === previous
+      },
+      { intervals: [300, 300, 500, 1000] }
+    )
+    .toBe(true)
 
   fake.script([{ reply: SUMMARY_ONE }])
   await page.getByRole('button', { name: 'Summarize', exact: true }).click()
