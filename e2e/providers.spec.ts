@@ -192,3 +192,37 @@ test('without a key, the reply says so and Open Settings leads to the providers'
     await bare.stop()
   }
 })
+
+test('Test connection says how each provider answers, and Ready appears only after it worked', async ({ page, distill, fake }) => {
+  await page.goto(distill.url)
+  await openSettings(page)
+  // Every provider here has its own address (the fake), so opening Settings checks them all.
+  for (const name of ['OpenAI', 'Anthropic', 'Google Gemini', 'Local / OpenAI-compatible']) {
+    const card = page.getByRole('region', { name, exact: true })
+    await expect(card.getByText('Ready')).toBeVisible()
+    await expect(card.getByRole('status')).toHaveText(/^Connected in [\d,]+ ms · 5 models listed$/)
+  }
+  const openai = page.getByRole('region', { name: 'OpenAI', exact: true })
+  await page.getByLabel('OpenAI API key', { exact: true }).fill('bad-key')
+  await openai.getByRole('button', { name: 'Save key' }).click()
+  // A new key on its own address is checked again at once.
+  await expect(openai.getByText('Not working')).toBeVisible()
+  await openai.getByRole('button', { name: 'Test connection' }).click()
+  await expect(openai.getByText('Not working')).toBeVisible()
+  await expect(openai.getByRole('status')).toHaveText(/^The key was refused \(401\)\. Check it in Settings\./)
+  await snapBoth(page, 'settings-provider-check')
+  expect(fake.requests.filter((r) => r.provider === 'openai-models').length).toBeGreaterThanOrEqual(4)
+})
+
+test('a local model whose window nobody told says so in the header, and the link leads to Models', async ({ page, distill }) => {
+  await page.goto(distill.url)
+  await openNewChat(page)
+  const picker = page.getByRole('combobox', { name: 'Model' })
+  await expect(picker.locator('option', { hasText: 'llama3.2:latest' })).toHaveCount(1)
+  await picker.selectOption({ label: (await picker.locator('option', { hasText: 'llama3.2:latest' }).textContent())! })
+  const unknown = page.getByRole('button', { name: 'window unknown — set it' })
+  await expect(unknown).toBeVisible()
+  await snap(page, 'chat-window-unknown')
+  await unknown.click()
+  await expect(page.getByRole('heading', { name: 'Models', exact: true })).toBeInViewport()
+})

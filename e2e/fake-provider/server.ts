@@ -20,6 +20,11 @@ export interface FakeProviderOptions {
   requireKey?: boolean
   /** Ids listed by GET /v1/models. */
   models?: string[]
+  /**
+   * Answer like a local server's own API about the windows it runs models with: Ollama
+   * (GET /api/ps), LM Studio (GET /api/v0/models/{id}) or llama.cpp (GET /props, one model).
+   */
+  localServer?: { kind: 'ollama' | 'lm-studio' | 'llama.cpp'; windows: Record<string, number> }
   /** One line per request, e.g. console.log for the CLI. */
   log?: (line: string) => void
 }
@@ -68,6 +73,7 @@ function routeOf(method: string, path: string): Route | undefined {
     }
   }
   if (method === 'GET' && /^(\/v1)?\/models$/.test(path)) return { family: 'openai', kind: 'models' }
+  if (method === 'GET' && path === '/v1beta/models') return { family: 'gemini', kind: 'models' }
   return undefined
 }
 
@@ -207,6 +213,20 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const path = url.pathname.replace(/\/+$/, '') || '/'
     if (path.startsWith('/__')) return handleControl(req, res, path)
 
+    const local = options.localServer
+    if (local && req.method === 'GET') {
+      const windows = Object.entries(local.windows)
+      if (local.kind === 'ollama' && path === '/api/ps') {
+        return sendJson(res, 200, { models: windows.map(([name, n]) => ({ name, model: name, context_length: n })) })
+      }
+      const lm = /^\/api\/v0\/models\/(.+)$/.exec(path)
+      if (local.kind === 'lm-studio' && lm) {
+        const n = local.windows[decodeURIComponent(lm[1]!)]
+        return n ? sendJson(res, 200, { id: lm[1], state: 'loaded', loaded_context_length: n, max_context_length: n * 4 }) : sendJson(res, 404, { error: 'model not found' })
+      }
+      if (local.kind === 'llama.cpp' && path === '/props') return sendJson(res, 200, { default_generation_settings: { n_ctx: windows[0]?.[1] } })
+    }
+
     const route = routeOf(req.method ?? 'GET', path)
     if (!route) return sendJson(res, 404, openaiError('not_found', `Fake provider: no route for ${req.method} ${path}`))
 
@@ -236,13 +256,15 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     requests.push(rec)
 
     const fail = (kind: ErrorKind, message: string) => sendJson(res, statusOf[kind], errorBody(route.family, kind, message))
-    const key = apiKeyOf(route.family, req, url)
+    // Anthropic lists its models at the same path as OpenAI, with its own key header.
+    const key = apiKeyOf(route.kind === 'models' && req.headers['x-api-key'] ? 'anthropic' : route.family, req, url)
     if (!key && requireKey) return fail('auth', 'Missing API key.')
     if (key === badKey) return fail('auth', 'Invalid API key.')
     if (badJson) return fail('bad_request', 'Request body is not valid JSON.')
 
     if (route.kind === 'models') {
       rec.outcome = 'ok'
+      if (route.family === 'gemini') return sendJson(res, 200, { models: models.map((id) => ({ name: `models/${id}` })) })
       return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-provider' })) })
     }
     if (route.kind === 'count') {

@@ -135,7 +135,11 @@ require.cache[electronPath] = fake
 async function main() {
   require(join(root, 'out', 'main', 'index.js'))
   resolveReady()
-  await new Promise((r) => setTimeout(r, 50))
+  // Start-up opens the database before the window: on a busy machine that takes a while, so wait
+  // for the window to be shown (or for start-up to give up) instead of a fixed pause.
+  for (let waited = 0; waited < 10_000 && !windows[0]?.record.shown && !report.errorBoxes.length && !report.quit && report.exitCode === null; waited += 25) {
+    await new Promise((r) => setTimeout(r, 25))
+  }
   const win = windows[0]
   const call = (event, route, input) => handlers.get('distill:rpc')(event, route, input)
   if (win) {

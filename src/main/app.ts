@@ -127,8 +127,20 @@ export function createApp(options: AppOptions): App {
   const secrets =
     options.secrets ??
     createFileSecretStore(options.dbFile === ':memory:' ? join(tmpdir(), `distill-secrets-${process.pid}.json`) : join(dirname(options.dbFile), 'secrets.json'))
-  const providers = createProvidersService({ secrets, settings, env: options.env ?? process.env })
-  const models = createModelsService({ settings, providers, log, fetch: options.fetch })
+  const providers = createProvidersService({ secrets, settings, env: options.env ?? process.env, clock: deps.clock, fetch: options.fetch })
+  const models = createModelsService({
+    settings,
+    providers,
+    log,
+    fetch: options.fetch,
+    // A local server told a model's window: the meters of chats on that model change.
+    onWindowChange: (modelId) => {
+      const { defaultProvider, defaultModel } = settings.get()
+      for (const s of sessions.list()) {
+        if ((s.provider ?? defaultProvider) === 'openai-compatible' && (s.modelId ?? defaultModel) === modelId) deps.emit('usage.changed', { sessionId: s.id })
+      }
+    }
+  })
   const recall = createRecallService({ db: database.db, settings })
   const usage = createUsageService({
     ...deps,

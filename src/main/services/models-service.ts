@@ -1,5 +1,6 @@
 import type { ModelInfo, ProviderId } from '../../shared/domain/provider'
 import { listModels, resolveModel, userModelSchema, type ModelSpec } from '../models/catalog'
+import { detectLocalWindow } from './local-window'
 import type { Logger } from './service-deps'
 import type { ProvidersService } from './providers-service'
 import type { SettingsService } from './settings-service'
@@ -11,8 +12,11 @@ const SERVER_LIST_TIMEOUT_MS = 3000
 
 export type ModelsService = ReturnType<typeof createModelsService>
 
-function toInfo(spec: ModelSpec, source: ModelInfo['source']): ModelInfo {
+type SpecWithSource = ModelSpec & { known: boolean; windowSource: ModelInfo['windowSource'] }
+
+function toInfo(spec: ModelSpec & { windowSource?: ModelInfo['windowSource'] }, source: ModelInfo['source']): ModelInfo {
   return {
+    windowSource: spec.windowSource ?? (source === 'custom' ? 'custom' : 'catalog'),
     provider: spec.provider,
     id: spec.id,
     label: spec.label,
@@ -28,23 +32,60 @@ export function createModelsService(deps: {
   providers: ProvidersService
   log: Logger
   fetch?: typeof fetch
+  /** A local server told a model's window for the first time (or a different one): budgets change. */
+  onWindowChange?: (modelId: string) => void
 }) {
   const doFetch = deps.fetch ?? fetch
+  /** Windows local servers reported, per address and model; asked again when the list is read. */
+  const serverWindows = new Map<string, number>()
+  const asking = new Map<string, Promise<void>>()
+  const windowKey = (modelId: string) => `${deps.providers.connection('openai-compatible').baseURL ?? ''}|${modelId}`
+
+  /** Asks the local server for a model's window; resolves when it answered or gave up. */
+  function askWindow(modelId: string): Promise<void> {
+    const baseURL = deps.providers.connection('openai-compatible').baseURL
+    if (!baseURL) return Promise.resolve()
+    const key = windowKey(modelId)
+    const running = asking.get(key)
+    if (running) return running
+    const ask = detectLocalWindow(doFetch, baseURL, modelId)
+      .then((found) => {
+        if (!found || serverWindows.get(key) === found.window) return
+        serverWindows.set(key, found.window)
+        deps.log.info(`${found.server} runs ${modelId} with a ${found.window}-token window`)
+        deps.onWindowChange?.(modelId)
+      })
+      .catch((err: unknown) => deps.log.warn('Cannot ask the local server for a window', err))
+      .finally(() => asking.delete(key))
+    asking.set(key, ask)
+    return ask
+  }
 
   const userModels = (): ModelSpec[] => deps.settings.get().customModels.map((m) => userModelSchema.parse(m))
 
-  /** The spec a chat's budget uses; unknown models get a small, conservative one. */
-  function spec(provider: ProviderId, modelId: string): ModelSpec & { known: boolean } {
-    const found = resolveModel(provider, modelId, userModels())
-    if (found) return { ...found, known: true }
+  /**
+   * The spec a chat's budget uses. The user's own model and the catalog come first; a local
+   * server's model takes the window the server runs it with; a model nobody describes gets a
+   * small, conservative one (and the server is asked, for the next request).
+   */
+  function spec(provider: ProviderId, modelId: string): SpecWithSource {
+    const users = userModels()
+    const found = resolveModel(provider, modelId, users)
+    if (found) {
+      const own = users.some((m) => m.provider === provider && m.id === modelId)
+      return { ...found, known: true, windowSource: own ? 'custom' : 'catalog' }
+    }
+    const reported = provider === 'openai-compatible' ? serverWindows.get(windowKey(modelId)) : undefined
+    if (provider === 'openai-compatible' && reported === undefined) void askWindow(modelId)
     return {
       ...userModelSchema.parse({
         provider,
         id: modelId,
-        contextWindow: UNKNOWN_MODEL_WINDOW,
-        maxOutput: UNKNOWN_MODEL_MAX_OUTPUT
+        contextWindow: reported ?? UNKNOWN_MODEL_WINDOW,
+        maxOutput: Math.min(UNKNOWN_MODEL_MAX_OUTPUT, Math.floor((reported ?? UNKNOWN_MODEL_WINDOW) / 4))
       }),
-      known: false
+      known: reported !== undefined,
+      windowSource: reported !== undefined ? 'server' : 'assumed'
     }
   }
 
@@ -79,6 +120,7 @@ export function createModelsService(deps: {
         const listed = await serverModels()
         if (listed.warning) warnings.push(listed.warning)
         const known = new Set(models.map((m) => `${m.provider}:${m.id}`))
+        await Promise.all(listed.ids.filter((id) => !known.has(`openai-compatible:${id}`)).map(askWindow))
         for (const id of listed.ids) {
           if (!known.has(`openai-compatible:${id}`)) models.push(toInfo(spec('openai-compatible', id), 'server'))
         }

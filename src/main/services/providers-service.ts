@@ -1,10 +1,13 @@
 import {
   PROVIDER_LABELS,
   providerIdSchema,
+  type ProviderCheck,
   type ProviderId,
   type ProviderStatus
 } from '../../shared/domain/provider'
 import type { ProviderConnection } from '../providers/create-language-model'
+import { checkProvider } from './provider-check'
+import type { Clock } from './service-deps'
 import type { SecretStore } from './secret-store'
 import type { SettingsService } from './settings-service'
 
@@ -28,8 +31,13 @@ export function createProvidersService(deps: {
   secrets: SecretStore
   settings: SettingsService
   env: NodeJS.ProcessEnv
+  clock: Clock
+  fetch?: typeof fetch
 }) {
-  const { secrets, settings, env } = deps
+  const { secrets, settings, env, clock } = deps
+  const unchecked: ProviderCheck = { state: 'unchecked', at: null, latencyMs: null, models: null, message: null }
+  /** The last check per provider, forgotten when its key or address changes. */
+  const checks = new Map<ProviderId, ProviderCheck>()
 
   function connection(provider: ProviderId): ProviderConnection & {
     keySource: ProviderStatus['keySource']
@@ -60,8 +68,25 @@ export function createProvidersService(deps: {
       baseURL: c.baseURL ?? null,
       baseURLSource: c.baseURLSource,
       // Local servers usually need no key, only an address.
-      ready: provider === 'openai-compatible' ? !!c.baseURL : !!key
+      ready: provider === 'openai-compatible' ? !!c.baseURL : !!key,
+      check: checks.get(provider) ?? unchecked
     }
+  }
+
+  /** Lists the provider's models with its key and address, and remembers how that went. */
+  async function test(provider: ProviderId): Promise<ProviderStatus> {
+    const started = clock.now()
+    checks.set(provider, { ...unchecked, state: 'checking' })
+    const { keySource: _k, baseURLSource: _b, ...c } = connection(provider)
+    const outcome = await checkProvider(c, deps.fetch ?? fetch)
+    const at = clock.now()
+    checks.set(
+      provider,
+      outcome.ok
+        ? { state: 'ok', at, latencyMs: at - started, models: outcome.models, message: null }
+        : { state: 'failed', at, latencyMs: null, models: null, message: outcome.message }
+    )
+    return status(provider)
   }
 
   return {
@@ -71,6 +96,7 @@ export function createProvidersService(deps: {
     },
     status,
     list: (): ProviderStatus[] => providerIdSchema.options.map(status),
+    test,
 
     /** Sets or clears (null) a key and/or base URL; the key goes to the secret store only. */
     update(provider: ProviderId, change: { apiKey?: string | null; baseURL?: string | null }): ProviderStatus {
@@ -84,6 +110,7 @@ export function createProvidersService(deps: {
         else urls[provider] = change.baseURL.trim().replace(/\/+$/, '')
         settings.update({ providerBaseURLs: urls })
       }
+      checks.delete(provider)
       return status(provider)
     }
   }

@@ -15,6 +15,8 @@ export const providerRoutes = {
       .strict(),
     providerStatusSchema
   ),
+  /** Lists the provider's models with its key and address: latency, or what went wrong in plain words. */
+  'providers.test': route(z.object({ provider: providerIdSchema }).strict(), providerStatusSchema),
   /** Models to pick from: the catalog, the user's own, and what a local server lists. */
   'models.list': route(
     z.object({ provider: providerIdSchema.optional() }).strict(),

@@ -11,6 +11,18 @@ export const PROVIDER_LABELS: Record<ProviderId, string> = {
 }
 
 /** What the renderer may know of a provider: never the key itself. */
+export const providerCheckSchema = z.object({
+  state: z.enum(['unchecked', 'checking', 'ok', 'failed']),
+  /** When the check finished (ms since the epoch). */
+  at: z.number().nullable(),
+  latencyMs: z.number().nullable(),
+  /** How many models the provider listed. */
+  models: z.number().int().nullable(),
+  /** What went wrong, in plain words. */
+  message: z.string().nullable()
+})
+export type ProviderCheck = z.infer<typeof providerCheckSchema>
+
 export const providerStatusSchema = z.object({
   id: providerIdSchema,
   label: z.string(),
@@ -21,7 +33,9 @@ export const providerStatusSchema = z.object({
   baseURL: z.string().nullable(),
   baseURLSource: z.enum(['settings', 'environment']).nullable(),
   /** Whether a chat can be sent: a key (or, for local servers, a base URL) is there. */
-  ready: z.boolean()
+  ready: z.boolean(),
+  /** The last connection check in this run of the app: "Ready" is shown only after one succeeded. */
+  check: providerCheckSchema
 })
 export type ProviderStatus = z.infer<typeof providerStatusSchema>
 
@@ -35,7 +49,12 @@ export const modelInfoSchema = z.object({
   contextWindow: z.number().int().positive(),
   maxOutput: z.number().int().positive(),
   tokenizer: tokenizerSchema,
-  source: z.enum(['catalog', 'custom', 'server'])
+  source: z.enum(['catalog', 'custom', 'server']),
+  /**
+   * Where the context window comes from: the catalog or the user's own model, the local server
+   * itself (the window it loaded), or an assumption (nobody said: a small default).
+   */
+  windowSource: z.enum(['catalog', 'custom', 'server', 'assumed'])
 })
 export type ModelInfo = z.infer<typeof modelInfoSchema>
 

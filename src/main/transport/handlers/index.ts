@@ -23,6 +23,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'settings.update': (patch) => settings.update(patch),
     'providers.list': () => providers.list(),
     'providers.update': ({ provider, ...change }) => providers.update(provider, change),
+    'providers.test': ({ provider }) => providers.test(provider),
     'models.list': ({ provider }) => models.list(provider),
     'chat.context': ({ sessionId, draft }) => usage.context(sessionId, draft),
     'compression.preview': ({ sessionId, retentionTokens }) => compression.preview(sessionId, retentionTokens),

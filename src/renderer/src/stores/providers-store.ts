@@ -20,6 +20,8 @@ interface ProvidersState {
   loadModels(): Promise<void>
   /** Sets or clears a key or address. Throws the ApiError (with per-field issues) when refused. */
   update(provider: ProviderId, change: ProviderChange): Promise<ProviderStatus>
+  /** Lists the provider's models with its key and address ("Test connection"). */
+  test(provider: ProviderId): Promise<ProviderStatus>
 }
 
 let modelsSeq = 0
@@ -58,6 +60,16 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => ({
         modelWarnings: [`Could not list the models: ${errorMessage(error)}`]
       }))
     }
+  },
+
+  async test(provider) {
+    set((s) => ({
+      providers: s.providers.map((p) => (p.id === provider ? { ...p, check: { ...p.check, state: 'checking' as const } } : p))
+    }))
+    const status = await api.request('providers.test', { provider })
+    providersSeq++
+    set((s) => ({ providers: s.providers.map((p) => (p.id === provider ? status : p)) }))
+    return status
   },
 
   async update(provider, change) {

@@ -6,7 +6,7 @@ const LAST_SESSION_KEY = 'distill.lastSession'
 
 export type View = 'chat' | 'settings'
 /** A part of the settings page that can be opened directly. */
-export type SettingsSection = 'providers'
+export type SettingsSection = 'providers' | 'models'
 /** A dialog of the open chat, opened from its header, a shortcut, a toast or another dialog. */
 export type ChatDialog = 'summarize' | 'inspector' | 'history' | 'chat-settings'
 

@@ -16,6 +16,7 @@ import { ChatSettingsButton, ChatSettingsDialog } from './chat-settings-dialog'
 import { Composer } from './composer'
 import { MessageList } from './message-list'
 import { ModelPicker } from './model-picker'
+import { WindowUnknown } from './window-unknown'
 import { SystemPromptButton } from './system-prompt-dialog'
 
 /** Ctrl+Shift+S (⌘⇧S on macOS) opens "Summarize conversation history". */
@@ -61,6 +62,7 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
     <section className="pane chat-pane" aria-label="Chat">
       <PaneHeader title={<span className="pane-title-text">{title ?? ' '}</span>}>
         <ModelPicker sessionId={sessionId} />
+        <WindowUnknown sessionId={sessionId} />
         <span className="header-group">
           <ContextMeter sessionId={sessionId} />
           <button

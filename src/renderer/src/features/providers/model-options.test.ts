@@ -9,7 +9,8 @@ const model = (provider: ModelInfo['provider'], id: string, label: string, conte
   contextWindow,
   maxOutput: 4096,
   tokenizer: 'estimate',
-  source
+  source,
+  windowSource: source === 'server' ? 'assumed' : source
 })
 
 const status = (id: ProviderStatus['id'], ready: boolean): ProviderStatus => ({
@@ -18,6 +19,7 @@ const status = (id: ProviderStatus['id'], ready: boolean): ProviderStatus => ({
   keySet: ready,
   keyHint: ready ? '0001' : null,
   keySource: ready ? 'environment' : null,
+  check: { state: 'unchecked', at: null, latencyMs: null, models: null, message: null },
   baseURL: null,
   baseURLSource: null,
   ready

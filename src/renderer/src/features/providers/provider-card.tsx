@@ -1,10 +1,11 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState, type FormEvent } from 'react'
 import { toast } from 'sonner'
 import type { ProviderStatus } from '../../../../shared/domain/provider'
 import { errorMessage, isApiError } from '../../api/api-error'
 import { DEFAULT_BASE_URLS, PROVIDER_ENV } from '../../lib/providers'
 import { useProvidersStore } from '../../stores/providers-store'
-import { keyStatusText, readinessText } from './provider-status-text'
+import { checkResultText, keyStatusText, readinessText } from './provider-status-text'
+import './provider-card.css'
 
 type Field = 'apiKey' | 'baseURL'
 
@@ -19,6 +20,7 @@ function savedAddress(status: ProviderStatus): string {
  */
 export function ProviderCard({ status }: { status: ProviderStatus }) {
   const update = useProvidersStore((s) => s.update)
+  const test = useProvidersStore((s) => s.test)
   const [key, setKey] = useState('')
   const [address, setAddress] = useState(() => savedAddress(status))
   const [base, setBase] = useState(status)
@@ -33,6 +35,18 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
     setBase(status)
     if (address === savedAddress(base)) setAddress(savedAddress(status))
   }
+
+  function testConnection() {
+    test(status.id).catch((error: unknown) => toast.error(`Could not test ${status.label}`, { description: errorMessage(error) }))
+  }
+
+  // A provider on an address of its own (a local server, a proxy) is checked when Settings opens;
+  // the hosted ones when asked, so opening Settings never calls them unasked.
+  const autoCheck = status.ready && status.baseURL !== null && status.check.state === 'unchecked'
+  useEffect(() => {
+    if (autoCheck) testConnection()
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per unchecked address
+  }, [autoCheck, status.baseURL])
 
   function fieldError(error: unknown, field: Field): string | null {
     if (!isApiError(error) || error.code !== 'invalid_input') return null
@@ -111,17 +125,31 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
   const describedBy = (field: Field) => (errors[field] ? `${fields[field].error} ${fields[field].hint}` : fields[field].hint)
 
   return (
-    <section className="provider-card" aria-labelledby={`${id}-title`} data-ready={status.ready || undefined}>
+    <section className="provider-card" aria-labelledby={`${id}-title`} data-ready={status.check.state === 'ok' || undefined}>
       <div className="provider-head">
         <h3 id={`${id}-title`} className="provider-name">
           {status.label}
         </h3>
-        <span className="provider-badge" data-ready={status.ready || undefined}>
+        <span className="provider-badge" data-ready={status.check.state === 'ok' || undefined} data-check={status.check.state}>
           <span className="provider-badge-dot" aria-hidden="true" />
           {readinessText(status)}
         </span>
       </div>
       <p className="provider-key-status">{keyStatusText(status)}</p>
+      <div className="provider-check">
+        <button
+          type="button"
+          className="button button-small"
+          disabled={!status.ready || status.check.state === 'checking'}
+          title={status.ready ? 'List the models with this key and address' : local ? 'Set the address first' : 'Add a key first'}
+          onClick={testConnection}
+        >
+          {status.check.state === 'checking' ? 'Testing…' : 'Test connection'}
+        </button>
+        <p className="provider-check-result" role="status" data-state={status.check.state}>
+          {checkResultText(status.check)}
+        </p>
+      </div>
 
       <form className="provider-field" noValidate onSubmit={saveKey}>
         <label htmlFor={fields.apiKey.input} className="provider-field-label">

@@ -8,8 +8,27 @@ export function keyStatusText(status: Pick<ProviderStatus, 'keySet' | 'keyHint' 
   return `Key set${hint}${source}`
 }
 
-/** The short readiness badge. */
-export function readinessText(status: Pick<ProviderStatus, 'id' | 'ready'>): string {
-  if (status.ready) return 'Ready'
-  return status.id === 'openai-compatible' ? 'Needs address' : 'Needs key'
+/** The short readiness badge: "Ready" only once a connection check succeeded. */
+export function readinessText(status: Pick<ProviderStatus, 'id' | 'ready' | 'check'>): string {
+  if (!status.ready) return status.id === 'openai-compatible' ? 'Needs address' : 'Needs key'
+  switch (status.check.state) {
+    case 'ok':
+      return 'Ready'
+    case 'checking':
+      return 'Checking…'
+    case 'failed':
+      return 'Not working'
+    default:
+      return 'Not tested'
+  }
+}
+
+/** The line under a provider after a check: how fast and how many models, or what went wrong. */
+export function checkResultText(check: ProviderStatus['check']): string | null {
+  if (check.state === 'ok') {
+    const models = check.models === null ? '' : ` · ${check.models.toLocaleString('en-US')} model${check.models === 1 ? '' : 's'} listed`
+    return `Connected in ${Math.round(check.latencyMs ?? 0).toLocaleString('en-US')} ms${models}`
+  }
+  if (check.state === 'failed') return check.message
+  return null
 }

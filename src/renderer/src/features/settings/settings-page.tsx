@@ -23,12 +23,18 @@ export function SettingsPage() {
 
   // Opened for a purpose ("Open Settings" on a reply that needs a key): go straight there.
   useEffect(() => {
+    if (section === 'models' && settings) {
+      const models = document.getElementById('section-models')
+      models?.scrollIntoView({ block: 'start' })
+      useUiStore.getState().settingsSectionShown()
+      return
+    }
     if (section !== 'providers') return
     const heading = providersRef.current
     heading?.scrollIntoView({ block: 'start' })
     heading?.focus({ preventScroll: true })
     useUiStore.getState().settingsSectionShown()
-  }, [section])
+  }, [section, settings])
 
   return (
     <section className="pane settings-pane" aria-labelledby="settings-title">
