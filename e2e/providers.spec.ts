@@ -163,6 +163,9 @@ test('without a key, the reply says so and Open Settings leads to the providers'
   try {
     await page.goto(bare.url)
     await openNewChat(page)
+    const setup = page.getByRole('region', { name: 'Connect a model to start' })
+    await expect(setup).toBeVisible()
+    await snapBoth(page, 'chat-first-run-setup')
     const picker = page.getByRole('combobox', { name: 'Model' })
     await expect(picker.locator('option:checked')).toHaveText('GPT-4o mini · 128k (needs key)')
     await send(page, 'Anyone there?')
@@ -225,4 +228,22 @@ test('a local model whose window nobody told says so in the header, and the link
   await snap(page, 'chat-window-unknown')
   await unknown.click()
   await expect(page.getByRole('heading', { name: 'Models', exact: true })).toBeInViewport()
+})
+
+test('with only a local server set up, a new chat uses one of its models', async ({ page, fake }) => {
+  const local = await startDistill({
+    env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'fake-local-0004' }
+  })
+  try {
+    await page.goto(local.url)
+    await openNewChat(page)
+    const picker = page.getByRole('combobox', { name: 'Model' })
+    await expect(picker.locator('option:checked')).toHaveText(/^fake-model/)
+    await expect(page.getByRole('region', { name: 'Connect a model to start' })).toHaveCount(0)
+    fake.script([{ reply: 'Hello from the local model' }])
+    await send(page, 'Hi')
+    await expect(page.getByRole('log', { name: 'Messages' }).getByText('Hello from the local model')).toBeVisible()
+  } finally {
+    await local.stop()
+  }
 })

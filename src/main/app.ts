@@ -14,6 +14,7 @@ import { createHistoryService, type HistoryService } from './services/history-se
 import { buildModelRequest } from './services/request-builder'
 import { createRecallService, type RecallService } from './services/recall-service'
 import { createModelsService, type ModelsService } from './services/models-service'
+import { createNewChatModel } from './services/new-chat-model'
 import { createUsageService, type UsageService } from './services/usage-service'
 import { createProvidersService, type ProvidersService } from './services/providers-service'
 import { createFileSecretStore, type SecretStore } from './services/secret-store'
@@ -120,10 +121,8 @@ export function createApp(options: AppOptions): App {
     log
   }
   const settings = createSettingsService(deps)
-  const sessions = createSessionsService(deps, () => ({
-    provider: settings.get().defaultProvider,
-    modelId: settings.get().defaultModel
-  }))
+  // Called when a chat is created, after everything below exists.
+  const sessions = createSessionsService(deps, () => newChatModel())
   const secrets =
     options.secrets ??
     createFileSecretStore(options.dbFile === ':memory:' ? join(tmpdir(), `distill-secrets-${process.pid}.json`) : join(dirname(options.dbFile), 'secrets.json'))
@@ -141,6 +140,7 @@ export function createApp(options: AppOptions): App {
       }
     }
   })
+  const newChatModel = createNewChatModel({ settings, providers, models })
   const recall = createRecallService({ db: database.db, settings })
   const usage = createUsageService({
     ...deps,

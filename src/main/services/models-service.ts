@@ -90,6 +90,9 @@ export function createModelsService(deps: {
   }
 
   /** Models an OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) says it serves. */
+  /** What the local server listed last time it was asked, for a new chat's default. */
+  let lastServerIds: string[] = []
+
   async function serverModels(): Promise<{ ids: string[]; warning?: string }> {
     const connection = deps.providers.connection('openai-compatible')
     if (!connection.baseURL) return { ids: [] }
@@ -101,6 +104,7 @@ export function createModelsService(deps: {
       if (!res.ok) return { ids: [], warning: `The local server answered ${res.status} when asked for its models.` }
       const body = (await res.json()) as { data?: Array<{ id?: unknown }> }
       const ids = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string')
+      lastServerIds = ids
       return { ids }
     } catch (err) {
       deps.log.warn('Cannot list the local server models', err instanceof Error ? err.message : err)
@@ -110,6 +114,8 @@ export function createModelsService(deps: {
 
   return {
     spec,
+    /** The models the local server listed when last asked (empty until then). */
+    serverModelIds: (): readonly string[] => lastServerIds,
 
     async list(provider?: ProviderId): Promise<{ models: ModelInfo[]; warnings: string[] }> {
       const users = userModels()

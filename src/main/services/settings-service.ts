@@ -16,15 +16,19 @@ function isSettingKey(key: string): key is SettingKey {
 
 export function createSettingsService({ db, clock, emit, log }: ServiceDeps) {
   const warnings: string[] = []
+  /** Settings the user saved (the others are defaults). */
+  let stored = new Set<SettingKey>()
 
   /** Stored values validated one by one: a bad value falls back to its default and is reported. */
   function load(): Settings {
     const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS }
+    stored = new Set()
     for (const { key, value } of readSettingRows(db)) {
       if (!isSettingKey(key)) continue // written by a newer version; kept, not used
       const parsed = settingsFieldsSchema.shape[key].safeParse(value)
       if (parsed.success) {
         settings[key] = parsed.data
+        stored.add(key)
       } else {
         const warning = `The stored setting "${key}" was invalid (${parsed.error.issues[0]?.message}); using the default.`
         if (!warnings.includes(warning)) {
@@ -56,6 +60,11 @@ export function createSettingsService({ db, clock, emit, log }: ServiceDeps) {
       return () => {
         overrides = previous
       }
+    },
+
+    /** Whether the user saved this setting (rather than leaving its default). */
+    isStored(key: SettingKey): boolean {
+      return stored.has(key)
     },
 
     /** Problems found in stored settings since start-up. */
