@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { Session } from '../../shared/domain/session'
+import { thresholdSetting, type Settings } from '../../shared/domain/settings'
 import type { Snapshot } from '../../shared/domain/snapshot'
 import type { Db } from '../db/client'
 import {
@@ -31,6 +32,8 @@ export interface Conversation {
   session: Session
   spec: ModelSpec & { known: boolean }
   budget: Budget
+  /** The threshold set for this chat's model (before any lowering for estimated counts), and where it is set. */
+  thresholdSetting: { percent: number; source: 'model' | 'global' }
   /** Every count came from the model's own tokenizer. */
   exact: boolean
   counter: string
@@ -67,7 +70,7 @@ export interface ConversationReaderDeps {
   db: Db
   session(sessionId: string): Session
   spec(session: Session): ModelSpec & { known: boolean }
-  settings(): { safetyMarginPercent: number; thresholdPercent: number }
+  settings(): Pick<Settings, 'safetyMarginPercent' | 'thresholdPercent' | 'modelThresholds'>
   /** Calibrates an estimate for the model (exact counts are left as they are). */
   calibrate(spec: ModelSpec, raw: number): number
   /** Messages counted for another tokenizer were found: recount them off the request path. */
@@ -239,11 +242,12 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       })()
 
     const s = deps.settings()
+    const threshold = thresholdSetting(s, spec.provider, spec.id)
     const budget = computeBudget({
       contextWindow: spec.contextWindow,
       maxOutput: spec.maxOutput,
       safetyMarginPercent: s.safetyMarginPercent,
-      thresholdPercent: conservativeThreshold(s.thresholdPercent, totals.exact)
+      thresholdPercent: conservativeThreshold(threshold.percent, totals.exact)
     })
     const systemTokens = session.systemPrompt ? countText(session.systemPrompt, 'system') : 0
     const summaryTokens = summary ? countText(SUMMARY_PREFIX + summary.content.summaryText, 'system') : 0
@@ -266,6 +270,7 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       session,
       spec,
       budget,
+      thresholdSetting: threshold,
       exact: totals.exact,
       counter: totals.counters.size === 1 ? [...totals.counters][0]! : totals.counters.size === 0 ? localCounterFor(spec) : 'mixed',
       summary,

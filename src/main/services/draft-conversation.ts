@@ -32,6 +32,7 @@ export function withDraft(conv: Conversation, text: string): Conversation {
     session: conv.session,
     spec: conv.spec,
     budget: conv.budget,
+    thresholdSetting: conv.thresholdSetting,
     exact: conv.exact,
     counter: conv.counter,
     summary: conv.summary,

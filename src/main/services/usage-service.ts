@@ -110,6 +110,7 @@ export function createUsageService(
       modelId: c.spec.id,
       modelLabel: c.spec.label,
       modelKnown: c.spec.known,
+      thresholdSetting: c.thresholdSetting,
       tokens: c.calibrate(rawTokens),
       rawTokens,
       breakdown: { system: c.systemTokens, summary: c.summaryTokens, history: c.historyTokens, draft: draftTokens, recalled: recalledTokens, overhead: c.overheadTokens },

@@ -20,6 +20,8 @@ export const contextUsageSchema = z.object({
   modelLabel: z.string(),
   /** false when the model is not in the catalog: a small conservative window is assumed. */
   modelKnown: z.boolean(),
+  /** Where the threshold in force comes from: set for this model, or the global setting; and the percent set there. */
+  thresholdSetting: z.object({ percent: z.number(), source: z.enum(['model', 'global']) }),
   tokens: z.number().int(),
   breakdown: z.object({
     system: z.number().int(),

@@ -2,11 +2,17 @@ import { z } from 'zod'
 import { customModelSchema, providerEndpointSchema, providerIdSchema } from './provider'
 import { strategySchema } from './session'
 
+const thresholdPercentSchema = z.number().int('Use a whole number').min(50, 'At least 50%').max(99, 'At most 99%')
+
 /** Each setting's validation, without defaults, so a patch can name only what it changes. */
 export const settingsFieldsSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   autoCompress: z.boolean(),
-  thresholdPercent: z.number().int('Use a whole number').min(50, 'At least 50%').max(99, 'At most 99%'),
+  thresholdPercent: thresholdPercentSchema,
+  /** Thresholds for particular models, keyed `provider:modelId` (FR-1.2.3); the global one applies to the rest. */
+  modelThresholds: z
+    .record(z.string().regex(/^(openai|anthropic|google|openai-compatible):.{1,200}$/, 'Name a model as provider:model'), thresholdPercentSchema)
+    .refine((r) => Object.keys(r).length <= 200, 'At most 200 models'),
   retentionTokens: z
     .number()
     .int('Use a whole number')
@@ -42,6 +48,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   autoCompress: true,
   thresholdPercent: 95,
+  modelThresholds: {},
   retentionTokens: 1000,
   safetyMarginPercent: 5,
   minimumTokens: 2000,
@@ -63,3 +70,13 @@ export const settingsSchema = settingsFieldsSchema
 /** A change to some settings; unknown keys are refused. */
 export const settingsPatchSchema = settingsFieldsSchema.partial().strict()
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>
+
+/** The compression threshold a model's chats use, and where it comes from: its own setting or the global one. */
+export function thresholdSetting(
+  settings: Pick<Settings, 'thresholdPercent' | 'modelThresholds'>,
+  provider: string,
+  modelId: string
+): { percent: number; source: 'model' | 'global' } {
+  const own = settings.modelThresholds[`${provider}:${modelId}`]
+  return own !== undefined ? { percent: own, source: 'model' } : { percent: settings.thresholdPercent, source: 'global' }
+}

@@ -1,6 +1,7 @@
 import type { Settings } from '../../../../shared/domain/settings'
 import { CustomModelsEditor } from './custom-models-editor'
 import { DefaultModelField } from './default-model-field'
+import { ModelThresholdsEditor } from './model-thresholds-editor'
 
 /** Settings → Models: what new chats start with, and models Distill does not know by itself. */
 export function ModelsSection({ settings }: { settings: Settings }) {
@@ -12,6 +13,7 @@ export function ModelsSection({ settings }: { settings: Settings }) {
       <div className="settings-card">
         <DefaultModelField settings={settings} />
         <CustomModelsEditor settings={settings} />
+        <ModelThresholdsEditor settings={settings} />
       </div>
     </section>
   )

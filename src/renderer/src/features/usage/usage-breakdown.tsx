@@ -1,6 +1,7 @@
 import type { ContextUsage } from '../../../../shared/contract'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { isEstimate } from './usage-level'
+import { thresholdNote } from './threshold-note'
 
 /** How the counts were made, in words. */
 export function counterDescription(counter: string, estimate: boolean): string {
@@ -71,6 +72,7 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
         {!usage.modelKnown && (
           <li>Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom models.</li>
         )}
+        <li>{thresholdNote(usage)}</li>
         {usage.recounting && <li>Recounting the history for this model…</li>}
         <li>{counterDescription(usage.counter, estimate)}</li>
         <li className="usage-note-hint">Click the meter to inspect the context.</li>
