@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test'
-import { expectAccessible, openNewChat, snapBoth } from './support/conversation'
+import { addSmallModel, expectAccessible, openNewChat, snapBoth } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
 
@@ -123,5 +123,37 @@ test('a small custom model turns the meter orange, then red', async ({ page, dis
   await expect(page.getByRole('tooltip')).toContainText('Counts are estimates')
   await expect(page.getByRole('tooltip')).toContainText('tokens over the usable budget')
   await snapBoth(page, 'meter-danger')
+  await expectAccessible(page)
+})
+
+test('a message larger than the window is announced, sent cut in the middle within budget, and kept whole', async ({ page, distill, fake }) => {
+  await page.goto(distill.url)
+  await addSmallModel(page, 'tiny-4k', 4096, 512)
+  await openNewChat(page)
+  await page.getByRole('combobox', { name: 'Model' }).selectOption('openai:tiny-4k')
+  const composer = page.getByRole('textbox', { name: 'Message' })
+  // Words the tokenizer cannot merge: about one token each, twice what the window holds.
+  const words = Array.from({ length: 7000 }, (_, i) => `w${i.toString(36)}`).join(' ')
+  await composer.fill(`BEGIN ${words} FINISH`)
+  const warning = page.getByRole('status').filter({ hasText: 'Too long for this model’s window' })
+  await expect(warning).toBeVisible()
+  await expect(warning).toContainText(/about [\d,]+ tokens from the middle/)
+  await snapBoth(page, 'draft-cut-warning')
+
+  fake.script([{ reply: 'Read what fitted.' }])
+  await composer.press('Enter')
+  const log = page.getByRole('log', { name: 'Messages' })
+  await expect(log.getByText('Read what fitted.')).toBeVisible()
+  await expect(warning).toBeHidden()
+  const note = log.getByRole('note').filter({ hasText: 'Sent shortened' })
+  await expect(note).toBeVisible()
+  await expect(note).toContainText(/about [\d,]+ tokens were cut from the middle/)
+  // What the chat shows is the whole message; what went out fitted the window less the reply's share.
+  await expect(log.getByText('FINISH', { exact: false })).toBeVisible()
+  const sent = fake.requests.filter((r) => r.inputTokens !== undefined && JSON.stringify(r.body).includes('BEGIN'))
+  expect(sent.length).toBeGreaterThan(0)
+  for (const request of sent) expect(request.inputTokens!).toBeLessThanOrEqual(4096 - 512)
+  expect(JSON.stringify(sent[0]!.body)).toMatch(/\[\.\.\.[\d,]+\.\.\.\]/)
+  await snapBoth(page, 'sent-cut-note')
   await expectAccessible(page)
 })

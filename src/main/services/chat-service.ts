@@ -52,7 +52,10 @@ export interface ChatServiceOptions {
    * Compresses if needed (waiting for a running compression) and assembles the request for the
    * reply that will get this seq.
    */
-  prepareRequest?: (sessionId: string, replySeq: number) => Promise<{ system?: string; messages: ModelMessage[] }>
+  prepareRequest?: (
+    sessionId: string,
+    replySeq: number
+  ) => Promise<{ system?: string; messages: ModelMessage[]; inputCut?: { id: string; tokens: number } }>
   /** Called when a reply finishes with provider-reported usage. */
   onUsage?: (message: ChatMessage, session: Session) => void
   /** Called when a reply completes (a chat's first one gets a generated title). */
@@ -107,6 +110,12 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
             system: session.systemPrompt ?? undefined,
             messages: toModelMessages(requestHistory(listMessages(db, session.id), reply.seq))
           }
+      // A message larger than the window allows goes out cut in the middle: the chat says so.
+      const cut = 'inputCut' in request ? (request.inputCut as { id: string; tokens: number } | undefined) : undefined
+      if (cut) {
+        const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
+        if (shortened) publish(shortened)
+      }
       if (controller.signal.aborted) {
         publish(updateMessage(db, reply.id, { status: 'aborted', error: null })!)
         return

@@ -10,6 +10,8 @@ export interface ModelRequest {
   context: BuiltContext
   /** Summarized originals this request carries again (empty when recall found nothing or gave way). */
   recalledIds: string[]
+  /** The pending message, when it was larger than the window allows and goes out cut in the middle. */
+  inputCut?: { id: string; tokens: number }
 }
 
 /**
@@ -59,5 +61,7 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
     }
   }
   const recalledIds = context.messages.some((m) => m.kind === 'recalled') ? (recall?.messageIds ?? []) : []
-  return { system, messages, context, recalledIds }
+  const input = context.messages.find((m) => m.kind === 'input')
+  const inputCut = pending && input?.truncatedChars ? { id: pending.id, tokens: Math.max(1, pending.tokens - input.tokens) } : undefined
+  return { system, messages, context, recalledIds, ...(inputCut ? { inputCut } : {}) }
 }

@@ -15,6 +15,7 @@ import type { SessionsService } from './sessions-service'
 import type { SettingsService } from './settings-service'
 import type { RecallPlan } from '../engine/recall/plan-recall'
 import { withDraft } from './draft-conversation'
+import { buildModelRequest } from './request-builder'
 
 export type { Conversation } from './conversation'
 
@@ -104,6 +105,8 @@ export function createUsageService(
     const recalled = draft.trim() && deps.recall ? deps.recall(withDraft(c, draft)) : undefined
     const recalledTokens = recalled?.tokens ?? 0
     const rawTokens = c.total(draftTokens + recalledTokens)
+    // Over the budget with the draft: would the draft itself be cut? Built only then (rare, and exact).
+    const draftCut = draftTokens > 0 && rawTokens > c.budget.usable ? (buildModelRequest(withDraft(c, draft)).inputCut?.tokens ?? 0) : 0
     return {
       sessionId,
       provider: c.spec.provider,
@@ -111,6 +114,7 @@ export function createUsageService(
       modelLabel: c.spec.label,
       modelKnown: c.spec.known,
       thresholdSetting: c.thresholdSetting,
+      draftCut,
       tokens: c.calibrate(rawTokens),
       rawTokens,
       breakdown: { system: c.systemTokens, summary: c.summaryTokens, history: c.historyTokens, draft: draftTokens, recalled: recalledTokens, overhead: c.overheadTokens },

@@ -23,6 +23,8 @@ export const contextUsageSchema = z.object({
   /** Where the threshold in force comes from: set for this model, or the global setting; and the percent set there. */
   thresholdSetting: z.object({ percent: z.number(), source: z.enum(['model', 'global']) }),
   tokens: z.number().int(),
+  /** About how many tokens of the draft would be cut from its middle if it were sent now (it is larger than the window allows). */
+  draftCut: z.number().int(),
   breakdown: z.object({
     system: z.number().int(),
     summary: z.number().int(),

@@ -55,7 +55,9 @@ export const chatMessageSchema = z.object({
   tokenCounter: z.string().nullable(),
   inputTokens: z.number().int().nullable(),
   outputTokens: z.number().int().nullable(),
-  createdAt: z.number().int()
+  createdAt: z.number().int(),
+  /** Tokens cut from the middle of this message when it was sent (it was larger than the window allows); the stored text is whole. */
+  sentCutTokens: z.number().int().positive().optional()
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 

@@ -19,7 +19,8 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     tokenCounter: row.tokenCounter,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
-    createdAt: row.createdAt
+    createdAt: row.createdAt,
+    ...(row.sentCutTokens ? { sentCutTokens: row.sentCutTokens } : {})
   }
 }
 
@@ -65,7 +66,7 @@ export function findMessage(db: Db, id: string): ChatMessage | undefined {
 export function updateMessage(
   db: Db,
   id: string,
-  patch: Partial<Pick<NewChatMessageRow, 'parts' | 'status' | 'error' | 'tokenCount' | 'tokenCounter' | 'inputTokens' | 'outputTokens'>>
+  patch: Partial<Pick<NewChatMessageRow, 'parts' | 'status' | 'error' | 'tokenCount' | 'tokenCounter' | 'inputTokens' | 'outputTokens' | 'sentCutTokens'>>
 ): ChatMessage | undefined {
   const row = db
     .update(chatMessages)

@@ -26,6 +26,8 @@ export const chatMessages = sqliteTable(
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
     createdAt: integer('created_at').notNull(),
+    /** Tokens cut from the middle of this message when it was sent, because it was larger than the window allows. */
+    sentCutTokens: integer('sent_cut_tokens'),
     /** Kept by the repository with `parts`: what context accounting needs without reading them. */
     partCount: integer('part_count').notNull().default(0),
     hasToolParts: integer('has_tool_parts', { mode: 'boolean' }).notNull().default(false)

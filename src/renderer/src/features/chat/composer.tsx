@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react'
 import { toast } from 'sonner'
 import { ArrowUpIcon, StopIcon } from '../../components/icons'
 import { isStreaming, useChatStore } from '../../stores/chat-store'
+import { DraftCutWarning } from './cut-notes'
 
 /** The message box: Enter sends, Shift+Enter adds a line. What is typed survives a failed send. */
 export function Composer({ sessionId }: { sessionId: string }) {
@@ -43,6 +44,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
         void submit()
       }}
     >
+      <DraftCutWarning sessionId={sessionId} draft={draft} />
       <div className="composer-box" data-invalid={error ? true : undefined}>
         <textarea
           ref={textareaRef}

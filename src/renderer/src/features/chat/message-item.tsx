@@ -10,6 +10,7 @@ import { useSessionsStore } from '../../stores/sessions-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 import { RecalledNote } from './recalled-note'
+import { SentCutNote } from './cut-notes'
 
 const SPEAKER: Record<ChatMessage['role'], string> = {
   user: 'You said:',
@@ -104,6 +105,7 @@ export const MessageItem = memo(function MessageItem({
         )}
       </div>
       {markdown && <RecalledNote message={message} />}
+      <SentCutNote message={message} />
       {(!streaming || !inContext) && (
         <p className="message-meta">
           {!inContext && <span className="not-in-context">Not in context</span>}
