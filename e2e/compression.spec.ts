@@ -300,6 +300,35 @@ test('a chat can turn auto-compression off for itself', async ({ page, distill }
   await expect(dialog).toBeHidden()
 })
 
+test("a chat can set its own context window, and the meter follows it", async ({ page, distill }) => {
+  await page.goto(distill.url)
+  await newChat(page)
+  const meter = page.getByRole('meter', { name: 'Context usage' })
+  await expect(meter).toContainText('/ 105.2k')
+  await page.getByRole('button', { name: 'Chat settings' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Chat settings' })
+  const field = dialog.getByRole('textbox', { name: 'Context window for this chat' })
+  await expect(field).toHaveAttribute('placeholder', '128,000 (the model’s)')
+  await field.fill('100')
+  await field.press('Enter')
+  await expect(dialog.getByRole('alert')).toContainText('At least 512 tokens')
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  await field.fill('8,192')
+  await field.press('Enter')
+  await expect(dialog.getByRole('alert')).toBeHidden()
+  await snapBoth(page, 'chat-settings-window')
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  // 8,192 less half of it at most for the reply (gpt-4o-mini reserves 16,384) and a 5% margin.
+  await expect(meter).toHaveAttribute('aria-valuemax', String(8192 - 4096 - 410))
+
+  await page.getByRole('button', { name: 'Chat settings' }).click()
+  await expect(field).toHaveValue('8192')
+  await field.fill('')
+  await field.press('Enter')
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  await expect(meter).toContainText('/ 105.2k')
+})
+
 test('when the summarization model fails, auto-compression falls back to the offline summary and says so', async ({
   page,
   distill

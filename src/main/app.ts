@@ -163,7 +163,7 @@ export function createApp(options: AppOptions): App {
       const conv = usage.conversation(sessionId, replySeq)
       const request = buildModelRequest(conv, recall.forRequest(conv))
       recall.rememberFor(sessionId, replySeq, request.recalledIds)
-      return request
+      return { ...request, maxOutputTokens: conv.budget.reservedOutput }
     },
     sessions,
     providers,

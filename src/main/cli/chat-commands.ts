@@ -96,6 +96,8 @@ export function registerChatCommands(program: Command): void {
           budget: conv.budget,
           breakdown: request.context.breakdown,
           recalled: { tokens: request.context.breakdown.recalled, messageIds: request.recalledIds },
+          // Tokens cut from the middle of --message because it is larger than the window allows.
+          inputCut: request.inputCut?.tokens ?? 0,
           messages: [
             ...(request.system ? [{ role: 'system', content: request.system }] : []),
             ...request.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }))
@@ -103,7 +105,10 @@ export function registerChatCommands(program: Command): void {
         }
       }, { readOnly: true, command: 'context' })
       print(opts.json, out, () =>
-        [`${out.model}: ${out.tokens} of ${out.budget.usable} usable tokens`, ...out.messages.map((m) => `--- ${m.role}\n${m.content}`)].join('\n')
+        [
+          `${out.model}: ${out.tokens} of ${out.budget.usable} usable tokens`,
+          ...(out.inputCut ? [`The message is larger than the window allows: about ${out.inputCut} tokens are cut from its middle.`] : []),
+          ...out.messages.map((m) => `--- ${m.role}\n${m.content}`)].join('\n')
       )
     })
 

@@ -117,12 +117,22 @@ describe('the documented `npx distill` commands', () => {
         lines.push(JSON.stringify({ role: 'assistant', content: `Noted the code for shed ${i}. `.repeat(6) }))
       }
       writeFileSync(file, lines.join('\n'))
-      const replay = json<{ messages: number; compressions: number; budget: { window: number } }>(
+      const replay = json<{ sessionId: string; messages: number; compressions: number; budget: { window: number } }>(
         await distill('--db', join(dir, 'replay.db'), 'replay', file, '--model', 'gpt-4o', '--context-window', '3000', '--max-output', '500', '--json')
       )
       expect(replay.messages).toBe(60)
       expect(replay.budget.window).toBe(3000)
       expect(replay.compressions).toBeGreaterThan(0)
+
+      // A message twice the window: the request it would make stays within window − reserved output.
+      const huge = `FIRST ${Array.from({ length: 6000 }, (_, i) => `w${i.toString(36)}`).join(' ')} LAST`
+      const next = json<{ tokens: number; inputCut: number; budget: { usable: number }; messages: Array<{ role: string; content: string }> }>(
+        await distill('--db', join(dir, 'replay.db'), 'context', '--session', replay.sessionId, '--message', huge, '--json')
+      )
+      expect(next.tokens).toBeLessThanOrEqual(next.budget.usable)
+      expect(next.inputCut).toBeGreaterThan(1000)
+      const last = next.messages.at(-1)!.content
+      expect(last).toMatch(/^FIRST .*\[\.\.\.[\d,]+\.\.\.\].* LAST$/s)
     },
     SLOW
   )

@@ -55,7 +55,7 @@ export interface ChatServiceOptions {
   prepareRequest?: (
     sessionId: string,
     replySeq: number
-  ) => Promise<{ system?: string; messages: ModelMessage[]; inputCut?: { id: string; tokens: number } }>
+  ) => Promise<{ system?: string; messages: ModelMessage[]; inputCut?: { id: string; tokens: number }; maxOutputTokens?: number }>
   /** Called when a reply finishes with provider-reported usage. */
   onUsage?: (message: ChatMessage, session: Session) => void
   /** Called when a reply completes (a chat's first one gets a generated title). */
@@ -111,7 +111,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
             messages: toModelMessages(requestHistory(listMessages(db, session.id), reply.seq))
           }
       // A message larger than the window allows goes out cut in the middle: the chat says so.
-      const cut = 'inputCut' in request ? (request.inputCut as { id: string; tokens: number } | undefined) : undefined
+      const cut = 'inputCut' in request ? request.inputCut : undefined
       if (cut) {
         const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
         if (shortened) publish(shortened)
@@ -124,6 +124,8 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         model: createLanguageModel(providers.connection(provider), modelId),
         system: request.system,
         messages: request.messages,
+        // The reply gets what the budget reserved for it, so request + reply fit the window.
+        ...('maxOutputTokens' in request && request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
         signal: controller.signal,
         stallMs,
         // Local servers may read a long prompt for minutes before the first token: a setting.

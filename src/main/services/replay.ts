@@ -45,24 +45,9 @@ function contentText(content: unknown): string {
 export async function replayConversation(app: App, messages: readonly ImportedMessage[], options: ReplayOptions): Promise<ReplayResult> {
   const started = performance.now()
   const { settings } = app.services
-  const { model } = options
-  // The replay's choices hold for this run only: they are never written to the user's settings.
-  const { customModels } = settings.get()
+  // The replay's choices are never written to the user's settings: the window belongs to the replay
+  // chat (so `distill context` on it later sees the same budget), the rest holds for this run only.
   const restore = settings.override({
-    ...(options.contextWindow !== undefined || options.maxOutput !== undefined
-      ? {
-          customModels: [
-            ...customModels.filter((m) => m.provider !== model.provider || m.id !== model.id),
-            {
-              provider: model.provider,
-              id: model.id,
-              contextWindow: options.contextWindow ?? model.contextWindow,
-              maxOutput: Math.min(options.maxOutput ?? model.maxOutput, options.contextWindow ?? model.contextWindow),
-              tokenizer: model.tokenizer
-            }
-          ]
-        }
-      : {}),
     // The truncation baseline keeps as many recent messages as the budget allows (the plan caps the
     // retention at what fits), so it is compared with summaries at the same context size.
     ...(options.summarizer === 'truncate' ? { retentionTokens: 200_000 } : {})
@@ -78,8 +63,17 @@ async function replayWithSettings(app: App, messages: readonly ImportedMessage[]
   const { sessions, chat, compression, usage } = app.services
   const { model } = options
   const session = sessions.create(options.title ?? 'Replay')
+  const contextWindow = options.contextWindow ?? null
+  const maxOutput = options.maxOutput === undefined ? null : Math.min(options.maxOutput, Math.floor((contextWindow ?? model.contextWindow) / 2))
   // Auto-compression is what a replay measures: on for this chat, whatever the global setting says.
-  sessions.update(session.id, { provider: model.provider, modelId: model.id, strategy: options.strategy ?? 'rolling', autoCompress: true })
+  sessions.update(session.id, {
+    provider: model.provider,
+    modelId: model.id,
+    strategy: options.strategy ?? 'rolling',
+    autoCompress: true,
+    contextWindow,
+    maxOutput
+  })
 
   let requests = 0
   let compressions = 0

@@ -15,7 +15,7 @@ import { insertSummary, listSnapshots, setSnapshotStatus } from '../db/repositor
 import type { DistillExport } from '../importers/distill-export'
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { SessionSearchResult } from '../../shared/contract/sessions'
-import { notFound } from '../../shared/app-error'
+import { AppError, notFound } from '../../shared/app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFormat } from './chat-export'
 import type { ServiceDeps } from './service-deps'
 
@@ -30,6 +30,8 @@ export interface SessionUpdate {
   strategy?: Strategy | null
   autoCompress?: boolean | null
   recall?: boolean | null
+  contextWindow?: number | null
+  maxOutput?: number | null
 }
 
 export function createSessionsService({ db, clock, ids, emit }: ServiceDeps, defaults: () => { provider: ProviderId; modelId: string }) {
@@ -109,6 +111,11 @@ export function createSessionsService({ db, clock, ids, emit }: ServiceDeps, def
 
     /** Changes the chat's model, system prompt or compression overrides. */
     update(id: string, change: SessionUpdate): Session {
+      const window = change.contextWindow !== undefined ? change.contextWindow : get(id).contextWindow
+      const reserve = change.maxOutput !== undefined ? change.maxOutput : get(id).maxOutput
+      if (window !== null && reserve !== null && reserve > window / 2) {
+        throw new AppError('invalid_input', 'The reply can reserve at most half of the context window.')
+      }
       const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
       // Not activity: the chat keeps its place in the list.
       const session = Object.keys(defined).length ? updateSession(db, id, defined) : findSession(db, id)

@@ -63,8 +63,14 @@ export function createUsageService(
     return counter
   }
 
+  /** The chat's model, with the window and reply reserve this chat sets for itself (a replay, a local server's smaller load). */
   function specOf(session: Session): ModelSpec & { known: boolean } {
-    return models.spec(session.provider ?? settings.get().defaultProvider, session.modelId ?? settings.get().defaultModel)
+    const spec = models.spec(session.provider ?? settings.get().defaultProvider, session.modelId ?? settings.get().defaultModel)
+    if (session.contextWindow === null && session.maxOutput === null) return spec
+    const contextWindow = session.contextWindow ?? spec.contextWindow
+    // The model's own reserve may not fit a smaller window: never more than half of it.
+    const maxOutput = Math.min(session.maxOutput ?? spec.maxOutput, Math.floor(contextWindow / 2))
+    return { ...spec, contextWindow, maxOutput }
   }
 
   async function countAndStore(message: ChatMessage, spec: ModelSpec): Promise<void> {

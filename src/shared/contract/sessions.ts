@@ -41,7 +41,9 @@ export const sessionRoutes = {
         systemPrompt: z.string().max(100_000).nullable().optional(),
         strategy: strategySchema.nullable().optional(),
         autoCompress: z.boolean().nullable().optional(),
-        recall: z.boolean().nullable().optional()
+        recall: z.boolean().nullable().optional(),
+        contextWindow: z.number().int().min(512, 'At least 512 tokens').max(10_000_000, 'At most 10,000,000 tokens').nullable().optional(),
+        maxOutput: z.number().int().min(1, 'At least 1 token').max(1_000_000, 'At most 1,000,000 tokens').nullable().optional()
       })
       .strict(),
     sessionSchema

@@ -22,6 +22,10 @@ export const sessionSchema = z.object({
   /** Recall of summarized originals; null = inherit the global setting */
   recall: z.boolean().nullable(),
   systemPrompt: z.string().nullable(),
+  /** This chat's context window in tokens (e.g. a local server loaded with a smaller one); null = the model's. */
+  contextWindow: z.number().int().nullable(),
+  /** Tokens this chat reserves for the reply; null = the model's. */
+  maxOutput: z.number().int().nullable(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   archived: z.boolean()

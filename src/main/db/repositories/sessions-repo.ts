@@ -15,6 +15,8 @@ export function toSession(row: SessionRow): Session {
     autoCompress: row.autoCompress,
     recall: row.recall ?? null,
     systemPrompt: row.systemPrompt,
+    contextWindow: row.contextWindow ?? null,
+    maxOutput: row.maxOutput ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     archived: row.archived

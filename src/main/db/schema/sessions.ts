@@ -17,6 +17,9 @@ export const sessions = sqliteTable(
     /** null = inherit the global setting */
     recall: integer('recall', { mode: 'boolean' }),
     systemPrompt: text('system_prompt'),
+    /** This chat's context window and reply reserve; null = the model's. */
+    contextWindow: integer('context_window'),
+    maxOutput: integer('max_output'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     archived: integer('archived', { mode: 'boolean' }).notNull().default(false)

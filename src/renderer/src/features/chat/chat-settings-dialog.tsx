@@ -11,6 +11,7 @@ import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { strategyLabel } from '../compression/labels'
+import { ChatWindowField } from './chat-window-field'
 
 type Tristate = 'inherit' | 'on' | 'off'
 
@@ -24,7 +25,9 @@ const STRATEGIES: Strategy[] = ['rolling', 'tiered', 'importance']
 export function ChatSettingsButton({ sessionId }: { sessionId: string }) {
   const session = useSessionDetails(sessionId)
   const setChatDialog = useUiStore((s) => s.setChatDialog)
-  const overridden = session !== null && (session.autoCompress !== null || session.strategy !== null || session.recall !== null)
+  const overridden =
+    session !== null &&
+    (session.autoCompress !== null || session.strategy !== null || session.recall !== null || session.contextWindow !== null)
   return (
     <button
       type="button"
@@ -170,6 +173,7 @@ function ChatSettingsForm({ session }: { session: Session }) {
           When on, originals behind the summary that match your message are sent with it, verbatim.
         </p>
       </div>
+      <ChatWindowField key={session.contextWindow ?? 'model'} session={session} />
     </div>
   )
 }
