@@ -174,7 +174,11 @@ export function createApp(options: AppOptions): App {
     retry: options.retry,
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
     onUsage: (reply, session) => usage.replyFinished(reply, session),
-    onReplyComplete: (reply, session) => void titles.afterReply(reply, session)
+    onReplyComplete: (reply, session) => void titles.afterReply(reply, session),
+    summaryState: (sessionId) => {
+      const { summary, running } = compression.active(sessionId)
+      return { cutoffSeq: summary?.cutoffSeq ?? 0, running }
+    }
   })
   const history = createHistoryService({ ...deps, sessions, usage, settings })
   const services: Services = { sessions, chat, settings, providers, models, usage, compression, history, recall, titles }

@@ -10,6 +10,7 @@ import {
   markInterruptedReplies,
   updateMessage
 } from '../db/repositories/messages-repo'
+import { listVersions, restoreVersion, setAsideFrom, versionGroupOf, versionInfo, versionsOnPath } from '../db/repositories/message-versions-repo'
 import { createLanguageModel } from '../providers/create-language-model'
 import { describeProviderError } from '../providers/describe-provider-error'
 import { DEFAULT_STALL_MS } from '../providers/provider-timing'
@@ -60,6 +61,8 @@ export interface ChatServiceOptions {
   onUsage?: (message: ChatMessage, session: Session) => void
   /** Called when a reply completes (a chat's first one gets a generated title). */
   onReplyComplete?: (reply: ChatMessage, session: Session) => void
+  /** What the active summary covers and whether one is being written: summarized messages are read-only. */
+  summaryState?: (sessionId: string) => { cutoffSeq: number; running: boolean }
 }
 
 export type ChatService = ReturnType<typeof createChatService>
@@ -77,8 +80,10 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   if (interrupted > 0) log.warn(`Marked ${interrupted} interrupted replies as stopped`)
 
   function publish(message: ChatMessage): ChatMessage {
-    emit('chat.message', { message })
-    return message
+    const version = versionInfo(db, message.id)
+    const shown = version ? { ...message, version } : message
+    emit('chat.message', { message: shown })
+    return shown
   }
 
   function fail(reply: ChatMessage, error: MessageError): ChatMessage {
@@ -179,10 +184,95 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     }
   }
 
+  /** Stores the user's message and an empty reply in one transaction (a new version of `versionGroup`, if given). */
+  function writeTurn(sessionId: string, text: string, versionGroup?: string) {
+    return db.transaction((tx) => {
+      const session = sessions.get(sessionId)
+      const message = appendMessage(tx, {
+        id: ids(),
+        sessionId,
+        role: 'user',
+        parts: [{ type: 'text', text }],
+        status: 'complete',
+        createdAt: clock.now(),
+        ...(versionGroup ? { versionGroup } : {})
+      })
+      const reply = appendMessage(tx, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now() })
+      const isFirst = message.seq === 1 && session.title === DEFAULT_SESSION_TITLE
+      const touched = sessions.touch(sessionId, isFirst ? { title: titleFromText(text) } : {})
+      return { message, reply, session: touched }
+    })
+  }
+
+  /** A message on the chat's path that may get a new version: not summarized, nothing running. */
+  function editable(sessionId: string, messageId: string, role: ChatMessage['role']): ChatMessage {
+    assertIdle(sessionId)
+    const message = listMessages(db, sessionId).find((m) => m.id === messageId)
+    if (!message || message.role !== role) throw new AppError('not_found', 'That message is not in this chat any more.')
+    const state = deps.summaryState?.(sessionId) ?? { cutoffSeq: 0, running: false }
+    if (state.running) throw new AppError('busy', 'A summary is being written for this chat. Try again when it is done.')
+    if (message.seq <= state.cutoffSeq) {
+      throw new AppError('conflict', 'This message is already summarized, so it can no longer be changed. Its summary stands for it.')
+    }
+    return message
+  }
+
+  /** The conversation as it stands, each versioned message with its number (‹ 2/3 ›). */
+  function conversation(sessionId: string): ChatMessage[] {
+    sessions.get(sessionId)
+    const versions = versionsOnPath(db, sessionId)
+    const messages = listMessages(db, sessionId)
+    return versions.size ? messages.map((m) => (versions.has(m.id) ? { ...m, version: versions.get(m.id)! } : m)) : messages
+  }
+
   return {
-    messages(sessionId: string): ChatMessage[] {
-      sessions.get(sessionId)
-      return listMessages(db, sessionId)
+    messages: conversation,
+
+    /** A new reply in place of `messageId`; it and the turns after it stay as the previous version. */
+    regenerate(sessionId: string, messageId: string): { reply: ChatMessage } {
+      const old = editable(sessionId, messageId, 'assistant')
+      const reply = db.transaction((tx) => {
+        const group = versionGroupOf(tx, old.id) ?? old.id
+        setAsideFrom(tx, sessionId, old)
+        return appendMessage(tx, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now(), versionGroup: group })
+      })
+      const shown = publish(reply)
+      startReply(sessions.get(sessionId), reply)
+      return { reply: shown }
+    },
+
+    /** Sends an edited copy of a user message; the original and the turns after it stay as the previous version. */
+    edit(sessionId: string, messageId: string, text: string): { message: ChatMessage; reply: ChatMessage } {
+      const old = editable(sessionId, messageId, 'user')
+      const { message, reply, session } = db.transaction((tx) => {
+        const group = versionGroupOf(tx, old.id) ?? old.id
+        setAsideFrom(tx, sessionId, old)
+        return writeTurn(sessionId, text, group)
+      })
+      const shown = publish(message)
+      publish(reply)
+      void deps.onMessageWritten?.(message, session)
+      startReply(session, reply)
+      return { message: shown, reply }
+    },
+
+    /** Puts version `number` of a message, with the turns that followed it, back in use. */
+    switchVersion(sessionId: string, messageId: string, number: number): ChatMessage[] {
+      const current = editable(sessionId, messageId, findMessage(db, messageId)?.role ?? 'user')
+      const group = versionGroupOf(db, current.id)
+      const versions = group ? listVersions(db, group) : []
+      const target = versions[number - 1]
+      if (!target) throw new AppError('not_found', `There is no version ${number} of this message.`)
+      if (target.id !== current.id) {
+        db.transaction((tx) => {
+          setAsideFrom(tx, sessionId, current)
+          restoreVersion(tx, sessionId, target.id)
+        })
+        emit('usage.changed', { sessionId })
+        // The sidebar's preview shows the last message of the version in use.
+        emit('sessions.changed', { sessionId, reason: 'updated' })
+      }
+      return conversation(sessionId)
     },
 
     /**
@@ -191,28 +281,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
      */
     send(sessionId: string, text: string): { message: ChatMessage; reply: ChatMessage } {
       assertIdle(sessionId)
-      const { message, reply, session } = db.transaction((tx) => {
-        const session = sessions.get(sessionId)
-        const message = appendMessage(tx, {
-          id: ids(),
-          sessionId,
-          role: 'user',
-          parts: [{ type: 'text', text }],
-          status: 'complete',
-          createdAt: clock.now()
-        })
-        const reply = appendMessage(tx, {
-          id: ids(),
-          sessionId,
-          role: 'assistant',
-          parts: [],
-          status: 'streaming',
-          createdAt: clock.now()
-        })
-        const isFirst = message.seq === 1 && session.title === DEFAULT_SESSION_TITLE
-        const touched = sessions.touch(sessionId, isFirst ? { title: titleFromText(text) } : {})
-        return { message, reply, session: touched }
-      })
+      const { message, reply, session } = writeTurn(sessionId, text)
       publish(message)
       publish(reply)
       void deps.onMessageWritten?.(message, session)

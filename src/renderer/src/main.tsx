@@ -1,10 +1,11 @@
+// The shared styles first: each feature's own stylesheet, imported by its components, comes after.
+import './styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { connect } from './api/connect'
 import { App } from './App'
 import { AccessNeeded } from './components/access-needed'
 import { applyRememberedTheme } from './lib/theme'
-import './styles.css'
 
 applyRememberedTheme()
 

@@ -17,6 +17,21 @@ export const chatRoutes = {
     z.object({ message: chatMessageSchema, reply: chatMessageSchema })
   ),
   'chat.retry': route(sessionInput, z.object({ reply: chatMessageSchema })),
+  /** A new reply in place of this one; the old one and the turns after it stay as the previous version. */
+  'chat.regenerate': route(
+    z.object({ sessionId: z.string().min(1), messageId: z.string().min(1) }).strict(),
+    z.object({ reply: chatMessageSchema })
+  ),
+  /** Sends an edited copy of one of the user's messages; the original and its turns stay as the previous version. */
+  'chat.edit': route(
+    z.object({ sessionId: z.string().min(1), messageId: z.string().min(1), text: messageTextSchema }).strict(),
+    z.object({ message: chatMessageSchema, reply: chatMessageSchema })
+  ),
+  /** Puts another version of a message (and the turns that followed it) in use; returns the conversation. */
+  'chat.version': route(
+    z.object({ sessionId: z.string().min(1), messageId: z.string().min(1), number: z.number().int().positive() }).strict(),
+    z.array(chatMessageSchema)
+  ),
   'chat.stop': route(sessionInput, z.object({ stopped: z.boolean() }))
 }
 

@@ -57,7 +57,9 @@ export const chatMessageSchema = z.object({
   outputTokens: z.number().int().nullable(),
   createdAt: z.number().int(),
   /** Tokens cut from the middle of this message when it was sent (it was larger than the window allows); the stored text is whole. */
-  sentCutTokens: z.number().int().positive().optional()
+  sentCutTokens: z.number().int().positive().optional(),
+  /** Which version of this message is in use (a regenerated reply, an edited message), when there are several. */
+  version: z.object({ number: z.number().int().positive(), count: z.number().int().positive() }).optional()
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 

@@ -29,12 +29,12 @@ export function searchMessages(db: Db, sessionId: string, query: string, limit =
     SELECT m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt,
            snippet(messages_fts, 0, char(2), char(3), '…', 24) AS snippet
       FROM messages_fts JOIN chat_messages m ON m.rid = messages_fts.rowid
-     WHERE messages_fts MATCH ${match} AND m.session_id = ${sessionId}
+     WHERE messages_fts MATCH ${match} AND m.session_id = ${sessionId} AND m.hidden_in IS NULL
      ORDER BY m.seq
      LIMIT ${limit}`)
   const total = db.get<{ n: number }>(sql`
     SELECT count(*) AS n FROM messages_fts JOIN chat_messages m ON m.rid = messages_fts.rowid
-     WHERE messages_fts MATCH ${match} AND m.session_id = ${sessionId}`)!.n
+     WHERE messages_fts MATCH ${match} AND m.session_id = ${sessionId} AND m.hidden_in IS NULL`)!.n
   return { rows, total }
 }
 
@@ -65,7 +65,7 @@ export function searchSummarized(
     SELECT m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt,
            messages_fts.text AS text, bm25(messages_fts) AS score
       FROM messages_fts JOIN chat_messages m ON m.rid = messages_fts.rowid
-     WHERE messages_fts MATCH ${ftsQuery} AND m.session_id = ${sessionId} AND m.seq < ${options.beforeSeq}
+     WHERE messages_fts MATCH ${ftsQuery} AND m.session_id = ${sessionId} AND m.seq < ${options.beforeSeq} AND m.hidden_in IS NULL
        AND m.role IN ('user', 'assistant') AND m.status IN ('complete', 'aborted')
      ORDER BY score
      LIMIT ${(options.limit ?? 30) + exclude.size}`)
@@ -79,7 +79,7 @@ export function summarizedAtSeqs(db: Db, sessionId: string, seqs: readonly numbe
   return db.all<Omit<RecallRow, 'score'>>(sql`
     SELECT m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt, f.text AS text
       FROM chat_messages m JOIN messages_fts f ON f.rowid = m.rid
-     WHERE m.session_id = ${sessionId} AND m.seq IN (${sql.join(wanted.map((s) => sql`${s}`), sql`, `)})
+     WHERE m.session_id = ${sessionId} AND m.hidden_in IS NULL AND m.seq IN (${sql.join(wanted.map((s) => sql`${s}`), sql`, `)})
        AND m.role IN ('user', 'assistant') AND m.status IN ('complete', 'aborted')`)
 }
 
@@ -94,7 +94,7 @@ export function datedOpeningsBefore(db: Db, sessionId: string, seq: number, limi
   return db.all(sql`
     SELECT m.seq AS seq, m.created_at AS createdAt, substr(f.text, 1, 120) AS head
       FROM chat_messages m JOIN messages_fts f ON f.rowid = m.rid
-     WHERE m.session_id = ${sessionId} AND m.seq <= ${seq} AND m.seq > ${seq - DATED_LOOKBACK}
+     WHERE m.session_id = ${sessionId} AND m.hidden_in IS NULL AND m.seq <= ${seq} AND m.seq > ${seq - DATED_LOOKBACK}
        AND (substr(ltrim(f.text), 1, 1) IN ('(', '[') OR substr(ltrim(f.text), 1, 1) BETWEEN '0' AND '9'
             OR lower(substr(ltrim(f.text), 1, 3)) IN ('jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec',
                                                       'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'))
@@ -124,8 +124,10 @@ export function searchChats(db: Db, query: string, limit = 50): ChatMatchRow[] {
   if (!match) return []
   const best = db.all<Omit<ChatMatchRow, 'snippet' | 'seq' | 'role'> & { rid: number }>(sql`
     WITH hits AS MATERIALIZED (
-      SELECT rowid AS rid, session_id AS sessionId, message_id AS messageId, rank
-        FROM messages_fts WHERE messages_fts MATCH ${match}
+      SELECT messages_fts.rowid AS rid, messages_fts.session_id AS sessionId, messages_fts.message_id AS messageId,
+             messages_fts.rank AS rank
+        FROM messages_fts JOIN chat_messages m ON m.rid = messages_fts.rowid
+       WHERE messages_fts MATCH ${match} AND m.hidden_in IS NULL
     ), ranked AS (
       SELECT rid, sessionId, messageId, rank,
              row_number() OVER (PARTITION BY sessionId ORDER BY rank, rid) AS n,

@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../client'
@@ -48,11 +48,12 @@ export function appendMessage(db: Db, row: Omit<NewChatMessageRow, 'seq' | 'rid'
   return toChatMessage(inserted)
 }
 
+/** The conversation as it stands: the messages of the versions in use, in order. */
 export function listMessages(db: Db, sessionId: string): ChatMessage[] {
   return db
     .select()
     .from(chatMessages)
-    .where(eq(chatMessages.sessionId, sessionId))
+    .where(and(eq(chatMessages.sessionId, sessionId), isNull(chatMessages.hiddenIn)))
     .orderBy(asc(chatMessages.seq))
     .all()
     .map(toChatMessage)
@@ -82,7 +83,7 @@ export function lastMessage(db: Db, sessionId: string): ChatMessage | undefined 
   const row = db
     .select()
     .from(chatMessages)
-    .where(eq(chatMessages.sessionId, sessionId))
+    .where(and(eq(chatMessages.sessionId, sessionId), isNull(chatMessages.hiddenIn)))
     .orderBy(desc(chatMessages.seq))
     .limit(1)
     .get()
@@ -119,7 +120,7 @@ type HeadRow = Omit<MessageHead, 'toolParts'> & { hasToolParts: number }
 const HEADS_COLUMNS = `id, seq, role, status, token_count AS tokenCount, token_counter AS tokenCounter,
          created_at AS createdAt, part_count AS partCount, has_tool_parts AS hasToolParts`
 /** Complete messages, and replies the user stopped that hold text (see request-history.ts). */
-const HISTORY_WHERE = `session_id = ? AND seq > ? AND seq < ?
+const HISTORY_WHERE = `session_id = ? AND seq > ? AND seq < ? AND hidden_in IS NULL
      AND (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND part_count > 0))`
 
 const HEADS_SQL = `SELECT ${HEADS_COLUMNS} FROM chat_messages INDEXED BY chat_messages_context_idx WHERE ${HISTORY_WHERE} ORDER BY seq`

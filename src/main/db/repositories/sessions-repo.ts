@@ -77,8 +77,8 @@ function summaries(db: Db, filter: SQL | undefined): SessionSummary[] {
     // The subqueries name the outer table explicitly: drizzle renders a bare column unqualified.
     .select({
       session: sessions,
-      messageCount: sql<number>`(SELECT count(*) FROM ${chatMessages} m WHERE m.session_id = "sessions"."id")`,
-      lastParts: sql<string | null>`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" AND json_array_length(m.parts) > 0 ORDER BY m.seq DESC LIMIT 1)`
+      messageCount: sql<number>`(SELECT count(*) FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" AND m.hidden_in IS NULL)`,
+      lastParts: sql<string | null>`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" AND m.hidden_in IS NULL AND json_array_length(m.parts) > 0 ORDER BY m.seq DESC LIMIT 1)`
     })
     .from(sessions)
     .where(and(eq(sessions.archived, false), filter))

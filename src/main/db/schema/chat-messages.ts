@@ -28,6 +28,16 @@ export const chatMessages = sqliteTable(
     createdAt: integer('created_at').notNull(),
     /** Tokens cut from the middle of this message when it was sent, because it was larger than the window allows. */
     sentCutTokens: integer('sent_cut_tokens'),
+    /**
+     * Versions: the first version's id on every version of a message (a regenerated reply, an edited
+     * user message); null while it has only one.
+     */
+    versionGroup: text('version_group'),
+    /**
+     * Not in the version in use: the id of the version whose turns this message belongs to (that
+     * version's own message included). null = on the conversation's path.
+     */
+    hiddenIn: text('hidden_in'),
     /** Kept by the repository with `parts`: what context accounting needs without reading them. */
     partCount: integer('part_count').notNull().default(0),
     hasToolParts: integer('has_tool_parts', { mode: 'boolean' }).notNull().default(false)
@@ -47,8 +57,11 @@ export const chatMessages = sqliteTable(
       t.partCount,
       t.hasToolParts,
       t.createdAt,
-      t.id
-    )
+      t.id,
+      t.hiddenIn
+    ),
+    index('chat_messages_hidden_in_idx').on(t.hiddenIn),
+    index('chat_messages_version_group_idx').on(t.versionGroup)
   ]
 )
 

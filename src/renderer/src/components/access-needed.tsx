@@ -1,5 +1,6 @@
 import type { BrowserAuthFailure } from '../api/browser-transport'
 import { LogoMark } from './icons'
+import './access-needed.css'
 
 const DETAIL: Record<BrowserAuthFailure, string> = {
   'no-token': 'The address has no access token, so Distill cannot let this page in.',

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ComponentProps } from 'react'
 import type { ExtraProps } from 'react-markdown'
 import { copyText } from '../lib/copy-text'
+import './code-block.css'
 
 /** The language a fenced block names (`language-ts` on its <code>), from the Markdown tree. */
 function languageOf(node: ExtraProps['node']): string | null {

@@ -1,10 +1,14 @@
 import { memo } from 'react'
 import Markdown, { type Components, type Options } from 'react-markdown'
 import rehypeHighlight from 'rehype-highlight'
+import remarkBreaks from 'remark-breaks'
 import remarkGfm from 'remark-gfm'
 import { CodeBlock } from './code-block'
+import './markdown-text.css'
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm]
+/** What a person typed: every line break they made stays a line break. */
+const typedPlugins: Options['remarkPlugins'] = [remarkGfm, remarkBreaks]
 // Only blocks that name their language are highlighted: guessing is slow and often wrong.
 const rehypePlugins: Options['rehypePlugins'] = [[rehypeHighlight, { detect: false }]]
 
@@ -22,11 +26,17 @@ const components: Components = {
  * Markdown as a message shows it: GitHub-flavoured (tables, task lists, strikethrough), code
  * highlighted. Raw HTML is never rendered.
  */
-export const MarkdownText = memo(function MarkdownText(props: { text: string; className?: string; streaming?: boolean }) {
-  const { text, className, streaming } = props
+export const MarkdownText = memo(function MarkdownText(props: {
+  text: string
+  className?: string
+  streaming?: boolean
+  /** Typed by the user: single line breaks are kept. */
+  typed?: boolean
+}) {
+  const { text, className, streaming, typed } = props
   return (
     <div className={className ? `markdown ${className}` : 'markdown'} data-streaming={streaming || undefined}>
-      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      <Markdown remarkPlugins={typed ? typedPlugins : remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
         {text}
       </Markdown>
     </div>

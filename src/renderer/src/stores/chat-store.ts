@@ -33,6 +33,12 @@ interface ChatState {
   stop(sessionId: string): Promise<string | null>
   /** Runs the last reply again after an error or a stop. Resolves with the error, if any. */
   retry(sessionId: string): Promise<string | null>
+  /** A new reply in place of `messageId`, the old one kept as the previous version. Resolves with the error, if any. */
+  regenerate(sessionId: string, messageId: string): Promise<string | null>
+  /** Sends an edited copy of a user message, the original kept as the previous version. Resolves with the error, if any. */
+  edit(sessionId: string, messageId: string, text: string): Promise<string | null>
+  /** Puts version `number` of a message in use. Resolves with the error, if any. */
+  switchVersion(sessionId: string, messageId: string, number: number): Promise<string | null>
   forget(sessionId: string): void
   /** Reload every thread in memory (after the event stream reconnects). */
   reloadAll(): void
@@ -78,7 +84,31 @@ export function isStreaming(thread: Thread | undefined): boolean {
   return thread?.messages.some((m) => m.status === 'streaming') ?? false
 }
 
-export const useChatStore = create<ChatState>()((set, get) => ({
+export const useChatStore = create<ChatState>()((set, get) => {
+  /**
+   * The conversation as the server now has it: a version switch takes messages off the path, which
+   * a merge would keep. Streaming text shown from deltas is kept where the copy knows less.
+   */
+  async function replace(sessionId: string, fetch: () => Promise<ChatMessage[]>): Promise<string | null> {
+    // Events that arrive while this runs (the new reply streams, even finishes) know more than the copy.
+    const changed = new Set<string>()
+    changedDuringLoad.set(sessionId, changed)
+    try {
+      const messages = await fetch()
+      set((s) => {
+        const current = new Map((s.threads[sessionId]?.messages ?? []).map((m) => [m.id, m]))
+        const next = messages.map((m) => (changed.has(m.id) && current.has(m.id) ? current.get(m.id)! : newer(current.get(m.id), m)))
+        return { threads: { ...s.threads, [sessionId]: { messages: next, status: 'ready', error: null } } }
+      })
+      return null
+    } catch (error) {
+      return errorMessage(error)
+    } finally {
+      if (changedDuringLoad.get(sessionId) === changed) changedDuringLoad.delete(sessionId)
+    }
+  }
+
+  return {
   threads: {},
   drafts: {},
   sending: {},
@@ -202,6 +232,24 @@ export const useChatStore = create<ChatState>()((set, get) => ({
     }
   },
 
+  regenerate(sessionId, messageId) {
+    return replace(sessionId, async () => {
+      await api.request('chat.regenerate', { sessionId, messageId })
+      return api.request('chat.messages', { sessionId })
+    })
+  },
+
+  edit(sessionId, messageId, text) {
+    return replace(sessionId, async () => {
+      await api.request('chat.edit', { sessionId, messageId, text })
+      return api.request('chat.messages', { sessionId })
+    })
+  },
+
+  switchVersion(sessionId, messageId, number) {
+    return replace(sessionId, () => api.request('chat.version', { sessionId, messageId, number }))
+  },
+
   forget(sessionId) {
     set((s) => ({
       threads: without(s.threads, sessionId),
@@ -214,4 +262,5 @@ export const useChatStore = create<ChatState>()((set, get) => ({
   reloadAll() {
     for (const sessionId of Object.keys(get().threads)) void get().load(sessionId)
   }
-}))
+}
+})

@@ -18,6 +18,7 @@ import { MessageList } from './message-list'
 import { ModelPicker } from './model-picker'
 import { WindowUnknown } from './window-unknown'
 import { SystemPromptButton } from './system-prompt-dialog'
+import './chat-pane.css'
 
 /** Ctrl+Shift+S (⌘⇧S on macOS) opens "Summarize conversation history". */
 function isSummarizeShortcut(event: KeyboardEvent): boolean {

@@ -12,6 +12,7 @@ import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { strategyLabel } from '../compression/labels'
 import { ChatWindowField } from './chat-window-field'
+import './chat-settings-dialog.css'
 
 type Tristate = 'inherit' | 'on' | 'off'
 

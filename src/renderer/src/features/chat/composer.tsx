@@ -3,6 +3,7 @@ import { toast } from 'sonner'
 import { ArrowUpIcon, StopIcon } from '../../components/icons'
 import { isStreaming, useChatStore } from '../../stores/chat-store'
 import { DraftCutWarning } from './cut-notes'
+import './composer.css'
 
 /** The message box: Enter sends, Shift+Enter adds a line. What is typed survives a failed send. */
 export function Composer({ sessionId }: { sessionId: string }) {

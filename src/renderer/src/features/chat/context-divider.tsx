@@ -1,3 +1,5 @@
+import './context-divider.css'
+
 /** Where the active context begins: the messages above it are represented by the summary. */
 export function ContextDivider() {
   return (

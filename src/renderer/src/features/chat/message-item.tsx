@@ -11,6 +11,8 @@ import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 import { RecalledNote } from './recalled-note'
 import { SentCutNote } from './cut-notes'
+import { MessageActions, MessageContextMenu } from './message-actions'
+import { MessageEditor } from './message-editor'
 
 const SPEAKER: Record<ChatMessage['role'], string> = {
   user: 'You said:',
@@ -33,8 +35,8 @@ interface MessageItemProps {
 const FIXED_IN_SETTINGS = new Set(['not_configured', 'invalid_key', 'unreachable'])
 
 /**
- * One message: the assistant's as Markdown with highlighted code, the others as plain text with
- * their whitespace kept.
+ * One message: yours and the assistant's as Markdown with highlighted code (your line breaks kept),
+ * system and tool messages as plain text; its actions on hover, focus and right-click.
  */
 export const MessageItem = memo(function MessageItem({
   message,
@@ -45,82 +47,89 @@ export const MessageItem = memo(function MessageItem({
   const text = messageText(message.parts)
   const attachments = message.parts.filter((p) => p.type === 'attachment')
   const streaming = message.status === 'streaming'
-  const markdown = message.role === 'assistant'
+  const markdown = message.role === 'assistant' || message.role === 'user'
+  const [editing, setEditing] = useState(false)
+  const actionProps = { message, inContext, onEdit: () => setEditing(true) }
   return (
-    <article
-      className="message"
-      data-role={message.role}
-      data-status={message.status}
-      data-in-context={inContext ? undefined : 'false'}
-      aria-busy={streaming || undefined}
-    >
-      <h2 className="sr-only">{SPEAKER[message.role]}</h2>
-      <div className="message-body">
-        {text !== '' &&
-          (markdown ? (
-            <MarkdownText className="message-text message-markdown" text={text} streaming={streaming} />
-          ) : (
-            <div className="message-text">
-              {text}
-              {streaming && <span className="stream-caret" aria-hidden="true" />}
-            </div>
-          ))}
-        {streaming && text === '' && (
-          <span className="typing" role="status">
-            <span className="typing-dot" aria-hidden="true" />
-            <span className="typing-dot" aria-hidden="true" />
-            <span className="typing-dot" aria-hidden="true" />
-            {waitingForSummary ? (
-              <span className="typing-note">Waiting for the summary…</span>
+    <MessageContextMenu {...actionProps}>
+      <article
+        className="message"
+        data-role={message.role}
+        data-status={message.status}
+        data-in-context={inContext ? undefined : 'false'}
+        aria-busy={streaming || undefined}
+      >
+        <h2 className="sr-only">{SPEAKER[message.role]}</h2>
+        <div className="message-body">
+          {editing && <MessageEditor message={message} onClose={() => setEditing(false)} />}
+          {text !== '' &&
+            !editing &&
+            (markdown ? (
+              <MarkdownText className="message-text message-markdown" text={text} streaming={streaming} typed={message.role === 'user'} />
             ) : (
-              <WaitingNote sessionId={message.sessionId} since={message.createdAt} />
-            )}
-          </span>
-        )}
-        {attachments.length > 0 && (
-          <ul className="message-attachments" aria-label="Attachments">
-            {attachments.map((a, i) => (
-              <li key={i} className="attachment-chip">
-                {a.filename}
-              </li>
-            ))}
-          </ul>
-        )}
-        {message.status === 'error' && (
-          <div className="message-error" role="note">
-            <p>{message.error?.message ?? 'The reply failed.'}</p>
-            {(canRetry || FIXED_IN_SETTINGS.has(message.error?.code ?? '')) && (
-              <div className="message-error-actions">
-                {FIXED_IN_SETTINGS.has(message.error?.code ?? '') && <OpenSettingsButton />}
-                {canRetry && <RetryButton sessionId={message.sessionId} />}
+              <div className="message-text">
+                {text}
+                {streaming && <span className="stream-caret" aria-hidden="true" />}
               </div>
-            )}
-          </div>
-        )}
-        {message.status === 'aborted' && (
-          <div className="message-stopped">
-            <span>{message.error?.message ?? 'Stopped.'}</span>
-            {canRetry && <RetryButton sessionId={message.sessionId} />}
-          </div>
-        )}
-      </div>
-      {markdown && <RecalledNote message={message} />}
-      <SentCutNote message={message} />
-      {(!streaming || !inContext) && (
-        <p className="message-meta">
-          {!inContext && <span className="not-in-context">Not in context</span>}
-          {!streaming && (
-            <time
-              className="message-time"
-              dateTime={new Date(message.createdAt).toISOString()}
-              title={formatFull(message.createdAt)}
-            >
-              {formatClock(message.createdAt)}
-            </time>
+            ))}
+          {streaming && text === '' && (
+            <span className="typing" role="status">
+              <span className="typing-dot" aria-hidden="true" />
+              <span className="typing-dot" aria-hidden="true" />
+              <span className="typing-dot" aria-hidden="true" />
+              {waitingForSummary ? (
+                <span className="typing-note">Waiting for the summary…</span>
+              ) : (
+                <WaitingNote sessionId={message.sessionId} since={message.createdAt} />
+              )}
+            </span>
           )}
-        </p>
-      )}
-    </article>
+          {attachments.length > 0 && (
+            <ul className="message-attachments" aria-label="Attachments">
+              {attachments.map((a, i) => (
+                <li key={i} className="attachment-chip">
+                  {a.filename}
+                </li>
+              ))}
+            </ul>
+          )}
+          {message.status === 'error' && (
+            <div className="message-error" role="note">
+              <p>{message.error?.message ?? 'The reply failed.'}</p>
+              {(canRetry || FIXED_IN_SETTINGS.has(message.error?.code ?? '')) && (
+                <div className="message-error-actions">
+                  {FIXED_IN_SETTINGS.has(message.error?.code ?? '') && <OpenSettingsButton />}
+                  {canRetry && <RetryButton sessionId={message.sessionId} />}
+                </div>
+              )}
+            </div>
+          )}
+          {message.status === 'aborted' && (
+            <div className="message-stopped">
+              <span>{message.error?.message ?? 'Stopped.'}</span>
+              {canRetry && <RetryButton sessionId={message.sessionId} />}
+            </div>
+          )}
+        </div>
+        {markdown && <RecalledNote message={message} />}
+        <SentCutNote message={message} />
+        {(!streaming || !inContext) && (
+          <p className="message-meta">
+            {!inContext && <span className="not-in-context">Not in context</span>}
+            {!streaming && !editing && <MessageActions {...actionProps} />}
+            {!streaming && (
+              <time
+                className="message-time"
+                dateTime={new Date(message.createdAt).toISOString()}
+                title={formatFull(message.createdAt)}
+              >
+                {formatClock(message.createdAt)}
+              </time>
+            )}
+          </p>
+        )}
+      </article>
+    </MessageContextMenu>
   )
 })
 

@@ -9,6 +9,7 @@ import { ChatEmpty } from './chat-empty'
 import { ContextDivider } from './context-divider'
 import { MessageItem } from './message-item'
 import { buildRows } from './message-rows'
+import './message-list.css'
 
 function retryable(message: ChatMessage): boolean {
   return message.role === 'assistant' && (message.status === 'error' || message.status === 'aborted')

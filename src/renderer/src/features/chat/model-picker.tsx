@@ -7,6 +7,7 @@ import { useSessionDetails, useSessionsStore } from '../../stores/sessions-store
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { ModelSelect } from '../providers/model-select'
+import './model-picker.css'
 
 type Choice = { provider: ProviderId; modelId: string }
 

@@ -5,6 +5,7 @@ import { useCompressionStore, type RunOptions, type RunOutcome } from '../../sto
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 import { plainPreview, reductionText } from './preview-text'
+import './compression-toasts.css'
 
 function notificationsOn(): boolean {
   return useSettingsStore.getState().settings?.notifications ?? true

@@ -11,6 +11,7 @@ import { counterDescription } from '../usage/usage-breakdown'
 import { isEstimate } from '../usage/usage-level'
 import { barScale, contextParts, type ContextPart } from './context-parts'
 import './recall.css'
+import './context-inspector.css'
 
 /** "Context inspector": everything the next request holds, and the room around it, against the window. */
 export function ContextInspector({ sessionId }: { sessionId: string }) {

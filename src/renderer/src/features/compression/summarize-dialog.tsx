@@ -9,6 +9,7 @@ import { useCompressionStore } from '../../stores/compression-store'
 import { useUiStore } from '../../stores/ui-store'
 import { summarizeNow } from './compression-toasts'
 import { MAX_RETENTION, parseRetention } from './retention'
+import './summarize-dialog.css'
 
 const PREVIEW_DEBOUNCE_MS = 300
 /**

@@ -8,6 +8,7 @@ import { formatFull } from '../../lib/relative-time'
 import { useCompressionStore, type RunningCompression } from '../../stores/compression-store'
 import { regenerateNow, summaryRegionId } from './compression-toasts'
 import { strategyLabel, summarizerLabel } from './labels'
+import './summary-panel.css'
 
 /**
  * The Summary region at the top of the conversation (FR-6.1.2, FR-6.2): collapsed to a badge by

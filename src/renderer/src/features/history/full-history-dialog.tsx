@@ -12,6 +12,7 @@ import { useRecallStore } from '../../stores/recall-store'
 import { useUiStore } from '../../stores/ui-store'
 import { snippetParts } from './highlight'
 import '../compression/recall.css'
+import './full-history-dialog.css'
 
 const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
 /** How long a message jumped to stays highlighted. */

@@ -16,6 +16,7 @@ import {
   type CustomRow,
   type RowErrors
 } from './custom-models-values'
+import './custom-models-editor.css'
 
 const COLUMNS: ReadonlyArray<{ field: CustomField; label: string }> = [
   { field: 'provider', label: 'Provider' },

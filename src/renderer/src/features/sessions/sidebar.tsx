@@ -5,6 +5,7 @@ import { KeyboardShortcuts } from './keyboard-shortcuts'
 import { SearchBox } from './search-box'
 import { SessionList } from './session-list'
 import { useNewChat } from './use-new-chat'
+import './sidebar.css'
 
 /** The left column: app name, New chat, search, the chats, and Settings. A drawer in narrow windows. */
 export function Sidebar() {

@@ -6,6 +6,7 @@ import { useUiStore } from '../../stores/ui-store'
 import { ModelsSection } from '../providers/models-section'
 import { ProvidersSection } from '../providers/providers-section'
 import { SettingsForm } from './settings-form'
+import './settings-page.css'
 
 /** Settings in the main pane, with a way back to the chat. */
 export function SettingsPage() {

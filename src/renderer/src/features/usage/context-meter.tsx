@@ -5,6 +5,7 @@ import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { UsageBreakdown } from './usage-breakdown'
 import { isEstimate, percentOf, usageLevel, usageValueText } from './usage-level'
+import './context-meter.css'
 
 const HIDE_DELAY_MS = 120
 
