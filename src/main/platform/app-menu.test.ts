@@ -24,7 +24,8 @@ describe('application menu', () => {
     expect(byLabel('Keyboard Shortcuts').accelerator).toBe('CmdOrCtrl+/')
     // Esc stays with the page's dialogs.
     expect(byLabel('Stop Reply (Esc)').accelerator).toBeUndefined()
-    for (const label of ['Search Chats…', 'Export Chat as Markdown…', 'Export Chat as JSON…', 'Stop Reply (Esc)', 'Keyboard Shortcuts']) byLabel(label).click!()
-    expect(sent).toEqual(['search-chats', 'export-markdown', 'export-json', 'stop-reply', 'shortcuts'])
+    expect(byLabel('Toggle Sidebar').accelerator).toBe('CmdOrCtrl+B')
+    for (const label of ['Search Chats…', 'Export Chat as Markdown…', 'Export Chat as JSON…', 'Stop Reply (Esc)', 'Toggle Sidebar', 'Keyboard Shortcuts']) byLabel(label).click!()
+    expect(sent).toEqual(['search-chats', 'export-markdown', 'export-json', 'stop-reply', 'toggle-sidebar', 'shortcuts'])
   })
 })

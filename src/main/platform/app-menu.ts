@@ -39,7 +39,21 @@ export function appMenuTemplate(platform: NodeJS.Platform, send: (command: UiCom
         item('Settings…', 'settings', 'CmdOrCtrl+,')
       ]
     },
-    { role: 'viewMenu' },
+    {
+      label: 'View',
+      submenu: [
+        item('Toggle Sidebar', 'toggle-sidebar', 'CmdOrCtrl+B'),
+        { type: 'separator' },
+        { role: 'reload' },
+        { role: 'toggleDevTools' },
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' }
+      ]
+    },
     { role: 'windowMenu' },
     { role: 'help', submenu: [item('Keyboard Shortcuts', 'shortcuts', 'CmdOrCtrl+/')] }
   ]

@@ -46,6 +46,7 @@ export function App() {
   const view = useUiStore((s) => s.view)
   const unauthorized = useUiStore((s) => s.unauthorized)
   const theme = useSettingsStore((s) => s.settings?.theme)
+  const sidebarCollapsed = useUiStore((s) => s.sidebarCollapsed)
 
   useEffect(() => {
     const unwire = wireEvents()
@@ -61,21 +62,15 @@ export function App() {
 
   return (
     <>
-      <div className="app">
+      <div className="app" data-sidebar-collapsed={sidebarCollapsed || undefined}>
         <Sidebar />
         <main className="main">
           <ConnectionBanner />
           {view === 'settings' ? <SettingsPage /> : <ChatView />}
         </main>
       </div>
-      {/* Lifted above the composer and the settings footer, so a toast never covers Send or Save. */}
-      <Toaster
-        theme={theme ?? 'system'}
-        position="bottom-right"
-        offset={{ bottom: 96, right: 24 }}
-        mobileOffset={{ bottom: 88 }}
-        closeButton
-      />
+      {/* Top right, under the header: far from the composer, the newest message and the settings footer. */}
+      <Toaster theme={theme ?? 'system'} position="top-right" offset={{ top: 64, right: 24 }} mobileOffset={{ top: 60 }} closeButton />
     </>
   )
 }

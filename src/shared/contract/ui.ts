@@ -11,6 +11,7 @@ export const uiCommandSchema = z.enum([
   'search-chats',
   'stop-reply',
   'shortcuts',
+  'toggle-sidebar',
   'export-markdown',
   'export-json'
 ])

@@ -232,3 +232,11 @@ export function ChevronRightIcon(props: IconProps) {
     </Icon>
   )
 }
+
+export function ArrowDownIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 5v14M5 12l7 7 7-7" />
+    </Icon>
+  )
+}

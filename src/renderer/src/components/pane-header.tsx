@@ -11,19 +11,21 @@ interface PaneHeaderProps {
   children?: ReactNode
 }
 
-/** The bar on top of the main pane, with the sidebar toggle that narrow windows need. */
+/** The bar on top of the main pane, with the sidebar toggle (narrow windows, or the sidebar put away). */
 export function PaneHeader({ title, leading, children }: PaneHeaderProps) {
   const sidebarOpen = useUiStore((s) => s.sidebarOpen)
-  const setSidebarOpen = useUiStore((s) => s.setSidebarOpen)
+  const collapsed = useUiStore((s) => s.sidebarCollapsed)
+  const toggleSidebar = useUiStore((s) => s.toggleSidebar)
   return (
     <header className={title === undefined && !leading && !children ? 'pane-header pane-header-bare' : 'pane-header'}>
       <button
         type="button"
         className="icon-button sidebar-toggle"
         aria-label="Show chats"
-        aria-expanded={sidebarOpen}
+        title="Show chats (Ctrl+B)"
+        aria-expanded={sidebarOpen || !collapsed}
         aria-controls="sidebar"
-        onClick={() => setSidebarOpen(!sidebarOpen)}
+        onClick={toggleSidebar}
       >
         <MenuIcon />
       </button>

@@ -3,6 +3,13 @@ import type { ConnectionState } from '../api/transport'
 import { readLocal, writeLocal } from '../lib/storage'
 
 const LAST_SESSION_KEY = 'distill.lastSession'
+const SIDEBAR_COLLAPSED_KEY = 'distill.sidebarCollapsed'
+/** Below this width the sidebar is a drawer over the chat (keep in step with the stylesheets' 900px). */
+export const NARROW_QUERY = '(max-width: 900px)'
+
+function narrow(): boolean {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches
+}
 
 export type View = 'chat' | 'settings'
 /** A part of the settings page that can be opened directly. */
@@ -16,6 +23,10 @@ interface UiState {
   selectedSessionId: string | null
   /** Narrow windows only: whether the sidebar drawer is shown. */
   sidebarOpen: boolean
+  /** Wide windows: the sidebar is put away (remembered across launches). */
+  sidebarCollapsed: boolean
+  /** The sidebar button and Mod+B: the drawer in narrow windows, collapsing in wide ones. */
+  toggleSidebar(): void
   connection: ConnectionState
   /** The server refused our token (browser mode); the app can only explain how to get back in. */
   unauthorized: boolean
@@ -39,6 +50,17 @@ export const useUiStore = create<UiState>()((set) => ({
   view: 'chat',
   selectedSessionId: null,
   sidebarOpen: false,
+  sidebarCollapsed: readLocal(SIDEBAR_COLLAPSED_KEY) === '1',
+  toggleSidebar() {
+    if (narrow()) {
+      set((s) => ({ sidebarOpen: !s.sidebarOpen }))
+      return
+    }
+    set((s) => {
+      writeLocal(SIDEBAR_COLLAPSED_KEY, s.sidebarCollapsed ? null : '1')
+      return { sidebarCollapsed: !s.sidebarCollapsed }
+    })
+  },
   connection: 'connecting',
   unauthorized: false,
   settingsSection: null,

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import { ArrowDownIcon } from '../../components/icons'
 import { messageText } from '../../lib/message-text'
 import { useChatStore } from '../../stores/chat-store'
 import { useCompressionStore, useSummaryCutoff } from '../../stores/compression-store'
@@ -70,6 +71,9 @@ function VirtualMessages({
   const scrollRef = useRef<HTMLDivElement>(null)
   const following = useRef(true)
   const lastId = useRef<string | null>(null)
+  const lastUserId = useRef<string | null>(null)
+  /** Scrolled up, away from the newest message: "Jump to latest" shows. */
+  const [away, setAway] = useState(false)
   const rows = useMemo(() => buildRows(messages, cutoffSeq), [messages, cutoffSeq])
   /** The row moved to with Alt+↑/↓: it shows a focus ring (a click on a message does not). */
   const [keyboardRow, setKeyboardRow] = useState<string | null>(null)
@@ -94,19 +98,33 @@ function VirtualMessages({
   const lastLength = messageText(last.parts).length
   const totalSize = virtualizer.getTotalSize()
 
+  const newestUser = messages.findLast((m) => m.role === 'user')?.id ?? null
+
   useLayoutEffect(() => {
     const el = scrollRef.current
     if (!el) return
-    const isNew = last.id !== lastId.current
     const first = lastId.current === null
+    // The user just sent (their message arrives with its reply, so the reply may be the last row).
+    const sent = !first && newestUser !== null && newestUser !== lastUserId.current
     lastId.current = last.id
+    lastUserId.current = newestUser
     // New messages: follow if the reader was at the bottom, and always after they send. A growing
     // (streaming) reply, or rows measured taller than guessed: follow only while at the bottom.
-    if (first || following.current || (isNew && last.role === 'user')) {
+    if (first || following.current || sent) {
       el.scrollTop = el.scrollHeight
       following.current = true
+      setAway(false)
     }
-  }, [last, lastLength, totalSize])
+  }, [last, lastLength, totalSize, newestUser])
+
+  function jumpToLatest() {
+    const el = scrollRef.current
+    if (!el) return
+    following.current = true
+    setAway(false)
+    virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })
+    requestAnimationFrame(() => (el.scrollTop = el.scrollHeight))
+  }
 
   function focusRow(index: number) {
     const target = Math.max(0, Math.min(rows.length - 1, index))
@@ -132,54 +150,63 @@ function VirtualMessages({
   }
 
   return (
-    <div
-      ref={scrollRef}
-      className="message-scroll"
-      role="log"
-      aria-label="Messages"
-      aria-describedby="message-list-keys"
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      onScroll={(event) => {
-        const el = event.currentTarget
-        following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK
-      }}
-    >
-      <span id="message-list-keys" className="sr-only">
-        Alt+Up and Alt+Down move between messages.
-      </span>
-      <div className="message-column" style={{ height: totalSize }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index]!
-          const isLast = item.index === rows.length - 1
-          return (
-            <div
-              key={item.key}
-              ref={virtualizer.measureElement}
-              data-index={item.index}
-              data-last={isLast || undefined}
-              data-keyboard-focus={keyboardRow === row.key || undefined}
-              className="message-row"
-              tabIndex={-1}
-              onBlur={(event) => {
-                if (event.target === event.currentTarget && keyboardRow === row.key) setKeyboardRow(null)
-              }}
-              style={{ transform: `translateY(${item.start}px)` }}
-            >
-              {row.kind === 'divider' ? (
-                <ContextDivider />
-              ) : (
-                <MessageItem
-                  message={row.message}
-                  canRetry={isLast && retryable(row.message)}
-                  inContext={row.inContext}
-                  waitingForSummary={isLast && compressing && row.message.status === 'streaming'}
-                />
-              )}
-            </div>
-          )
-        })}
+    <div className="message-scroll-frame">
+      <div
+        ref={scrollRef}
+        className="message-scroll"
+        role="log"
+        aria-label="Messages"
+        aria-describedby="message-list-keys"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onScroll={(event) => {
+          const el = event.currentTarget
+          following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK
+          if (away === following.current) setAway(!following.current)
+        }}
+      >
+        <span id="message-list-keys" className="sr-only">
+          Alt+Up and Alt+Down move between messages.
+        </span>
+        <div className="message-column" style={{ height: totalSize }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]!
+            const isLast = item.index === rows.length - 1
+            return (
+              <div
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                data-last={isLast || undefined}
+                data-keyboard-focus={keyboardRow === row.key || undefined}
+                className="message-row"
+                tabIndex={-1}
+                onBlur={(event) => {
+                  if (event.target === event.currentTarget && keyboardRow === row.key) setKeyboardRow(null)
+                }}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                {row.kind === 'divider' ? (
+                  <ContextDivider />
+                ) : (
+                  <MessageItem
+                    message={row.message}
+                    canRetry={isLast && retryable(row.message)}
+                    inContext={row.inContext}
+                    waitingForSummary={isLast && compressing && row.message.status === 'streaming'}
+                  />
+                )}
+              </div>
+            )
+          })}
+        </div>
       </div>
+      {away && (
+        <button type="button" className="jump-to-latest" onClick={jumpToLatest}>
+          <ArrowDownIcon width={14} height={14} />
+          Jump to latest
+        </button>
+      )}
     </div>
   )
 }

@@ -23,7 +23,7 @@ export function openShortcutsHelp(): void {
 const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)
 
 /** Menu commands of the desktop app that land here rather than in the stores' event wiring. */
-const MENU_COMMANDS = new Set<string>(['search-chats', 'stop-reply', 'shortcuts', 'export-markdown', 'export-json'])
+const MENU_COMMANDS = new Set<string>(['search-chats', 'stop-reply', 'shortcuts', 'export-markdown', 'export-json', 'toggle-sidebar'])
 
 function focusSearch(): void {
   const find = () => document.querySelector<HTMLInputElement>('input[aria-label="Search chats"]')
@@ -79,6 +79,9 @@ export function KeyboardShortcuts() {
         return true
       case 'shortcuts':
         useHelp.setState({ open: true })
+        return true
+      case 'toggle-sidebar':
+        ui.toggleSidebar()
         return true
       case 'stop-reply': {
         if (!sessionId || !isStreaming(useChatStore.getState().threads[sessionId]) || anOverlayIsOpen() || ui.sidebarOpen) return false

@@ -10,6 +10,8 @@ describe('keyboard shortcuts', () => {
     expect(matchShortcut(press('O', { ctrlKey: true, shiftKey: true }), typing)).toBe('new-chat')
     expect(matchShortcut(press('o', { metaKey: true, shiftKey: true }), anywhere)).toBe('new-chat')
     expect(matchShortcut(press('k', { ctrlKey: true }), typing)).toBe('search-chats')
+    expect(matchShortcut(press('b', { ctrlKey: true }), typing)).toBe('toggle-sidebar')
+    expect(matchShortcut(press('b', { metaKey: true }), typing)).toBe('toggle-sidebar')
     expect(matchShortcut(press('/', { ctrlKey: true }), typing)).toBe('shortcuts')
     // The browser's own chords stay the browser's.
     expect(matchShortcut(press('o', { ctrlKey: true }), anywhere)).toBeNull()

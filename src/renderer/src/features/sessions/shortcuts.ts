@@ -2,7 +2,7 @@
  * What a keyboard shortcut does; the Electron menu sends the same names as 'ui.command' events.
  * Summarize (Mod+Shift+S) belongs to the chat pane and is listed here for the help only.
  */
-export type ShortcutAction = 'new-chat' | 'search-chats' | 'stop-reply' | 'recall-last' | 'shortcuts'
+export type ShortcutAction = 'new-chat' | 'search-chats' | 'stop-reply' | 'recall-last' | 'shortcuts' | 'toggle-sidebar'
 
 export interface ShortcutHelp {
   /** Keys as pressed on Windows and Linux; `Mod` is Ctrl there and ⌘ on macOS. */
@@ -14,6 +14,7 @@ export interface ShortcutHelp {
 export const SHORTCUT_HELP: ShortcutHelp[] = [
   { keys: ['Mod', 'Shift', 'O'], description: 'New chat' },
   { keys: ['Mod', 'K'], description: 'Search chats' },
+  { keys: ['Mod', 'B'], description: 'Show or hide the chats sidebar' },
   { keys: ['Enter'], description: 'Send the message' },
   { keys: ['Shift', 'Enter'], description: 'New line in the message' },
   { keys: ['↑'], description: 'Put your last message back in an empty message box, to change and send it again' },
@@ -57,6 +58,7 @@ export function matchShortcut(e: KeyLike, where: KeyContext): ShortcutAction | n
   if (mod && !e.altKey) {
     if (e.shiftKey && key === 'o') return 'new-chat'
     if (!e.shiftKey && key === 'k') return 'search-chats'
+    if (!e.shiftKey && key === 'b') return 'toggle-sidebar'
     if (key === '/') return 'shortcuts'
     return null
   }

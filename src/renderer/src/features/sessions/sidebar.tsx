@@ -45,7 +45,8 @@ export function Sidebar() {
             type="button"
             className="icon-button sidebar-close"
             aria-label="Hide chats"
-            onClick={() => setSidebarOpen(false)}
+            title="Hide chats (Ctrl+B)"
+            onClick={() => useUiStore.getState().toggleSidebar()}
           >
             <CloseIcon />
           </button>
