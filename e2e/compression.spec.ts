@@ -157,7 +157,8 @@ test('manual summarize with a focus, streamed, cancellable, with the composer us
 
   // A slow summary: it streams into the Summary region, and the chat goes on meanwhile.
   const chunks = SUMMARY_ONE.split(/(?<=\s)/)
-  fake.script([{ chunks, delayMs: 120 }])
+  // Slow enough (45 chunks, about 11 s) that a loaded machine still sends the next message mid-summary.
+  fake.script([{ chunks, delayMs: 250 }])
   await dialog.getByRole('button', { name: 'Summarize' }).click()
   await expect(dialog).toBeHidden()
   const region = summaryRegion(page)
@@ -170,7 +171,7 @@ test('manual summarize with a focus, streamed, cancellable, with the composer us
   await composer.press('Enter')
   await expect(page.getByText('Waiting for the summary…')).toBeVisible()
 
-  await expect(page.getByText('Conversation summarized')).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByText('Conversation summarized')).toBeVisible({ timeout: 40_000 })
   await expect(page.getByText(/[\d.]+k? → [\d.]+k? tokens/).first()).toBeVisible()
   await expect(page.getByText(/The user and the assistant designed a REST API/).first()).toBeVisible()
   await expect(page.getByText('Waiting for the summary…')).toBeHidden()
