@@ -134,7 +134,9 @@ describe('compression against the real stack', () => {
     expect(two.snapshot.messageCutoffId).toBe(one.snapshot.messageCutoffId)
     expect(two.snapshot.content).toMatchObject({ summaryText: 'VERSION TWO mentions port 5433', restoresSnapshotId: one.snapshot.id, messagesIncluded: 2 })
     expect(JSON.stringify(summaryRequests()[1]!.body)).toContain('Facts: the port is 5433')
-    expect((await app.services.compression.undo(session.id)).active?.content.summaryText).toBe('VERSION ONE')
+    // The model's text, then the facts it left out (the port) as Details.
+    const restored = (await app.services.compression.undo(session.id)).active?.content.summaryText
+    expect(restored).toMatch(/^VERSION ONE\n\nDetails:\n- User: Facts: the port is 5433/)
   })
 
   it('regenerates twice from the same base over the same messages, and undo steps back one version at a time', async () => {
@@ -165,7 +167,8 @@ describe('compression against the real stack', () => {
     }
     expect(three.snapshot.content.restoresSnapshotId).toBe(two.snapshot.id)
 
-    const undo = async () => (await app.services.compression.undo(session.id)).active?.content.summaryText
+    // The model's text, without the Details list of facts it left out.
+    const undo = async () => (await app.services.compression.undo(session.id)).active?.content.summaryText?.split('\n\nDetails:')[0]
     expect(await undo()).toBe('CASCADE TWO')
     expect(await undo()).toBe('CASCADE ONE')
     expect(await undo()).toBe('BASE SUMMARY: budgets.')

@@ -1,4 +1,5 @@
 import type { SummarizerKind } from '../../shared/domain/snapshot'
+import { withMissingDetails } from '../engine/summary-details'
 import { truncateMiddle } from '../engine/truncate'
 import type { EngineMessage } from '../engine/types'
 import { createLanguageModel } from '../providers/create-language-model'
@@ -106,6 +107,12 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
         warnings.push('The summary came out too long and was shortened in the middle.')
       }
     }
+    // The names, numbers and dates the model left out come back as a short Details list, within budget.
+    const sources = [
+      { text: request.previousSummary ?? '' },
+      ...request.messages.map((m) => ({ label: m.role === 'user' ? 'User' : m.role === 'assistant' ? 'Assistant' : undefined, text: m.text }))
+    ]
+    text = withMissingDetails({ sources, summary: text, targetTokens: request.targetTokens, countTokens })
     return { text, summarizer: modelId, fellBack: false, warnings }
   } catch (err) {
     if (signal.aborted) throw cancelledError()
