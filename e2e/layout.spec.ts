@@ -47,6 +47,8 @@ test('scrolled up, "Jump to latest" brings the newest message back, and sending 
   const sessionId = await newChat(page)
   await longConversation(page, fake, sessionId, 8)
   const scroller = log(page)
+  // Highlighting arrives in its own chunk after the first paint, and then colours the code.
+  await expect(scroller.locator('code.hljs .hljs-keyword').first()).toBeVisible()
   await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeHidden()
   await scroller.evaluate((el) => (el.scrollTop = 0))
   const jump = page.getByRole('button', { name: 'Jump to latest' })

@@ -1,6 +1,5 @@
-import { memo } from 'react'
+import { memo, useSyncExternalStore } from 'react'
 import Markdown, { type Components, type Options } from 'react-markdown'
-import rehypeHighlight from 'rehype-highlight'
 import remarkBreaks from 'remark-breaks'
 import remarkGfm from 'remark-gfm'
 import { CodeBlock } from './code-block'
@@ -9,8 +8,26 @@ import './markdown-text.css'
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm]
 /** What a person typed: every line break they made stays a line break. */
 const typedPlugins: Options['remarkPlugins'] = [remarkGfm, remarkBreaks]
-// Only blocks that name their language are highlighted: guessing is slow and often wrong.
-const rehypePlugins: Options['rehypePlugins'] = [[rehypeHighlight, { detect: false }]]
+/**
+ * Syntax highlighting (highlight.js and its languages, most of the bundle) loads after the first
+ * paint, in its own chunk: code shows plain until then, and every message re-renders highlighted.
+ * Only blocks that name their language are highlighted: guessing is slow and often wrong.
+ */
+let rehypePlugins: Options['rehypePlugins'] = []
+const listeners = new Set<() => void>()
+void import('rehype-highlight').then(({ default: rehypeHighlight }) => {
+  rehypePlugins = [[rehypeHighlight, { detect: false }]]
+  for (const listener of listeners) listener()
+})
+function useRehypePlugins(): Options['rehypePlugins'] {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    () => rehypePlugins
+  )
+}
 
 const components: Components = {
   pre: CodeBlock,
@@ -34,9 +51,10 @@ export const MarkdownText = memo(function MarkdownText(props: {
   typed?: boolean
 }) {
   const { text, className, streaming, typed } = props
+  const highlight = useRehypePlugins()
   return (
     <div className={className ? `markdown ${className}` : 'markdown'} data-streaming={streaming || undefined}>
-      <Markdown remarkPlugins={typed ? typedPlugins : remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      <Markdown remarkPlugins={typed ? typedPlugins : remarkPlugins} rehypePlugins={highlight} components={components}>
         {text}
       </Markdown>
     </div>
