@@ -46,8 +46,9 @@ describe('compression against the real stack', () => {
     let i = 0
     while (!events.some((e) => e.event === 'compression.done') && i < 40) {
       i++
-      // The summarizer call consumes a scripted step too; give it a real-looking summary.
-      fake.script([{ reply: `## Context\nPlanning session ${i}.\n## Key Points\n- The codename is BLUE HERON.` }])
+      // The summarizer's calls consume scripted steps too (a long span is summarized in parts, each
+      // within the small model's window); give them real-looking summaries.
+      fake.script(Array.from({ length: 12 }, () => ({ reply: `## Context\nPlanning session ${i}.\n## Key Points\n- The codename is BLUE HERON.` })))
       await turn(app, session.id, `Question ${i}: the codename is BLUE HERON; ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
       fake.reset()
     }

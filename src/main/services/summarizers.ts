@@ -38,10 +38,44 @@ export class SummarizerError extends Error {
   }
 }
 
+/** Prompt text around the transcript (instructions, format, headings), with room to spare. */
+const PROMPT_FRAME_TOKENS = 400
+
+/**
+ * Splits the messages into runs whose transcript fits `room` tokens, by their stored counts (no
+ * re-tokenizing); a message larger than half the room is cut in the middle (only those are counted).
+ */
+export function transcriptChunks(messages: readonly EngineMessage[], room: number, countTokens: CountTokens): string[][] {
+  const cap = Math.max(32, Math.floor(room / 2))
+  const chunks: string[][] = []
+  let current: string[] = []
+  let used = 0
+  for (const m of messages) {
+    let line = transcriptLine(m.role, m.text)
+    // Stored counts where there are any; a message never counted is counted here.
+    let tokens = m.tokens > 0 ? m.tokens : countTokens(line)
+    if (tokens > cap) {
+      line = truncateMiddle(line, cap, countTokens)
+      tokens = cap
+    }
+    if (current.length > 0 && used + tokens > room) {
+      chunks.push(current)
+      current = []
+      used = 0
+    }
+    current.push(line)
+    used += tokens
+  }
+  // Nothing new (a regenerate of the summary alone) is still one request.
+  if (current.length > 0 || chunks.length === 0) chunks.push(current)
+  return chunks
+}
+
 /**
  * The llm summarizer: spec 002 Appendix B's prompt, streamed so the UI can show it arriving, with
- * the same timeout and retry policy as chat replies. The transcript is cut in the middle of its
- * largest messages when it would not fit the summarization model's own window.
+ * the same timeout and retry policy as chat replies. Every request fits the summarization model's
+ * own window: a span too long for one is summarized in parts, each part folding the summary so far
+ * in (the same cascade as FR-1.4.2), and only the last part streams to the UI.
  */
 export async function llmSummary(
   request: SummarizeRequest & {
@@ -56,36 +90,34 @@ export async function llmSummary(
     onDelta(text: string): void
   }
 ): Promise<string> {
-  const perMessage = Math.max(64, Math.floor(request.inputBudget / Math.max(1, request.messages.length)))
-  let lines = request.messages.map((m) => transcriptLine(m.role, m.text))
-  if (request.countTokens(lines.join('\n')) > request.inputBudget) {
-    lines = lines.map((line) => truncateMiddle(line, perMessage, request.countTokens))
+  // The running summary comes back into each later prompt: keep room for it.
+  const room = Math.max(256, request.inputBudget - PROMPT_FRAME_TOKENS - Math.ceil(request.targetTokens * 1.5))
+  const chunks = transcriptChunks(request.messages, room, request.countTokens)
+  let summary = request.previousSummary
+  for (const [i, lines] of chunks.entries()) {
+    const last = i === chunks.length - 1
+    const result = await streamReply({
+      model: request.model,
+      system: SUMMARY_SYSTEM_PROMPT,
+      messages: [
+        {
+          role: 'user',
+          content: summaryPrompt({ previousSummary: summary, transcript: lines.join('\n'), targetTokens: request.targetTokens, focus: request.focus })
+        }
+      ],
+      maxOutputTokens: Math.ceil(request.targetTokens * 1.5) + 64,
+      signal: request.signal,
+      stallMs: request.stallMs,
+      firstChunkMs: request.firstChunkMs,
+      retry: request.retry,
+      now: request.now,
+      onDelta: last ? request.onDelta : () => {}
+    })
+    if (result.outcome === 'aborted') throw new SummarizerError('Cancelled.', undefined)
+    if (result.outcome === 'error') throw new SummarizerError('The summarization model failed.', result.error)
+    const text = result.text.trim()
+    if (!text) throw new SummarizerError('The summarization model returned an empty summary.', undefined)
+    summary = text
   }
-  const result = await streamReply({
-    model: request.model,
-    system: SUMMARY_SYSTEM_PROMPT,
-    messages: [
-      {
-        role: 'user',
-        content: summaryPrompt({
-          previousSummary: request.previousSummary,
-          transcript: lines.join('\n'),
-          targetTokens: request.targetTokens,
-          focus: request.focus
-        })
-      }
-    ],
-    maxOutputTokens: Math.ceil(request.targetTokens * 1.5) + 64,
-    signal: request.signal,
-    stallMs: request.stallMs,
-    firstChunkMs: request.firstChunkMs,
-    retry: request.retry,
-    now: request.now,
-    onDelta: request.onDelta
-  })
-  if (result.outcome === 'aborted') throw new SummarizerError('Cancelled.', undefined)
-  if (result.outcome === 'error') throw new SummarizerError('The summarization model failed.', result.error)
-  const text = result.text.trim()
-  if (!text) throw new SummarizerError('The summarization model returned an empty summary.', undefined)
-  return text
+  return summary ?? ''
 }

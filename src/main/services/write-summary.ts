@@ -83,7 +83,8 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
   if (!providers.status(provider).ready) return fallback(`No ${provider} key is set for the summarization model ${modelId}.`)
   const summarizerSpec = models.spec(provider, modelId)
   const model = createLanguageModel(providers.connection(provider), modelId)
-  const run = (targetTokens: number) =>
+  // A summary the summarization model can write: at most a quarter of its own window.
+  const run = (wanted: number, targetTokens = Math.min(wanted, Math.floor(summarizerSpec.contextWindow / 4))) =>
     llmSummary({
       ...base,
       targetTokens,
