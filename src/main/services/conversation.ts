@@ -8,7 +8,6 @@ import {
   findMessages,
   historyTotals,
   listHistoryHeads,
-  listNewestHistoryHeads,
   newestSeq,
   type HistoryTotal,
   type MessageHead
@@ -21,7 +20,7 @@ import { totalTokens, type EngineMessage } from '../engine/types'
 import type { ModelSpec } from '../models/catalog'
 import { conservativeThreshold } from '../tokens/calibration'
 import { countMessage, isExactCounter, localCounterFor, requestOverhead } from '../tokens/message-tokens'
-import { plainText } from '../tokens/render'
+import { createMessageTailCache } from './message-tail-cache'
 
 /**
  * A chat as its next request sees it: system prompt, the active summary, the messages after its
@@ -117,11 +116,12 @@ function fitsCounter(counter: string | null, spec: ModelSpec): boolean {
 const TOTALS_CACHE_LIMIT = 512
 /** Messages at the end of a chat whose counts are summed on every request (replies and counts land there). */
 const RECENT_MESSAGES = 256
-/** Heads read per query when walking back from the newest message. */
-const FIRST_PAGE = 64
+/** Heads counted at a time while walking back from the newest message. */
+const WALK_PAGE = 64
 
 export function createConversationReader(deps: ConversationReaderDeps) {
   const { db } = deps
+  const tail = createMessageTailCache(db)
   // Totals of each chat's older messages, valid until a write (here or by another process) touches them.
   const olderTotals = new Map<string, { mark: WriteMark; upto: number; groups: HistoryTotal[] }>()
 
@@ -136,7 +136,7 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       const counted = row ? countMessage({ role: row.role, parts: row.parts }, spec) : { tokens: h.tokenCount!, counter: h.tokenCounter! }
       counters.add(counted.counter)
       if (!isExactCounter(counted.counter)) exact = false
-      return lazyEngineMessage(h, counted.tokens, () => plainText(row ?? rowOf(h.id)))
+      return lazyEngineMessage(h, counted.tokens, () => tail.textOf(row ?? rowOf(h.id)))
     })
     return { messages, counters, exact, stale: [...stale.values()] }
   }
@@ -203,26 +203,26 @@ export function createConversationReader(deps: ConversationReaderDeps) {
    */
   function newestUntilFull(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number, room: number, rowOf: (id: string) => ChatMessage) {
     const cap = Math.floor(room * LARGE_MESSAGE_SHARE)
-    const pages: EngineMessage[][] = []
+    const taken: EngineMessage[] = []
     const openResults = new Set<string>()
     let filled = 0
-    let before = beforeSeq
-    for (let limit = FIRST_PAGE; ; limit *= 2) {
-      const heads = listNewestHistoryHeads(db, session.id, afterSeq, before, limit)
-      const counted = countHeads(heads, spec, rowOf)
-      const page: EngineMessage[] = []
-      for (const m of counted.messages) {
-        if (filled > room && openResults.size === 0) break
-        page.push(m)
+    const walk = tail.newest(session.id, afterSeq, beforeSeq)
+    for (let done = false; !done; ) {
+      const heads: MessageHead[] = []
+      for (let next = walk.next(); !next.done; next = walk.next()) if (heads.push(next.value) === WALK_PAGE) break
+      done = heads.length < WALK_PAGE
+      for (const m of countHeads(heads, spec, rowOf).messages) {
+        if (filled > room && openResults.size === 0) {
+          done = true
+          break
+        }
+        taken.push(m)
         filled += Math.min(m.tokens, cap)
         m.toolCallIds?.forEach((id) => openResults.delete(id))
         m.toolResultIds?.forEach((id) => openResults.add(id))
       }
-      pages.push(page)
-      if (page.length < heads.length || heads.length < limit) break
-      before = heads.at(-1)!.seq
     }
-    return pages.flat().reverse()
+    return taken.reverse()
   }
 
   function conversation(sessionId: string, beforeSeq = Infinity): Conversation {
@@ -258,11 +258,15 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     let tailIds: string[] = []
     const rowOf = (id: string): ChatMessage => {
       if (full) return full.rowOf(id)
-      if (!tailRows.has(id)) for (const [k, v] of findMessages(db, [id, ...tailIds.filter((x) => !tailRows.has(x) && x !== id)])) tailRows.set(k, v)
+      if (!tailRows.has(id)) for (const [k, v] of tail.rows(sessionId, [id, ...tailIds.filter((x) => !tailRows.has(x) && x !== id)])) tailRows.set(k, v)
       return tailRows.get(id) ?? findMessage(db, id)!
     }
     let newest: EngineMessage[] | undefined
-    const readNewest = () => (newest ??= full ? full.messages.slice(-1) : countHeads(listNewestHistoryHeads(db, sessionId, afterSeq, beforeSeq, 1), spec, rowOf).messages)
+    const newestHead = () => {
+      const first = tail.newest(sessionId, afterSeq, beforeSeq).next()
+      return first.done ? [] : [first.value]
+    }
+    const readNewest = () => (newest ??= full ? full.messages.slice(-1) : countHeads(newestHead(), spec, rowOf).messages)
     const pendingOf = () => (readNewest()[0]?.role === 'user' ? readNewest()[0] : undefined)
     const calibrate = (raw: number) => (totals.exact ? raw : deps.calibrate(spec, raw))
 

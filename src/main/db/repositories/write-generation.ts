@@ -56,12 +56,19 @@ export function writeMark(db: Db, sessionId: string): WriteMark {
 
 /** Whether no write since `mark` touched a message with seq ≤ `uptoSeq` (the chat's older messages). */
 export function unchangedUpTo(db: Db, sessionId: string, mark: WriteMark, uptoSeq: number): boolean {
+  return lowestTouchedSince(db, sessionId, mark).lowest > uptoSeq
+}
+
+/**
+ * The lowest message seq any write since `mark` may have touched (a write may touch its seq and
+ * everything after it): +Infinity when nothing was, -Infinity when it cannot be known (another
+ * connection wrote, or the writes are older than what is remembered).
+ */
+export function lowestTouchedSince(db: Db, sessionId: string, mark: WriteMark): { now: WriteMark; lowest: number } {
   const now = writeMark(db, sessionId)
-  if (now.connection !== mark.connection) return false
-  if (now.generation === mark.generation) return true
-  const recent = writesOf(db).sessions.get(sessionId)?.recent ?? []
-  const since = recent.filter((r) => r.generation > mark.generation)
-  // Writes older than what is remembered may have touched anything.
-  if (since.length < now.generation - mark.generation) return false
-  return since.every((r) => r.seq > uptoSeq)
+  if (now.connection !== mark.connection) return { now, lowest: Number.NEGATIVE_INFINITY }
+  if (now.generation === mark.generation) return { now, lowest: Number.POSITIVE_INFINITY }
+  const since = (writesOf(db).sessions.get(sessionId)?.recent ?? []).filter((r) => r.generation > mark.generation)
+  if (since.length < now.generation - mark.generation) return { now, lowest: Number.NEGATIVE_INFINITY }
+  return { now, lowest: Math.min(...since.map((r) => r.seq)) }
 }
