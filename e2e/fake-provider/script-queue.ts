@@ -52,7 +52,7 @@ export function parseSteps(input: unknown): ScriptStep[] {
     const bad = (field: string): never => {
       throw new Error(`step ${i}: invalid ${field}`)
     }
-    if (s.for !== undefined && s.for !== 'reply' && s.for !== 'title') bad('for (reply or title)')
+    if (s.for !== undefined && s.for !== 'reply' && s.for !== 'title' && s.for !== 'summary') bad('for (reply, title or summary)')
     if (s.reply !== undefined && typeof s.reply !== 'string') bad('reply')
     if (s.chunks !== undefined && !(Array.isArray(s.chunks) && s.chunks.every((c) => typeof c === 'string'))) bad('chunks')
     if (s.fault !== undefined && !FAULTS.includes(s.fault as Fault)) bad(`fault (one of ${FAULTS.join(', ')})`)

@@ -6,7 +6,7 @@ import { openaiChat, openaiError } from './openai-chat'
 import { openaiResponses } from './openai-responses'
 import { asRecord, estimateInputTokens, estimateOutputTokens } from './reply'
 import { parseSteps, type Plan, resolvePlan, ScriptQueue } from './script-queue'
-import { defaultTitle, isTitleRequest } from './title-requests'
+import { defaultTitle, isSummaryRequest, isTitleRequest } from './title-requests'
 import { cutConnection, runStream, waitForAbort } from './sse'
 import { type ChatAdapter, type ErrorKind, type RecordedRequest, type ScriptStep, statusOf, type Turn } from './types'
 
@@ -123,11 +123,13 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const log = options.log ?? (() => {})
   const queue = new ScriptQueue()
   const titleQueue = new ScriptQueue()
+  const summaryQueue = new ScriptQueue()
   const requests: RecordedRequest[] = []
   const titleRequests: RecordedRequest[] = []
   const enqueue = (steps: ScriptStep[]) => {
-    queue.push(steps.filter((s) => s.for !== 'title'))
+    queue.push(steps.filter((s) => s.for !== 'title' && s.for !== 'summary'))
     titleQueue.push(steps.filter((s) => s.for === 'title'))
+    summaryQueue.push(steps.filter((s) => s.for === 'summary'))
   }
   // One controller per in-flight response: aborted when the client hangs up or close() runs.
   const inflight = new Set<AbortController>()
@@ -143,6 +145,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       requests.splice(requests.indexOf(rec), 1)
       titleRequests.push(rec)
       plan = resolvePlan(titleQueue.next() ?? { reply: defaultTitle(parsed.messages) }, parsed.messages)
+    } else if (isSummaryRequest(parsed.messages) && summaryQueue.pending > 0) {
+      plan = resolvePlan(summaryQueue.next(), parsed.messages)
     } else {
       plan = resolvePlan(queue.next(), parsed.messages)
     }
@@ -192,6 +196,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     if (req.method === 'POST' && path === '/__reset') {
       queue.clear()
       titleQueue.clear()
+      summaryQueue.clear()
       requests.length = 0
       titleRequests.length = 0
       return sendJson(res, 200, { ok: true })
@@ -200,7 +205,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       try {
         const steps = parseSteps(JSON.parse((await readBody(req)) || 'null'))
         enqueue(steps)
-        return sendJson(res, 200, { ok: true, queued: steps.length, pending: queue.pending + titleQueue.pending })
+        return sendJson(res, 200, { ok: true, queued: steps.length, pending: queue.pending + titleQueue.pending + summaryQueue.pending })
       } catch (e) {
         return sendJson(res, 400, { ok: false, error: e instanceof Error ? e.message : String(e) })
       }
@@ -306,6 +311,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     reset: () => {
       queue.clear()
       titleQueue.clear()
+      summaryQueue.clear()
       requests.length = 0
       titleRequests.length = 0
     },

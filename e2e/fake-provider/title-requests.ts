@@ -17,3 +17,10 @@ export function defaultTitle(messages: readonly ChatMessage[]): string {
   const line = /^User: (.*)$/m.exec(prompt)?.[1]?.trim()
   return line || 'Untitled chat'
 }
+
+/** Distill's summarization requests start their system prompt with this (src/main/engine/prompts.ts). */
+export const SUMMARY_PROMPT_START = 'You are a conversation summarization assistant.'
+
+export function isSummaryRequest(messages: readonly ChatMessage[]): boolean {
+  return messages.some((m) => m.role === 'system' && m.text.trimStart().startsWith(SUMMARY_PROMPT_START))
+}

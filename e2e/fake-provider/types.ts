@@ -5,8 +5,11 @@ export type ProviderName = 'openai-chat' | 'openai-responses' | 'anthropic' | 'g
 export type Fault = 'http401' | 'http429' | 'http500' | 'stall' | 'cut'
 
 export interface ScriptStep {
-  /** 'title': answers Distill's chat-title request instead of the next reply (see title-requests.ts). */
-  for?: 'reply' | 'title'
+  /**
+   * 'title': answers Distill's chat-title request instead of the next reply (see title-requests.ts).
+   * 'summary': answers only a summarization request (a summary also takes unmarked steps, as before).
+   */
+  for?: 'reply' | 'title' | 'summary'
   /** Whole reply; split into word-ish chunks when streamed. Ignored when `chunks` is given. */
   reply?: string
   /** Exact stream chunks; the reply is their concatenation. */

@@ -42,6 +42,8 @@ export interface AppOptions {
   /** Abort a reply when the provider sends nothing for this long (tests shorten it). */
   stallMs?: number
   retry?: RetryPolicy
+  /** Waits before each retry of a model summary written in the background (tests shorten them). */
+  backgroundRetryMs?: readonly number[]
   /** How long a chat-title request may take before the first-message title stays (tests shorten it). */
   titleTimeoutMs?: number
   /** Used for countTokens endpoints and local server model lists (tests inject it). */
@@ -152,7 +154,16 @@ export function createApp(options: AppOptions): App {
     readOnly,
     recall: (conv) => recall.forRequest(conv)
   })
-  const compression = createCompressionService({ ...deps, usage, settings, providers, models, stallMs: options.stallMs, retry: options.retry })
+  const compression = createCompressionService({
+    ...deps,
+    usage,
+    settings,
+    providers,
+    models,
+    stallMs: options.stallMs,
+    retry: options.retry,
+    backgroundRetryMs: options.backgroundRetryMs
+  })
   const titles = createTitleService({ ...deps, sessions, providers, settings, models, timeoutMs: options.titleTimeoutMs })
   const chat = createChatService({
     ...deps,
@@ -198,6 +209,7 @@ export function createApp(options: AppOptions): App {
     info,
     close: async () => {
       await chat.close()
+      await compression.close()
       await titles.close()
       try {
         usage.dispose()

@@ -36,6 +36,8 @@ export interface RunRequest {
   tokensAfterWithoutSummary: number
   /** More rows written in the same transaction (the tiered strategy's topics and bulks). */
   extra?: (tx: Tx, snapshotId: string) => void
+  /** A quick summary a model summary will replace ('writing'), or that replacement ('replaced'). */
+  background?: 'writing' | 'replaced'
 }
 
 export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')
@@ -105,7 +107,8 @@ export function createCompressionRunner(deps: ServiceDeps) {
         summaryPreview: written.text.slice(0, 200),
         summarizer: written.summarizer,
         fellBack: written.fellBack,
-        warnings
+        warnings,
+        ...(request.background ? { background: request.background } : {})
       }
       emit('compression.done', { sessionId, snapshot, report })
       emit('usage.changed', { sessionId })
@@ -113,7 +116,8 @@ export function createCompressionRunner(deps: ServiceDeps) {
     } catch (err) {
       throw failed(sessionId, request.type, controller.signal.aborted ? cancelledError() : err)
     } finally {
-      running.delete(sessionId)
+      // A run started after this one was cancelled owns the entry now.
+      if (running.get(sessionId) === controller) running.delete(sessionId)
     }
   }
 

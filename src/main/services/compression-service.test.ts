@@ -17,6 +17,7 @@ describe('compression against the real stack', () => {
   function open() {
     const app = openApp({
       retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 1000 },
+      backgroundRetryMs: [10, 10],
       env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai }
     })
     const events: EventEnvelope[] = []
@@ -46,13 +47,21 @@ describe('compression against the real stack', () => {
     let i = 0
     while (!events.some((e) => e.event === 'compression.done') && i < 40) {
       i++
-      // The summarizer's calls consume scripted steps too (a long span is summarized in parts, each
-      // within the small model's window); give them real-looking summaries.
-      fake.script(Array.from({ length: 12 }, () => ({ reply: `## Context\nPlanning session ${i}.\n## Key Points\n- The codename is BLUE HERON.` })))
+      // The summarizer's calls (a long span is summarized in parts, each within the small model's
+      // window) get real-looking summaries.
+      fake.script(Array.from({ length: 12 }, () => ({ for: 'summary' as const, reply: `## Context\nPlanning session ${i}.\n## Key Points\n- The codename is BLUE HERON.` })))
       await turn(app, session.id, `Question ${i}: the codename is BLUE HERON; ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      await app.services.compression.backgroundSettled(session.id)
       fake.reset()
     }
-    const done = events.find((e) => e.event === 'compression.done')!.payload as { snapshot: { content: Record<string, unknown>; cutoffSeq: number }; report: { type: string; messagesSummarized: number; tokensAfter: number; tokensBefore: number } }
+    type Done = { snapshot: { id: string; content: Record<string, unknown>; cutoffSeq: number }; report: { type: string; messagesSummarized: number; tokensAfter: number; tokensBefore: number; background?: string; summarizer: string } }
+    const [quick, replaced] = events.filter((e) => e.event === 'compression.done').map((e) => e.payload as Done)
+    const done = replaced!
+    // The send did not wait for the model: a quick offline summary went in first, then the model's replaced it.
+    expect(quick!.report).toMatchObject({ type: 'auto', background: 'writing', summarizer: 'extractive' })
+    expect(done.report).toMatchObject({ type: 'auto', background: 'replaced', summarizer: 'tiny-4k', tokensBefore: quick!.report.tokensBefore })
+    expect(done.snapshot.cutoffSeq).toBe(quick!.snapshot.cutoffSeq)
+    expect(done.snapshot.content).toMatchObject({ restoresSnapshotId: null, baseSnapshotId: null })
     expect(done.report.type).toBe('auto')
     expect(done.report.tokensAfter).toBeLessThan(done.report.tokensBefore)
     // FR-4.2.1 content.
@@ -217,7 +226,7 @@ describe('compression against the real stack', () => {
     expect(events.find((e) => e.event === 'compression.failed')?.payload).toMatchObject({ type: 'manual', code: 'unavailable' })
   })
 
-  it('falls back to the extractive summary when the model fails during auto-compression (FR-5.1.1)', async () => {
+  it('keeps the quick summary when the model fails during auto-compression, retrying with backoff (FR-5.1.1)', async () => {
     const { app, events, session } = open()
     // The first message carries the fake provider's fault phrase: every prompt that quotes it, as
     // the summarizer's does, is answered with a 500. Chat replies echo the last message only.
@@ -226,9 +235,69 @@ describe('compression against the real stack', () => {
       app.services.chat.send(session.id, `Turn ${i}: remember the number ${1000 + i}.${phrase} ` + 'More words here to use tokens. '.repeat(30))
       await app.services.chat.idle()
     }
-    const done = events.find((e) => e.event === 'compression.done')!.payload as { report: { fellBack: boolean; summarizer: string; warnings: string[] } }
-    expect(done.report).toMatchObject({ fellBack: true, summarizer: 'extractive' })
-    expect(done.report.warnings.join(' ')).toMatch(/server error/)
+    const done = events.find((e) => e.event === 'compression.done')!.payload as { snapshot: { id: string }; report: { fellBack: boolean; summarizer: string; background?: string } }
+    expect(done.report).toMatchObject({ fellBack: false, summarizer: 'extractive', background: 'writing' })
+    await app.services.compression.backgroundSettled(session.id)
+    // Three tries (the first and two retries), each with the provider's own retries; the quick summary stays.
+    expect(events.filter((e) => e.event === 'compression.failed')).toHaveLength(3)
+    expect(summaryRequests().length).toBeGreaterThanOrEqual(3)
+    expect(app.services.compression.active(session.id)).toMatchObject({ summary: { id: done.snapshot.id }, running: false })
+  })
+
+  it('falls back to the extractive summary while waiting for the model, as replay does (FR-5.1.1)', async () => {
+    const { app, session } = open()
+    app.services.settings.update({ autoCompress: false })
+    for (let i = 1; i <= 16; i++) await turn(app, session.id, `Turn ${i}: the number ${1000 + i}. ` + 'More words here to use tokens. '.repeat(30), 'ok')
+    fake.script([0, 1, 2].map(() => ({ for: 'summary' as const, fault: 'http500' as const })))
+    app.services.settings.update({ autoCompress: true })
+    const last = app.services.chat.messages(session.id).at(-1)!
+    const run = await app.services.compression.beforeRequest(session.id, last.seq + 1, { waitForModel: true })
+    expect(run?.report).toMatchObject({ fellBack: true, summarizer: 'extractive' })
+    expect(run!.report.warnings.join(' ')).toMatch(/server error/)
+  })
+
+  it('never holds a send for a slow model summary, and swaps the model summary in when it arrives', async () => {
+    const { app, events, session } = open()
+    // A summarization model with room for the whole span: one request.
+    app.services.settings.update({
+      customModels: [
+        { provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 },
+        { provider: 'openai', id: 'wide-32k', contextWindow: 32_768, maxOutput: 4096 }
+      ],
+      summarizationModel: 'wide-32k'
+    })
+    for (let i = 1; i <= 40 && !events.some((e) => e.event === 'compression.started'); i++) {
+      // Two seconds per summary request; the reply itself is immediate.
+      fake.script(Array.from({ length: 4 }, () => ({ for: 'summary' as const, chunks: Array.from({ length: 10 }, (_, k) => `MODEL${k} `), delayMs: 200 })))
+      const started = performance.now()
+      await turn(app, session.id, `Question ${i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      // The reply arrived long before one summary request could finish.
+      expect(performance.now() - started).toBeLessThan(1500)
+    }
+    const quick = app.services.compression.active(session.id).summary!
+    expect(quick.content.summarizer).toBe('extractive')
+    expect(app.services.compression.active(session.id).running).toBe(true)
+    await app.services.compression.backgroundSettled(session.id)
+    const model = app.services.compression.active(session.id).summary!
+    expect(model.content.summaryText).toContain('MODEL9')
+    expect(model.cutoffSeq).toBe(quick.cutoffSeq)
+    // The next request carries the model's summary; Undo goes back to before the quick one.
+    await turn(app, session.id, 'And now?', 'Now this.')
+    expect((lastChatRequest().body as { messages: Array<{ content: string }> }).messages[0]!.content).toContain('MODEL9')
+    expect((await app.services.compression.undo(session.id)).active).toBeNull()
+  })
+
+  it('discards the model summary being written when the user cancels, keeping the quick one', async () => {
+    const { app, events, session } = open()
+    for (let i = 1; i <= 40 && !events.some((e) => e.event === 'compression.started'); i++) {
+      fake.script([{ for: 'summary' as const, chunks: Array.from({ length: 50 }, (_, k) => `M${k} `), delayMs: 100 }])
+      await turn(app, session.id, `Question ${i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+    }
+    const quick = app.services.compression.active(session.id).summary!
+    expect(app.services.compression.cancel(session.id)).toEqual({ cancelled: true })
+    await app.services.compression.backgroundSettled(session.id)
+    expect(app.services.compression.active(session.id)).toMatchObject({ summary: { id: quick.id }, running: false })
+    expect(events.filter((e) => e.event === 'compression.done')).toHaveLength(1)
   })
 
   it('cancels a running summary without writing one', async () => {

@@ -13,6 +13,7 @@ import { createKeyedLock } from './session-lock'
 import { boundaryContent, tierSnapshotRows } from './tier-snapshots'
 import { planStrategyRun } from './strategy-run'
 import { writeSummary } from './write-summary'
+import { createBackgroundSummaries } from './background-summaries'
 import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
 import type { SettingsService } from './settings-service'
 import type { Conversation } from './conversation'
@@ -25,6 +26,8 @@ export interface RunOptions {
   summarizer?: SummarizerKind
   /** Auto compression: the request's pending user message, which is never summarized. */
   beforeSeq?: number
+  /** A quick summary that a model summary written in the background will replace. */
+  background?: 'writing'
 }
 
 export type { RunResult }
@@ -44,6 +47,8 @@ export function createCompressionService(
     models: ModelsService
     stallMs?: number
     retry?: RetryPolicy
+    /** Waits before each retry of a model summary written in the background. */
+    backgroundRetryMs?: readonly number[]
   }
 ) {
   const { db, clock, ids, emit, log, usage, settings, providers, models } = deps
@@ -174,12 +179,17 @@ export function createCompressionService(
       },
       warnings: plan.warnings,
       cutoffId: last.id,
-      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens - totalTokens(plan.toSummarize)
+      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens - totalTokens(plan.toSummarize),
+      ...(options.background ? { background: options.background } : {})
     }
   }
 
-  /** The active summary's range again: from the summary it was cascaded from, not the one it replaced. */
-  function regenerateRun(conv: Conversation, active: Snapshot, focus?: string): RunRequest {
+  /**
+   * The active summary's range again: from the summary it was cascaded from, not the one it replaced.
+   * `upgrade`: the model summary that replaces a quick one, as if the quick one had never been
+   * (Undo goes back to what was before it).
+   */
+  function regenerateRun(conv: Conversation, active: Snapshot, focus?: string, upgrade = false): RunRequest {
     const base = cascadeBase(db, active)
     const messages = usage.engineMessages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
     const {
@@ -194,9 +204,9 @@ export function createCompressionService(
     } = active.content
     return {
       conv,
-      type: 'regenerate',
+      type: upgrade ? 'auto' : 'regenerate',
       messages: messages.length,
-      tokensBefore: active.content.contextTokensAfter,
+      tokensBefore: upgrade ? active.content.contextTokensBefore : active.content.contextTokensAfter,
       summarize: (signal) =>
         writeSummary({
           ...summaryDeps,
@@ -208,18 +218,40 @@ export function createCompressionService(
             focus: focus ?? active.content.focus ?? undefined,
             messagesIncluded: active.content.messagesIncluded
           },
+          ...(upgrade ? { summarizer: 'llm' as const } : {}),
           onModelFailure: 'throw',
           signal
         }),
-      content: { ...kept, focus: focus?.trim() || active.content.focus, restoresSnapshotId: active.id, baseSnapshotId: base?.id ?? null },
+      content: {
+        ...kept,
+        focus: focus?.trim() || active.content.focus,
+        restoresSnapshotId: upgrade ? restoresSnapshotId(active.content) : active.id,
+        baseSnapshotId: base?.id ?? null
+      },
       warnings: [],
       cutoffId: active.messageCutoffId!,
-      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens
+      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens,
+      ...(upgrade ? { background: 'replaced' as const } : {})
     }
   }
 
+  const background = createBackgroundSummaries({
+    run: (request) => runner.run(request),
+    abort: (sessionId) => runner.cancel(sessionId),
+    build(sessionId, quick) {
+      const conv = usage.conversation(sessionId)
+      // Undone, replaced, or auto-compression turned off since: the model summary is not wanted.
+      if (conv.summary?.id !== quick.id || !(conv.session.autoCompress ?? settings.get().autoCompress)) return undefined
+      return regenerateRun(conv, quick, undefined, true)
+    },
+    log,
+    retryDelaysMs: deps.backgroundRetryMs
+  })
+
   /** Plans the run for the chat's strategy and runs it; undefined when there is nothing to do. */
   async function execute(sessionId: string, options: RunOptions): Promise<RunResult | undefined> {
+    // A model summary still being written is for a span this run changes: it would only conflict.
+    background.cancel(sessionId)
     const conv = usage.conversation(sessionId, options.beforeSeq)
     const strategy = conv.session.strategy ?? settings.get().strategy
     const request = strategy !== 'rolling' && options.summarizer !== 'truncate' ? strategyRun(conv, strategy, options) : rollingRun(conv, options)
@@ -258,7 +290,11 @@ export function createCompressionService(
      * Before each request (FR-1.2): compress when the context would pass the threshold. Never
      * throws: a failed auto-compression is reported and the request goes ahead (FR-5.1.1).
      */
-    beforeRequest(sessionId: string, beforeSeq: number, options: { summarizer?: SummarizerKind } = {}): Promise<RunResult | undefined> {
+    beforeRequest(
+      sessionId: string,
+      beforeSeq: number,
+      options: { summarizer?: SummarizerKind; waitForModel?: boolean } = {}
+    ): Promise<RunResult | undefined> {
       return lock.run(sessionId, async () => {
         const conv = usage.conversation(sessionId, beforeSeq)
         const auto = conv.session.autoCompress ?? settings.get().autoCompress
@@ -268,8 +304,20 @@ export function createCompressionService(
         const contextTokens = conv.calibrate(conv.total())
         const decision = compressionTrigger({ contextTokens, compressibleTokens: compressible, budget: conv.budget, settings: settingsFor() })
         if (!decision.compress) return undefined
+        // The send never waits for a model: a quick offline summary goes in now, and the model's
+        // replaces it in the background (the rolling strategy; the others are offline already).
+        const kind = options.summarizer ?? settings.get().summarizer
+        const strategy = conv.session.strategy ?? settings.get().strategy
+        const quick = kind === 'llm' && strategy === 'rolling' && !options.waitForModel && providers.status(conv.spec.provider).ready
         try {
-          return await execute(sessionId, { type: 'auto', beforeSeq, summarizer: options.summarizer })
+          const result = await execute(sessionId, {
+            type: 'auto',
+            beforeSeq,
+            summarizer: quick ? 'extractive' : options.summarizer,
+            ...(quick ? { background: 'writing' as const } : {})
+          })
+          if (result && quick) background.schedule(sessionId, result.snapshot)
+          return result
         } catch (err) {
           log.warn('Auto-compression failed; sending without it', err instanceof Error ? err.message : err)
           return undefined
@@ -280,6 +328,7 @@ export function createCompressionService(
     /** Summarizes the active summary's range again (same base summary, same messages). */
     regenerate(sessionId: string, focus?: string): Promise<RunResult> {
       return lock.run(sessionId, async () => {
+        background.cancel(sessionId)
         const active = activeSummary(db, sessionId)
         if (!active) throw new AppError('nothing_to_do', 'There is no summary to regenerate.')
         return runner.run(regenerateRun(usage.conversation(sessionId), active, focus))
@@ -289,6 +338,7 @@ export function createCompressionService(
     /** Restores the context as it was before the latest summary, exactly. */
     undo(sessionId: string): Promise<{ active: Snapshot | null }> {
       return lock.run(sessionId, async () => {
+        background.cancel(sessionId)
         const active = activeSummary(db, sessionId)
         if (!active) throw new AppError('nothing_to_do', 'There is no summary to undo.')
         const restores = restoresSnapshotId(active.content)
@@ -303,7 +353,16 @@ export function createCompressionService(
       })
     },
 
-    cancel: (sessionId: string): { cancelled: boolean } => ({ cancelled: runner.cancel(sessionId) }),
+    cancel(sessionId: string): { cancelled: boolean } {
+      const pending = background.pendingFor(sessionId) !== undefined
+      background.cancel(sessionId)
+      return { cancelled: runner.cancel(sessionId) || pending }
+    },
+
+    /** Waits until the chat's model summary written in the background has landed or given up. */
+    backgroundSettled: (sessionId: string) => background.settled(sessionId),
+
+    close: () => background.close(),
 
     active(sessionId: string): { summary: Snapshot | null; running: boolean } {
       return { summary: activeSummary(db, sessionId) ?? null, running: runner.running(sessionId) }

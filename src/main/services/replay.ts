@@ -83,7 +83,7 @@ async function replayWithSettings(app: App, messages: readonly ImportedMessage[]
     const saved = await chat.append(session.id, { role: message.role, parts: message.parts })
     if (message.role === 'user') {
       requests++
-      const run = await compression.beforeRequest(session.id, saved.seq + 1, { summarizer: options.summarizer })
+      const run = await compression.beforeRequest(session.id, saved.seq + 1, { summarizer: options.summarizer, waitForModel: true })
       if (run) compressions++
       const conv = usage.conversation(session.id, saved.seq + 1)
       if (conv.total() > conv.budget.usable) overflows++

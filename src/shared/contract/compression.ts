@@ -32,7 +32,12 @@ export const compressionReportSchema = z.object({
   summarizer: z.string(),
   /** The llm summarizer failed and the extractive one stood in (FR-5.1.1). */
   fellBack: z.boolean(),
-  warnings: z.array(z.string())
+  warnings: z.array(z.string()),
+  /**
+   * 'writing': a quick offline summary went in so the message did not wait; the model's summary is
+   * being written and replaces it when it arrives. 'replaced': this is that model summary.
+   */
+  background: z.enum(['writing', 'replaced']).optional()
 })
 export type CompressionReport = z.infer<typeof compressionReportSchema>
 

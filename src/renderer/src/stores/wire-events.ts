@@ -1,6 +1,6 @@
 import type { Settings } from '../../../shared/domain/settings'
 import { api } from '../api/client'
-import { notifyAutoCompression } from '../features/compression/compression-toasts'
+import { notifyAutoCompression, notifyAutoCompressionFailed } from '../features/compression/compression-toasts'
 import { useChatStore } from './chat-store'
 import { useCompressionStore } from './compression-store'
 import { useHistoryStore } from './history-store'
@@ -70,7 +70,11 @@ export function wireEvents(): () => void {
       // A manual run reports through its own request (with Retry on failure): only auto ones here.
       if (payload.report.type === 'auto') notifyAutoCompression(payload.sessionId, payload.report)
     }),
-    api.on('compression.failed', (payload) => useCompressionStore.getState().failed(payload)),
+    api.on('compression.failed', (payload) => {
+      useCompressionStore.getState().failed(payload)
+      // A manual run reports through its own request; an auto one (a model summary in the background) here.
+      if (payload.type === 'auto' && payload.code !== 'cancelled' && payload.code !== 'conflict') notifyAutoCompressionFailed(payload.sessionId, payload.message)
+    }),
     api.on('compression.changed', ({ sessionId }) => {
       void useCompressionStore.getState().load(sessionId)
       useHistoryStore.getState().changed(sessionId)

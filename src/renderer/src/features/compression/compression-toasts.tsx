@@ -45,15 +45,37 @@ function Preview({ report }: { report: CompressionReport }) {
   )
 }
 
+function autoDescription(report: CompressionReport): string | undefined {
+  if (report.fellBack) return 'The model could not be reached, so an offline summary was used.'
+  if (report.background === 'writing') return 'A quick offline summary went in so your message did not wait. The model’s summary replaces it when it is ready.'
+  if (report.background === 'replaced') return 'It replaced the quick summary made while you chatted.'
+  return undefined
+}
+
 /** FR-1.6: auto-compression, non-intrusive, unless notifications are off. */
 export function notifyAutoCompression(sessionId: string, report: CompressionReport): void {
   if (!notificationsOn()) return
-  const title = `Summarized ${report.messagesSummarized} ${report.messagesSummarized === 1 ? 'message' : 'messages'} · context now ${formatTokens(report.tokensAfter)} tokens`
+  const context = `context now ${formatTokens(report.tokensAfter)} tokens`
+  const title =
+    report.background === 'replaced'
+      ? `Model summary ready · ${context}`
+      : `Summarized ${report.messagesSummarized} ${report.messagesSummarized === 1 ? 'message' : 'messages'} · ${context}`
   toast(title, {
     id: `auto-compression-${sessionId}`,
-    description: report.fellBack ? 'The model could not be reached, so an offline summary was used.' : undefined,
+    description: autoDescription(report),
     action: { label: 'View summary', onClick: () => viewSummary(sessionId) },
     duration: 8000
+  })
+}
+
+/** A model summary written in the background failed: the quick summary stays (FR-5.1.1). */
+export function notifyAutoCompressionFailed(sessionId: string, message: string): void {
+  if (!notificationsOn()) return
+  toast('The model summary could not be written', {
+    id: `auto-compression-${sessionId}`,
+    description: `${message.replace(/ Retry, or choose the offline extractive summarizer\.$/, '')} The quick offline summary stays in the context.`,
+    action: { label: 'View summary', onClick: () => viewSummary(sessionId) },
+    duration: 10_000
   })
 }
 
