@@ -67,7 +67,6 @@ test('auto-compression of a small-window model shows a notice and the Summary re
     if (await toast.isVisible()) notice = toast
   }
   expect(notice, 'auto-compression never ran').not.toBeNull()
-  await expect(page.getByText(/^Model summary ready · context now [\d.]+k? tokens$/)).toBeVisible()
   await expect(page.getByRole('button', { name: 'View summary' })).toBeVisible()
 
   const region = summaryRegion(page)
@@ -97,6 +96,38 @@ test('auto-compression of a small-window model shows a notice and the Summary re
   await log.evaluate((el) => (el.scrollTop = 0))
   await expect(log.getByText('Not in context').first()).toBeVisible()
   await snapBoth(page, 'compression-not-in-context')
+})
+
+test('the next summary is written ahead, shown by the meter, and goes in at the threshold without a wait', async ({ page, distill, fake }) => {
+  test.setTimeout(90_000)
+  await page.goto(distill.url)
+  await rpc(page, 'settings.update', {
+    prepareAtPercent: 50,
+    customModels: [{ provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 }]
+  })
+  const sessionId = await newChat(page)
+  await rpc(page, 'sessions.update', { id: sessionId, provider: 'openai', modelId: 'tiny-4k' })
+  fake.script(Array.from({ length: 6 }, () => ({ for: 'summary' as const, reply: SUMMARY_ONE })))
+  const meter = page.getByRole('meter', { name: 'Context usage' })
+  const filler = 'We keep talking about the inventory service and its API design in some detail. '
+  let i = 0
+  for (; i < 12 && (await meter.getAttribute('data-prepared')) !== 'ready'; i++) {
+    await sendAndWait(page, sessionId, `Turn ${i + 1}. ${filler.repeat(12)}`)
+    await page.waitForTimeout(300)
+  }
+  await expect(meter).toHaveAttribute('data-prepared', 'ready')
+  await meter.hover()
+  await expect(page.getByRole('tooltip').getByText(/^Next summary ready: \d+ messages in [\d,]+ tokens\./)).toBeVisible()
+  await snapBoth(page, 'compression-prepared-ahead')
+  await page.mouse.move(0, 0)
+  let notice = false
+  for (; i < 24 && !notice; i++) {
+    await sendAndWait(page, sessionId, `Turn ${i + 1}. ${filler.repeat(12)}`)
+    notice = await page.getByText('It was written ahead in the background, so your message did not wait.').isVisible()
+  }
+  expect(notice, 'the prepared summary never went in').toBe(true)
+  await page.getByRole('button', { name: 'View summary' }).click()
+  await expect(summaryRegion(page).getByText('designed a REST API for an inventory service', { exact: false })).toBeVisible()
 })
 
 test('notifications can be switched off for auto-compression', async ({ page, distill }) => {

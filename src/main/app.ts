@@ -44,6 +44,7 @@ export interface AppOptions {
   retry?: RetryPolicy
   /** Waits before each retry of a model summary written in the background (tests shorten them). */
   backgroundRetryMs?: readonly number[]
+  preparedRetryMs?: readonly number[]
   /** How long a chat-title request may take before the first-message title stays (tests shorten it). */
   titleTimeoutMs?: number
   /** Used for countTokens endpoints and local server model lists (tests inject it). */
@@ -152,7 +153,9 @@ export function createApp(options: AppOptions): App {
     models,
     fetch: options.fetch,
     readOnly,
-    recall: (conv) => recall.forRequest(conv)
+    recall: (conv) => recall.forRequest(conv),
+    // Bound late: the compression service is built on top of this one.
+    preparedSummary: (sessionId) => compression.preparedState(sessionId)
   })
   const compression = createCompressionService({
     ...deps,
@@ -162,7 +165,8 @@ export function createApp(options: AppOptions): App {
     models,
     stallMs: options.stallMs,
     retry: options.retry,
-    backgroundRetryMs: options.backgroundRetryMs
+    backgroundRetryMs: options.backgroundRetryMs,
+    preparedRetryMs: options.preparedRetryMs
   })
   const titles = createTitleService({ ...deps, sessions, providers, settings, models, timeoutMs: options.titleTimeoutMs })
   const chat = createChatService({
@@ -185,7 +189,10 @@ export function createApp(options: AppOptions): App {
     retry: options.retry,
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
     onUsage: (reply, session) => usage.replyFinished(reply, session),
-    onReplyComplete: (reply, session) => void titles.afterReply(reply, session),
+    onReplyComplete: (reply, session) => {
+      void titles.afterReply(reply, session)
+      compression.prepareAhead(session.id)
+    },
     summaryState: (sessionId) => {
       const { summary, running } = compression.active(sessionId)
       return { cutoffSeq: summary?.cutoffSeq ?? 0, running }

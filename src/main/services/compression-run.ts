@@ -36,8 +36,13 @@ export interface RunRequest {
   tokensAfterWithoutSummary: number
   /** More rows written in the same transaction (the tiered strategy's topics and bulks). */
   extra?: (tx: Tx, snapshotId: string) => void
-  /** A quick summary a model summary will replace ('writing'), or that replacement ('replaced'). */
-  background?: 'writing' | 'replaced'
+  /**
+   * A quick summary a model summary will replace ('writing'), that replacement ('replaced'), or a
+   * summary written ahead and swapped in at the threshold ('prepared').
+   */
+  background?: 'writing' | 'replaced' | 'prepared'
+  /** The messages the new summary covers (besides a previous summary): seq span and stored tokens. */
+  span?: { firstSeq: number; lastSeq: number; tokens: number }
 }
 
 export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')

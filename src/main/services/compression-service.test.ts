@@ -3,6 +3,7 @@ import type { FakeProvider } from '../../../e2e/fake-provider'
 import type { EventEnvelope } from '../../shared/contract'
 import type { App } from '../app'
 import { useFakeProvider, useTestApps } from '../../../test/support/test-apps'
+import { updateMessage } from '../db/repositories/messages-repo'
 import { buildModelRequest } from './request-builder'
 
 let fake!: FakeProvider
@@ -285,6 +286,73 @@ describe('compression against the real stack', () => {
     await turn(app, session.id, 'And now?', 'Now this.')
     expect((lastChatRequest().body as { messages: Array<{ content: string }> }).messages[0]!.content).toContain('MODEL9')
     expect((await app.services.compression.undo(session.id)).active).toBeNull()
+  })
+
+  describe('summaries prepared ahead', () => {
+    function openPreparing() {
+      const opened = open()
+      opened.app.services.settings.update({
+        customModels: [
+          { provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 },
+          { provider: 'openai', id: 'wide-32k', contextWindow: 32_768, maxOutput: 4096 }
+        ],
+        summarizationModel: 'wide-32k',
+        prepareAtPercent: 60
+      })
+      return opened
+    }
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 20))
+      expect(check()).toBe(true)
+    }
+
+    it('writes the next summary ahead and swaps it in at the threshold without another model call', async () => {
+      const { app, events, session } = openPreparing()
+      const prepared = () => app.services.usage.context(session.id).preparedSummary
+      fake.script([{ for: 'summary', reply: '## Context\nPREPARED SUMMARY of the plan.' }])
+      let i = 0
+      while (!prepared() && i < 40) await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      // Past the preparation point, below the threshold: written in the background, shown to the meter.
+      expect(events.some((e) => e.event === 'compression.done')).toBe(false)
+      await until(() => prepared()?.state === 'ready')
+      const ready = prepared()!
+      expect(ready).toMatchObject({ state: 'ready', tokens: expect.any(Number) })
+      expect(ready.lastSeq).toBeGreaterThan(ready.firstSeq)
+      const writtenAhead = summaryRequests().length
+      expect(writtenAhead).toBe(1)
+      while (!events.some((e) => e.event === 'compression.done') && i < 60) await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      const done = events.find((e) => e.event === 'compression.done')!.payload as { snapshot: { cutoffSeq: number; content: { summaryText: string } }; report: { background?: string; summarizer: string } }
+      expect(done.report).toMatchObject({ background: 'prepared', summarizer: 'wide-32k' })
+      expect(done.snapshot.content.summaryText).toContain('PREPARED SUMMARY')
+      expect(done.snapshot.cutoffSeq).toBe(ready.lastSeq)
+      expect(summaryRequests()).toHaveLength(writtenAhead)
+      // The request after it carries the prepared summary and everything after its span.
+      const body = lastChatRequest().body as { messages: Array<{ role: string; content: string }> }
+      expect(body.messages[0]!.content).toContain('PREPARED SUMMARY')
+      expect(app.services.usage.context(session.id).tokens).toBeLessThan(app.services.usage.context(session.id).budget.threshold)
+    })
+
+    it('drops a prepared summary whose messages changed, and takes the quick path', async () => {
+      const { app, events, session } = openPreparing()
+      const prepared = () => app.services.usage.context(session.id).preparedSummary
+      fake.script([{ for: 'summary', reply: 'STALE SUMMARY' }])
+      let i = 0
+      while (!prepared() && i < 40) await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      await until(() => prepared()?.state === 'ready')
+      // An edit of a message inside the prepared span: the next reply's check drops it.
+      const inSpan = app.services.chat.messages(session.id).find((m) => m.seq === prepared()!.firstSeq + 1)!
+      updateMessage(app.database.db, inSpan.id, { tokenCount: inSpan.tokenCount! + 1 })
+      // Not prepared again (that is what a later reply would do): only the stale one is dropped.
+      app.services.settings.update({ prepareAtPercent: 0 })
+      app.services.compression.prepareAhead(session.id)
+      expect(prepared()).toBeNull()
+      fake.script(Array.from({ length: 4 }, () => ({ for: 'summary' as const, reply: 'FRESH MODEL SUMMARY' })))
+      while (!events.some((e) => e.event === 'compression.done') && i < 60) await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      await app.services.compression.backgroundSettled(session.id)
+      const reports = events.filter((e) => e.event === 'compression.done').map((e) => (e.payload as { report: { background?: string } }).report.background)
+      expect(reports[0]).not.toBe('prepared')
+      expect(app.services.compression.active(session.id).summary!.content.summaryText).not.toContain('STALE SUMMARY')
+    })
   })
 
   it('discards the model summary being written when the user cancels, keeping the quick one', async () => {

@@ -14,6 +14,7 @@ import { boundaryContent, tierSnapshotRows } from './tier-snapshots'
 import { planStrategyRun } from './strategy-run'
 import { writeSummary } from './write-summary'
 import { createBackgroundSummaries } from './background-summaries'
+import { createPreparedSummaries } from './prepared-summaries'
 import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
 import type { SettingsService } from './settings-service'
 import type { Conversation } from './conversation'
@@ -28,6 +29,8 @@ export interface RunOptions {
   beforeSeq?: number
   /** A quick summary that a model summary written in the background will replace. */
   background?: 'writing'
+  /** A summary prepared ahead: only the model writes it (a failure is retried later, not replaced). */
+  modelOnly?: boolean
 }
 
 export type { RunResult }
@@ -49,6 +52,8 @@ export function createCompressionService(
     retry?: RetryPolicy
     /** Waits before each retry of a model summary written in the background. */
     backgroundRetryMs?: readonly number[]
+    /** Waits before a failed summary written ahead is tried again. */
+    preparedRetryMs?: readonly number[]
   }
 ) {
   const { db, clock, ids, emit, log, usage, settings, providers, models } = deps
@@ -161,8 +166,8 @@ export function createCompressionService(
             focus: options.focus,
             messagesIncluded
           },
-          summarizer: options.summarizer,
-          onModelFailure: options.type === 'auto' ? 'extractive' : 'throw',
+          summarizer: options.modelOnly ? 'llm' : options.summarizer,
+          onModelFailure: options.type === 'auto' && !options.modelOnly ? 'extractive' : 'throw',
           signal
         }),
       content: {
@@ -180,6 +185,7 @@ export function createCompressionService(
       warnings: plan.warnings,
       cutoffId: last.id,
       tokensAfterWithoutSummary: conv.total() - conv.summaryTokens - totalTokens(plan.toSummarize),
+      span: { firstSeq: first.seq, lastSeq: last.seq, tokens: totalTokens(plan.toSummarize) },
       ...(options.background ? { background: options.background } : {})
     }
   }
@@ -248,10 +254,27 @@ export function createCompressionService(
     retryDelaysMs: deps.backgroundRetryMs
   })
 
+  /** Model summaries apply to the rolling strategy with the model summarizer, when its provider can be reached. */
+  const modelSummaries = (conv: Conversation) =>
+    settings.get().summarizer === 'llm' && (conv.session.strategy ?? settings.get().strategy) === 'rolling' && providers.status(conv.spec.provider).ready
+
+  const prepared = createPreparedSummaries({
+    db,
+    clock,
+    log,
+    conversation: (sessionId) => usage.conversation(sessionId),
+    preparePercent: (conv) =>
+      (conv.session.autoCompress ?? settings.get().autoCompress) && modelSummaries(conv) && !runner.running(conv.session.id) ? settings.get().prepareAtPercent : 0,
+    build: (conv) => rollingRun(conv, { type: 'auto', modelOnly: true }),
+    changed: (sessionId) => emit('usage.changed', { sessionId }),
+    retryDelaysMs: deps.preparedRetryMs
+  })
+
   /** Plans the run for the chat's strategy and runs it; undefined when there is nothing to do. */
   async function execute(sessionId: string, options: RunOptions): Promise<RunResult | undefined> {
     // A model summary still being written is for a span this run changes: it would only conflict.
     background.cancel(sessionId)
+    prepared.discard(sessionId)
     const conv = usage.conversation(sessionId, options.beforeSeq)
     const strategy = conv.session.strategy ?? settings.get().strategy
     const request = strategy !== 'rolling' && options.summarizer !== 'truncate' ? strategyRun(conv, strategy, options) : rollingRun(conv, options)
@@ -306,9 +329,17 @@ export function createCompressionService(
         if (!decision.compress) return undefined
         // The send never waits for a model: a quick offline summary goes in now, and the model's
         // replaces it in the background (the rolling strategy; the others are offline already).
-        const kind = options.summarizer ?? settings.get().summarizer
-        const strategy = conv.session.strategy ?? settings.get().strategy
-        const quick = kind === 'llm' && strategy === 'rolling' && !options.waitForModel && providers.status(conv.spec.provider).ready
+        const quick = (options.summarizer ?? 'llm') === 'llm' && modelSummaries(conv) && !options.waitForModel
+        // A summary written ahead for this point goes in at once.
+        const ready = options.waitForModel ? undefined : prepared.take(conv)
+        if (ready) {
+          try {
+            background.cancel(sessionId)
+            return await runner.run(ready)
+          } catch (err) {
+            log.warn('The prepared summary could not be used; summarizing now', err instanceof Error ? err.message : err)
+          }
+        }
         try {
           const result = await execute(sessionId, {
             type: 'auto',
@@ -329,6 +360,7 @@ export function createCompressionService(
     regenerate(sessionId: string, focus?: string): Promise<RunResult> {
       return lock.run(sessionId, async () => {
         background.cancel(sessionId)
+        prepared.discard(sessionId)
         const active = activeSummary(db, sessionId)
         if (!active) throw new AppError('nothing_to_do', 'There is no summary to regenerate.')
         return runner.run(regenerateRun(usage.conversation(sessionId), active, focus))
@@ -339,6 +371,7 @@ export function createCompressionService(
     undo(sessionId: string): Promise<{ active: Snapshot | null }> {
       return lock.run(sessionId, async () => {
         background.cancel(sessionId)
+        prepared.discard(sessionId)
         const active = activeSummary(db, sessionId)
         if (!active) throw new AppError('nothing_to_do', 'There is no summary to undo.')
         const restores = restoresSnapshotId(active.content)
@@ -354,15 +387,24 @@ export function createCompressionService(
     },
 
     cancel(sessionId: string): { cancelled: boolean } {
-      const pending = background.pendingFor(sessionId) !== undefined
+      const pending = background.pendingFor(sessionId) !== undefined || prepared.state(sessionId) !== undefined
       background.cancel(sessionId)
+      prepared.discard(sessionId)
       return { cancelled: runner.cancel(sessionId) || pending }
     },
 
     /** Waits until the chat's model summary written in the background has landed or given up. */
     backgroundSettled: (sessionId: string) => background.settled(sessionId),
 
-    close: () => background.close(),
+    /** After a reply: writes the next summary ahead once the context passed the preparation point. */
+    prepareAhead: (sessionId: string) => prepared.consider(sessionId),
+
+    preparedState: (sessionId: string) => prepared.state(sessionId),
+
+    close: () => {
+      prepared.close()
+      return background.close()
+    },
 
     active(sessionId: string): { summary: Snapshot | null; running: boolean } {
       return { summary: activeSummary(db, sessionId) ?? null, running: runner.running(sessionId) }

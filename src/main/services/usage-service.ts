@@ -38,6 +38,8 @@ export function createUsageService(
     readOnly?: boolean
     /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
     recall?: (conv: Conversation) => RecallPlan
+    /** The chat's next summary when it is being written ahead (compression service). */
+    preparedSummary?: (sessionId: string) => ContextUsage['preparedSummary'] | undefined
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -130,6 +132,7 @@ export function createUsageService(
       exact: c.exact,
       counter: c.counter,
       recounting: recounting.has(sessionId),
+      preparedSummary: deps.preparedSummary?.(sessionId) ?? null,
       budget: c.budget
     }
   }

@@ -36,8 +36,9 @@ export const compressionReportSchema = z.object({
   /**
    * 'writing': a quick offline summary went in so the message did not wait; the model's summary is
    * being written and replaces it when it arrives. 'replaced': this is that model summary.
+   * 'prepared': written ahead in the background and swapped in when the threshold was reached.
    */
-  background: z.enum(['writing', 'replaced']).optional()
+  background: z.enum(['writing', 'replaced', 'prepared']).optional()
 })
 export type CompressionReport = z.infer<typeof compressionReportSchema>
 

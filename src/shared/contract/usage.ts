@@ -45,6 +45,16 @@ export const contextUsageSchema = z.object({
   counter: z.string(),
   /** Some messages were counted for another model and are being recounted. */
   recounting: z.boolean(),
+  /** The next summary, written ahead in the background so the threshold never makes a send wait. */
+  preparedSummary: z
+    .object({
+      state: z.enum(['writing', 'ready']),
+      messages: z.number().int(),
+      firstSeq: z.number().int(),
+      lastSeq: z.number().int(),
+      tokens: z.number().int().nullable()
+    })
+    .nullable(),
   budget: budgetSchema
 })
 export type ContextUsage = z.infer<typeof contextUsageSchema>

@@ -26,6 +26,11 @@ export const settingsFieldsSchema = z.object({
     .max(1_000_000, 'At most 1,000,000 tokens'),
   strategy: strategySchema,
   summarizer: z.enum(['llm', 'extractive']),
+  /**
+   * Where the next model summary starts being written in the background, as a share of the
+   * threshold, so it is ready when the threshold is reached (0: never ahead, only when needed).
+   */
+  prepareAtPercent: z.number().int('Use a whole number').min(0, 'Cannot be negative').max(95, 'At most 95%'),
   summarizationModel: z.string().max(200).nullable(),
   notifications: z.boolean(),
   /** How long a reply may take to send its first words before it is given up (local models read long prompts slowly). */
@@ -54,6 +59,7 @@ export const DEFAULT_SETTINGS: Settings = {
   minimumTokens: 2000,
   strategy: 'rolling',
   summarizer: 'llm',
+  prepareAtPercent: 80,
   summarizationModel: null,
   notifications: true,
   firstChunkTimeoutSeconds: 300,

@@ -49,6 +49,7 @@ function autoDescription(report: CompressionReport): string | undefined {
   if (report.fellBack) return 'The model could not be reached, so an offline summary was used.'
   if (report.background === 'writing') return 'A quick offline summary went in so your message did not wait. The model’s summary replaces it when it is ready.'
   if (report.background === 'replaced') return 'It replaced the quick summary made while you chatted.'
+  if (report.background === 'prepared') return 'It was written ahead in the background, so your message did not wait.'
   return undefined
 }
 

@@ -9,6 +9,7 @@ import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { counterDescription } from '../usage/usage-breakdown'
 import { isEstimate } from '../usage/usage-level'
+import { preparedNote } from '../usage/prepared-note'
 import { barScale, contextParts, type ContextPart } from './context-parts'
 import './recall.css'
 import './context-inspector.css'
@@ -189,6 +190,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
               : 'Type a message to see which summarized originals it would recall.'}
           </li>
         )}
+        {preparedNote(usage) && <li>{preparedNote(usage)}</li>}
         {usage.recounting && <li>Recounting the history for this model…</li>}
         <li>{counterDescription(usage.counter, estimate)}</li>
       </ul>

@@ -77,6 +77,7 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
         data-level={level}
         data-estimate={estimate || undefined}
         data-recounting={recounting || undefined}
+        data-prepared={usage.preparedSummary?.state}
         onFocus={show}
         onBlur={hideSoon}
         onClick={inspect}
@@ -95,6 +96,13 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
           {estimate && <span className="context-meter-approx">≈</span>}
           {formatTokens(tokens)}
           <span className="context-meter-of"> / {formatTokens(budget.usable)}</span>
+          {usage.preparedSummary && (
+            <span
+              className="context-meter-prepared"
+              title={usage.preparedSummary.state === 'writing' ? 'Writing the next summary ahead' : 'Next summary ready'}
+              aria-hidden="true"
+            />
+          )}
         </span>
         <span className="context-meter-track" aria-hidden="true">
           <span className="context-meter-fill" style={{ width: `${fill}%` }} />

@@ -1,6 +1,7 @@
 import type { ContextUsage } from '../../../../shared/contract'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { isEstimate } from './usage-level'
+import { preparedNote } from './prepared-note'
 import { thresholdNote } from './threshold-note'
 
 /** How the counts were made, in words. */
@@ -73,6 +74,7 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
           <li>Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom models.</li>
         )}
         <li>{thresholdNote(usage)}</li>
+        {preparedNote(usage) && <li>{preparedNote(usage)}</li>}
         {usage.recounting && <li>Recounting the history for this model…</li>}
         <li>{counterDescription(usage.counter, estimate)}</li>
         <li className="usage-note-hint">Click the meter to inspect the context.</li>
