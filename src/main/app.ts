@@ -155,7 +155,8 @@ export function createApp(options: AppOptions): App {
     readOnly,
     recall: (conv) => recall.forRequest(conv),
     // Bound late: the compression service is built on top of this one.
-    preparedSummary: (sessionId) => compression.preparedState(sessionId)
+    preparedSummary: (sessionId) => compression.preparedState(sessionId),
+    onDraft: readOnly ? undefined : (sessionId) => compression.prepareAhead(sessionId, 'typing')
   })
   const compression = createCompressionService({
     ...deps,
@@ -191,7 +192,7 @@ export function createApp(options: AppOptions): App {
     onUsage: (reply, session) => usage.replyFinished(reply, session),
     onReplyComplete: (reply, session) => {
       void titles.afterReply(reply, session)
-      compression.prepareAhead(session.id)
+      if (!readOnly) compression.prepareAhead(session.id, 'reply')
     },
     summaryState: (sessionId) => {
       const { summary, running } = compression.active(sessionId)

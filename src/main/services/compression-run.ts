@@ -113,7 +113,8 @@ export function createCompressionRunner(deps: ServiceDeps) {
         summarizer: written.summarizer,
         fellBack: written.fellBack,
         warnings,
-        ...(request.background ? { background: request.background } : {})
+        ...(request.background ? { background: request.background } : {}),
+        ...(written.costUsd != null ? { costUsd: written.costUsd } : {})
       }
       emit('compression.done', { sessionId, snapshot, report })
       emit('usage.changed', { sessionId })

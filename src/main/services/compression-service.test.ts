@@ -332,6 +332,20 @@ describe('compression against the real stack', () => {
       expect(app.services.usage.context(session.id).tokens).toBeLessThan(app.services.usage.context(session.id).budget.threshold)
     })
 
+    it('with a paid summarization model, waits for the user to type the next message, and says what it cost', async () => {
+      const { app, session } = openPreparing()
+      app.services.settings.update({ summarizationModel: 'gpt-4o-mini' })
+      const usage = () => app.services.usage.context(session.id)
+      fake.script([{ for: 'summary', reply: 'PAID SUMMARY' }])
+      for (let i = 1; usage().tokens < usage().budget.threshold * 0.62 && i < 40; i++) await turn(app, session.id, `Question ${i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      expect(usage().preparedSummary).toBeNull()
+      expect(summaryRequests()).toHaveLength(0)
+      // The meter asks with a draft while the user types: now it is worth preparing.
+      expect(app.services.usage.context(session.id, 'And the next step?').preparedSummary).toBeNull()
+      await until(() => usage().preparedSummary?.state === 'ready')
+      expect(usage().preparedSummary!.costUsd).toBeGreaterThan(0)
+    })
+
     it('drops a prepared summary whose messages changed, and takes the quick path', async () => {
       const { app, events, session } = openPreparing()
       const prepared = () => app.services.usage.context(session.id).preparedSummary

@@ -12,9 +12,10 @@ import type { ServiceDeps } from './service-deps'
 import { createKeyedLock } from './session-lock'
 import { boundaryContent, tierSnapshotRows } from './tier-snapshots'
 import { planStrategyRun } from './strategy-run'
-import { writeSummary } from './write-summary'
+import { isPaid } from './summary-cost'
+import { summarizationModelOf, writeSummary } from './write-summary'
 import { createBackgroundSummaries } from './background-summaries'
-import { createPreparedSummaries } from './prepared-summaries'
+import { createPreparedSummaries, type PrepareTrigger } from './prepared-summaries'
 import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
 import type { SettingsService } from './settings-service'
 import type { Conversation } from './conversation'
@@ -263,8 +264,13 @@ export function createCompressionService(
     clock,
     log,
     conversation: (sessionId) => usage.conversation(sessionId),
-    preparePercent: (conv) =>
-      (conv.session.autoCompress ?? settings.get().autoCompress) && modelSummaries(conv) && !runner.running(conv.session.id) ? settings.get().prepareAtPercent : 0,
+    preparePercent(conv, trigger) {
+      const s = settings.get()
+      if (!(conv.session.autoCompress ?? s.autoCompress) || !modelSummaries(conv) || runner.running(conv.session.id)) return 0
+      // A paid model writes ahead only for a chat in use: once its user starts the next message.
+      if (trigger === 'reply' && !s.prepareWhenIdle && isPaid(models.spec(conv.spec.provider, summarizationModelOf(settings, conv)))) return 0
+      return s.prepareAtPercent
+    },
     build: (conv) => rollingRun(conv, { type: 'auto', modelOnly: true }),
     changed: (sessionId) => emit('usage.changed', { sessionId }),
     retryDelaysMs: deps.preparedRetryMs
@@ -397,7 +403,7 @@ export function createCompressionService(
     backgroundSettled: (sessionId: string) => background.settled(sessionId),
 
     /** After a reply: writes the next summary ahead once the context passed the preparation point. */
-    prepareAhead: (sessionId: string) => prepared.consider(sessionId),
+    prepareAhead: (sessionId: string, trigger: PrepareTrigger = 'reply') => prepared.consider(sessionId, trigger),
 
     preparedState: (sessionId: string) => prepared.state(sessionId),
 

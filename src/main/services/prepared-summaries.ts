@@ -5,6 +5,9 @@ import type { Conversation } from './conversation'
 import type { Clock, Logger } from './service-deps'
 import type { WrittenSummary } from './write-summary'
 
+/** What made a chat consider preparing: a reply that finished, or the user typing the next message. */
+export type PrepareTrigger = 'reply' | 'typing'
+
 /** What the meter and the inspector show of a summary written ahead. */
 export interface PreparedSummaryState {
   state: 'writing' | 'ready'
@@ -14,6 +17,8 @@ export interface PreparedSummaryState {
   lastSeq: number
   /** Tokens of the summary as a request carries it, once written. */
   tokens: number | null
+  /** About what writing it cost, where the model's prices are known. */
+  costUsd: number | null
 }
 
 export interface PreparedSummariesDeps {
@@ -23,7 +28,7 @@ export interface PreparedSummariesDeps {
   /** The chat as its next request sees it. */
   conversation(sessionId: string): Conversation
   /** Whether a summary should be prepared for this chat at all (auto, model summarizer, rolling, provider ready) and from what share of the threshold. */
-  preparePercent(conv: Conversation): number
+  preparePercent(conv: Conversation, trigger: PrepareTrigger): number
   /** The model summary the chat's next auto-compression would write now (the rolling strategy's plan). */
   build(conv: Conversation): RunRequest | undefined
   /** The meter changed (writing began, ended or was discarded). */
@@ -92,13 +97,13 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
 
   return {
     /** After a reply: starts writing the next summary when the context passed the preparation point. */
-    consider(sessionId: string): void {
+    consider(sessionId: string, trigger: PrepareTrigger): void {
       if (closed) return
       const conv = deps.conversation(sessionId)
       const existing = entries.get(sessionId)
       if (existing && !stale(sessionId, existing, conv)) return
       if (existing) discard(sessionId)
-      const percent = deps.preparePercent(conv)
+      const percent = deps.preparePercent(conv, trigger)
       if (percent <= 0) return
       const retry = failures.get(sessionId)
       if (retry && deps.clock.now() < retry.retryAt) return
@@ -152,7 +157,14 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
       const entry = entries.get(sessionId)
       if (!entry) return undefined
       const { firstSeq, lastSeq } = span(entry.request)
-      return { state: entry.written ? 'ready' : 'writing', messages: entry.request.messages, firstSeq, lastSeq, tokens: entry.tokens }
+      return {
+        state: entry.written ? 'ready' : 'writing',
+        messages: entry.request.messages,
+        firstSeq,
+        lastSeq,
+        tokens: entry.tokens,
+        costUsd: entry.written?.costUsd ?? null
+      }
     },
 
     close(): void {

@@ -40,6 +40,8 @@ export function createUsageService(
     recall?: (conv: Conversation) => RecallPlan
     /** The chat's next summary when it is being written ahead (compression service). */
     preparedSummary?: (sessionId: string) => ContextUsage['preparedSummary'] | undefined
+    /** The user is typing in a chat (the meter asked with a draft): a summary may be prepared now. */
+    onDraft?: (sessionId: string) => void
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -149,6 +151,7 @@ export function createUsageService(
     countText: (session: Session, text: string) => countTextFor(specOf(session), 'user', text),
     context: (sessionId: string, draft?: string): ContextUsage => {
       const { rawTokens: _raw, ...usage } = context(sessionId, draft)
+      if (draft?.trim()) deps.onDraft?.(sessionId)
       return usage
     },
 

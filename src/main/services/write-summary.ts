@@ -12,6 +12,7 @@ import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
 import type { Clock, Emit, Logger } from './service-deps'
 import type { SettingsService } from './settings-service'
+import { summaryCostUsd } from './summary-cost'
 import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
 import type { Conversation } from './conversation'
 
@@ -44,6 +45,8 @@ export interface WrittenSummary {
   summarizer: string
   fellBack: boolean
   warnings: string[]
+  /** About what the model summary cost, where the model's prices are known. */
+  costUsd?: number | null
 }
 
 export interface WriteSummaryOptions extends SummaryDeps {
@@ -59,6 +62,11 @@ export interface WriteSummaryOptions extends SummaryDeps {
   signal: AbortSignal
 }
 
+/** The model that writes a chat's summaries: the one set in Settings, the model's own choice, or the chat's model. */
+export function summarizationModelOf(settings: SettingsService, conv: Pick<Conversation, 'spec'>): string {
+  return settings.get().summarizationModel ?? conv.spec.summarizationModel ?? conv.spec.id
+}
+
 /** Writes the summary with whichever summarizer applies. */
 export async function writeSummary(options: WriteSummaryOptions): Promise<WrittenSummary> {
   const { settings, providers, models, log, emit, conv, request, signal } = options
@@ -69,7 +77,7 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
   if (kind === 'extractive') return { text: extractiveSummary(base), summarizer: 'extractive', fellBack: false, warnings: [] }
 
   const provider = conv.spec.provider
-  const modelId = settings.get().summarizationModel ?? conv.spec.summarizationModel ?? conv.spec.id
+  const modelId = summarizationModelOf(settings, conv)
   const fallback = (why: string) => {
     if (options.onModelFailure === 'throw') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
     log.warn(`Auto-compression falls back to the extractive summarizer: ${why}`)
@@ -114,7 +122,10 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
       ...request.messages.map((m) => ({ label: m.role === 'user' ? 'User' : m.role === 'assistant' ? 'Assistant' : undefined, text: m.text }))
     ]
     text = withMissingDetails({ sources, summary: text, targetTokens: request.targetTokens, countTokens })
-    return { text, summarizer: modelId, fellBack: false, warnings }
+    // Estimated from stored counts: the transcript, the previous summary and the prompt around them.
+    const inputTokens = request.messages.reduce((sum, m) => sum + m.tokens, 0) + countTokens(request.previousSummary ?? '') + 400
+    const costUsd = summaryCostUsd(summarizerSpec, inputTokens, countTokens(text))
+    return { text, summarizer: modelId, fellBack: false, warnings, costUsd }
   } catch (err) {
     if (signal.aborted) throw cancelledError()
     if (err instanceof SummarizerError && err.cause !== undefined) {

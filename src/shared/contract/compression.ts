@@ -38,7 +38,9 @@ export const compressionReportSchema = z.object({
    * being written and replaces it when it arrives. 'replaced': this is that model summary.
    * 'prepared': written ahead in the background and swapped in when the threshold was reached.
    */
-  background: z.enum(['writing', 'replaced', 'prepared']).optional()
+  background: z.enum(['writing', 'replaced', 'prepared']).optional(),
+  /** About what the model summary cost in US dollars, where the model's prices are known. */
+  costUsd: z.number().nonnegative().optional()
 })
 export type CompressionReport = z.infer<typeof compressionReportSchema>
 

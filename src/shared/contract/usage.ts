@@ -52,7 +52,9 @@ export const contextUsageSchema = z.object({
       messages: z.number().int(),
       firstSeq: z.number().int(),
       lastSeq: z.number().int(),
-      tokens: z.number().int().nullable()
+      tokens: z.number().int().nullable(),
+      /** About what writing it cost, where the summarization model's prices are known. */
+      costUsd: z.number().nonnegative().nullable()
     })
     .nullable(),
   budget: budgetSchema

@@ -31,6 +31,11 @@ export const settingsFieldsSchema = z.object({
    * threshold, so it is ready when the threshold is reached (0: never ahead, only when needed).
    */
   prepareAtPercent: z.number().int('Use a whole number').min(0, 'Cannot be negative').max(95, 'At most 95%'),
+  /**
+   * With a paid summarization model, prepare right after a reply even if the chat may go quiet;
+   * off: only once the user starts typing the next message (an idle chat costs nothing).
+   */
+  prepareWhenIdle: z.boolean(),
   summarizationModel: z.string().max(200).nullable(),
   notifications: z.boolean(),
   /** How long a reply may take to send its first words before it is given up (local models read long prompts slowly). */
@@ -60,6 +65,7 @@ export const DEFAULT_SETTINGS: Settings = {
   strategy: 'rolling',
   summarizer: 'llm',
   prepareAtPercent: 80,
+  prepareWhenIdle: false,
   summarizationModel: null,
   notifications: true,
   firstChunkTimeoutSeconds: 300,

@@ -1,5 +1,6 @@
 import { toast } from 'sonner'
 import type { CompressionReport } from '../../../../shared/contract'
+import { formatCost } from '../../lib/format-cost'
 import { formatTokens } from '../../lib/format-tokens'
 import { useCompressionStore, type RunOptions, type RunOutcome } from '../../stores/compression-store'
 import { useSettingsStore } from '../../stores/settings-store'
@@ -41,11 +42,18 @@ function Preview({ report }: { report: CompressionReport }) {
       {report.fellBack && (
         <span className="toast-summary-note">The model could not be reached, so an offline summary was used.</span>
       )}
+      {report.costUsd !== undefined && <span className="toast-summary-note">The summary cost about {formatCost(report.costUsd)}.</span>}
     </span>
   )
 }
 
 function autoDescription(report: CompressionReport): string | undefined {
+  const text = autoNote(report)
+  const cost = report.costUsd !== undefined ? `The summary cost about ${formatCost(report.costUsd)}.` : undefined
+  return text && cost ? `${text} ${cost}` : (text ?? cost)
+}
+
+function autoNote(report: CompressionReport): string | undefined {
   if (report.fellBack) return 'The model could not be reached, so an offline summary was used.'
   if (report.background === 'writing') return 'A quick offline summary went in so your message did not wait. The model’s summary replaces it when it is ready.'
   if (report.background === 'replaced') return 'It replaced the quick summary made while you chatted.'

@@ -1,4 +1,5 @@
 import type { ContextUsage } from '../../../../shared/contract'
+import { formatCost } from '../../lib/format-cost'
 import { formatCount } from '../../lib/format-tokens'
 
 /** What the meter and the inspector say about the next summary while it is written ahead. */
@@ -7,5 +8,6 @@ export function preparedNote(usage: Pick<ContextUsage, 'preparedSummary'>): stri
   if (!prepared) return undefined
   const messages = `${formatCount(prepared.messages)} ${prepared.messages === 1 ? 'message' : 'messages'}`
   if (prepared.state === 'writing') return `Writing the next summary ahead (${messages}), so reaching the threshold will not make you wait.`
-  return `Next summary ready: ${messages} in ${formatCount(prepared.tokens ?? 0)} tokens. It goes in when the threshold is reached; messages after it stay verbatim.`
+  const cost = prepared.costUsd != null ? ` (cost about ${formatCost(prepared.costUsd)})` : ''
+  return `Next summary ready: ${messages} in ${formatCount(prepared.tokens ?? 0)} tokens${cost}. It goes in when the threshold is reached; messages after it stay verbatim.`
 }
