@@ -9,6 +9,7 @@ import {
   historyTotals,
   listHistoryHeads,
   newestSeq,
+  staleCounted,
   type HistoryTotal,
   type MessageHead
 } from '../db/repositories/messages-repo'
@@ -73,7 +74,7 @@ export interface ConversationReaderDeps {
   /** Calibrates an estimate for the model (exact counts are left as they are). */
   calibrate(spec: ModelSpec, raw: number): number
   /** Messages counted for another tokenizer were found: recount them off the request path. */
-  onStale(session: Session, spec: ModelSpec, stale: ChatMessage[]): void
+  onStale(session: Session, spec: ModelSpec): void
 }
 
 interface Totals {
@@ -108,10 +109,20 @@ export function countTextFor(spec: ModelSpec, role: 'system' | 'user', text: str
   return countMessage({ role, parts: [{ type: 'text', text }] }, spec).tokens
 }
 
+/** The counters whose stored counts this model can use: its local one and its provider's endpoint. */
+export function countersFor(spec: ModelSpec): [string, string] {
+  return [localCounterFor(spec), `api:${spec.provider}:${spec.id}`]
+}
+
 /** A stored count is usable when it came from the counter this model uses now. */
 function fitsCounter(counter: string | null, spec: ModelSpec): boolean {
-  return counter !== null && (counter === localCounterFor(spec) || counter === `api:${spec.provider}:${spec.id}`)
+  return counter !== null && countersFor(spec).includes(counter)
 }
+
+/** Counts scaled from another counter's (until the background recount stores real ones). */
+const SCALED = 'scaled'
+/** Messages counted for the model to learn how its counts compare with the stored ones. */
+const RATIO_SAMPLE = 48
 
 const TOTALS_CACHE_LIMIT = 512
 /** Messages at the end of a chat whose counts are summed on every request (replies and counts land there). */
@@ -124,21 +135,55 @@ export function createConversationReader(deps: ConversationReaderDeps) {
   const tail = createMessageTailCache(db)
   // Totals of each chat's older messages, valid until a write (here or by another process) touches them.
   const olderTotals = new Map<string, { mark: WriteMark; upto: number; groups: HistoryTotal[] }>()
+  // Per chat and counter: the model's counts over the stored ones, on a sample of the newest messages.
+  const ratios = new Map<string, number>()
 
-  /** Heads as engine messages: stored counts where they fit the model, local counts where not. */
-  function countHeads(heads: readonly MessageHead[], spec: ModelSpec, rowOf: (id: string) => ChatMessage) {
-    const staleIds = heads.filter((h) => h.tokenCount === null || !fitsCounter(h.tokenCounter, spec)).map((h) => h.id)
+  /**
+   * How this model's counts compare with the counts stored for another tokenizer, from a small
+   * sample: the rest of the history is scaled by it until the background recount stores real counts.
+   */
+  function staleRatio(session: Session, spec: ModelSpec): number {
+    const key = `${session.id}|${localCounterFor(spec)}`
+    const known = ratios.get(key)
+    if (known !== undefined) return known
+    const sample = staleCounted(db, session.id, countersFor(spec), RATIO_SAMPLE).filter((s) => s.tokenCount !== null)
+    const rows = findMessages(db, sample.map((s) => s.id))
+    let stored = 0
+    let counted = 0
+    for (const s of sample) {
+      const row = rows.get(s.id)
+      if (!row) continue
+      stored += s.tokenCount!
+      counted += countMessage({ role: row.role, parts: row.parts }, spec).tokens
+    }
+    const ratio = stored > 0 ? counted / stored : 1
+    if (ratios.size >= TOTALS_CACHE_LIMIT) ratios.clear()
+    ratios.set(key, ratio)
+    return ratio
+  }
+
+  /**
+   * Heads as engine messages: stored counts where they fit the model; where not, counted locally,
+   * or (`ratio`, for a whole history) the stored count scaled to the model's tokenizer.
+   */
+  function countHeads(heads: readonly MessageHead[], spec: ModelSpec, rowOf: (id: string) => ChatMessage, ratio?: number) {
+    const scale = (h: MessageHead) => ratio !== undefined && h.tokenCount !== null && !fitsCounter(h.tokenCounter, spec)
+    const staleIds = heads.filter((h) => !scale(h) && (h.tokenCount === null || !fitsCounter(h.tokenCounter, spec))).map((h) => h.id)
     const stale = staleIds.length ? findMessages(db, staleIds) : new Map<string, ChatMessage>()
     const counters = new Set<string>()
     let exact = true
     const messages = heads.map((h) => {
       const row = stale.get(h.id)
-      const counted = row ? countMessage({ role: row.role, parts: row.parts }, spec) : { tokens: h.tokenCount!, counter: h.tokenCounter! }
+      const counted = row
+        ? countMessage({ role: row.role, parts: row.parts }, spec)
+        : scale(h)
+          ? { tokens: Math.max(1, Math.round(h.tokenCount! * ratio!)), counter: SCALED }
+          : { tokens: h.tokenCount!, counter: h.tokenCounter! }
       counters.add(counted.counter)
       if (!isExactCounter(counted.counter)) exact = false
       return lazyEngineMessage(h, counted.tokens, () => tail.textOf(row ?? rowOf(h.id)))
     })
-    return { messages, counters, exact, stale: [...stale.values()] }
+    return { messages, counters, exact, stale: stale.size > 0 || heads.some(scale) }
   }
 
   /** Every message in (afterSeq, beforeSeq); full rows are read in batches around the first one asked for. */
@@ -155,8 +200,10 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       }
       return rows.get(id)!
     }
-    const counted = countHeads(heads, spec, rowOf)
-    if (counted.stale.length > 0) deps.onStale(session, spec, counted.stale)
+    // A whole history with counts for another tokenizer is scaled (counting 100,000 messages here would freeze the process).
+    const anyStale = heads.some((h) => h.tokenCount !== null && !fitsCounter(h.tokenCounter, spec))
+    const counted = countHeads(heads, spec, rowOf, anyStale ? staleRatio(session, spec) : undefined)
+    if (counted.stale) deps.onStale(session, spec)
     return { ...counted, rowOf }
   }
 
@@ -185,15 +232,21 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     return [...merged.values()]
   }
 
-  /** Tokens of the history from stored counts; undefined when some must be recounted. */
+  /**
+   * Tokens of the history from stored counts, those stored for another tokenizer scaled to this
+   * model's (and recounted in the background); undefined when some were never counted.
+   */
   function storedTotals(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number): Totals | undefined {
     const groups = countsByCounter(session.id, afterSeq, beforeSeq)
-    if (groups.some((g) => g.counted < g.messages || !fitsCounter(g.counter, spec))) return undefined
+    if (groups.some((g) => g.counted < g.messages)) return undefined
+    const fits = (g: HistoryTotal) => fitsCounter(g.counter, spec)
+    const ratio = groups.every(fits) ? 1 : staleRatio(session, spec)
+    if (!groups.every(fits)) deps.onStale(session, spec)
     return {
       messages: groups.reduce((s, g) => s + g.messages, 0),
-      tokens: groups.reduce((s, g) => s + g.tokens, 0),
-      counters: new Set(groups.map((g) => g.counter!)),
-      exact: groups.every((g) => isExactCounter(g.counter!))
+      tokens: groups.reduce((s, g) => s + (fits(g) ? g.tokens : Math.round(g.tokens * ratio)), 0),
+      counters: new Set(groups.map((g) => (fits(g) ? g.counter! : SCALED))),
+      exact: groups.every((g) => fits(g) && isExactCounter(g.counter!))
     }
   }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { FakeProvider } from '../../../e2e/fake-provider'
 import type { App } from '../app'
 import { useFakeProvider, useTestApps } from '../../../test/support/test-apps'
+import { appendMessage } from '../db/repositories/messages-repo'
+import { countMessage } from '../tokens/message-tokens'
 import { countChatRequest } from '../tokens/openai-count'
 import { toChatWireMessages } from '../tokens/render'
 
@@ -78,6 +80,39 @@ describe('context usage', () => {
     for (let i = 0; i < 100 && app.services.usage.context(session.id).recounting; i++) await new Promise((r) => setTimeout(r, 20))
     const counters = app.services.chat.messages(session.id).map((m) => m.tokenCounter)
     expect(counters.every((c) => c !== 'tiktoken:o200k_base')).toBe(true)
+  })
+
+  it('after a model switch, shows a scaled estimate at once and recounts in the background with progress', async () => {
+    const app = open()
+    const session = app.services.sessions.create()
+    app.services.sessions.update(session.id, { provider: 'openai', modelId: 'gpt-4o' })
+    const spec = app.services.models.spec('openai', 'gpt-4o')
+    app.database.db.transaction((tx) => {
+      for (let i = 0; i < 1500; i++) {
+        const parts = [{ type: 'text' as const, text: `Message ${i}: the shipment to depot ${i % 37} left on day ${i}, carrying ${i * 3} crates of parts and tools. `.repeat(1 + (i % 4)) }]
+        const role = i % 2 ? ('assistant' as const) : ('user' as const)
+        const counted = countMessage({ role, parts }, spec)
+        appendMessage(tx, { id: `m${i}`, sessionId: session.id, role, parts, status: 'complete', createdAt: i, tokenCount: counted.tokens, tokenCounter: counted.counter })
+      }
+    })
+    app.services.sessions.update(session.id, { provider: 'anthropic', modelId: 'claude-sonnet-4-5' })
+    const first = app.services.usage.context(session.id)
+    expect(first).toMatchObject({ recounting: true, exact: false })
+    expect(first.recountProgress).toBeGreaterThanOrEqual(0)
+    // Nothing was recounted before answering: the counts are still the old model's.
+    expect(app.services.chat.messages(session.id).filter((m) => m.tokenCounter === 'tiktoken:o200k_base').length).toBeGreaterThan(1400)
+    const progress: number[] = []
+    for (let i = 0; i < 500 && app.services.usage.context(session.id).recounting; i++) {
+      progress.push(app.services.usage.context(session.id).recountProgress!)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    expect(progress.some((p) => p > 0 && p < 1)).toBe(true)
+    const done = app.services.usage.context(session.id)
+    expect(done).toMatchObject({ recounting: false, recountProgress: null })
+    const stored = app.services.chat.messages(session.id).reduce((sum, m) => sum + m.tokenCount!, 0)
+    expect(done.breakdown.history).toBe(stored)
+    // The estimate shown meanwhile was close to the real count.
+    expect(Math.abs(first.breakdown.history - stored) / stored).toBeLessThan(0.1)
   })
 
   it('answers chat.context through the router with the budget of the model', async () => {

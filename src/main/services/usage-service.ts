@@ -2,12 +2,18 @@ import type { ContextUsage } from '../../shared/contract'
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { Session } from '../../shared/domain/session'
 import { readCalibration, writeCalibration } from '../db/repositories/calibration-repo'
-import { updateMessage } from '../db/repositories/messages-repo'
+import { countStale, findMessages, staleCounted, updateMessage } from '../db/repositories/messages-repo'
 import type { EngineMessage } from '../engine/types'
 import { modelKey, type ModelSpec } from '../models/catalog'
 import { Calibrator } from '../tokens/calibration'
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter'
-import { countTextFor, createConversationReader, type Conversation } from './conversation'
+import { countersFor, countTextFor, createConversationReader, type Conversation } from './conversation'
+import { countMessage, localCounterFor } from '../tokens/message-tokens'
+
+/** Messages recounted between two turns of the event loop after a model switch. */
+const RECOUNT_BATCH = 50
+/** How often the meter hears of a recount's progress. */
+const RECOUNT_REPORT_MS = 250
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
 import type { ServiceDeps } from './service-deps'
@@ -46,7 +52,9 @@ export function createUsageService(
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
   const calibrator = new Calibrator(readCalibration(db))
-  const recounting = new Set<string>()
+  /** Chats whose history is being recounted for their model: how many of how many are done. */
+  const recounting = new Map<string, { done: number; total: number }>()
+  let disposed = false
 
   // Remote countTokens endpoints follow the configured keys; rebuild the counter when they change.
   let counter: TokenCounter | undefined
@@ -82,12 +90,47 @@ export function createUsageService(
     updateMessage(db, message.id, { tokenCount: result.tokens, tokenCounter: result.counter })
   }
 
-  /** Recounts, once and off the request path, the messages counted for another model. */
-  function recount(session: Session, spec: ModelSpec, stale: ChatMessage[]): void {
+  function recountShare(sessionId: string): number | null {
+    const progress = recounting.get(sessionId)
+    return progress ? Math.min(1, progress.done / Math.max(1, progress.total)) : null
+  }
+
+  /**
+   * Recounts, once and off the request path, the messages counted for another model: newest first,
+   * in small batches that give the event loop back between them, reporting progress to the meter.
+   */
+  function recount(session: Session, spec: ModelSpec): void {
     if (recounting.has(session.id)) return
-    recounting.add(session.id)
+    const counters = countersFor(spec)
+    const progress = { done: 0, total: countStale(db, session.id, counters) }
+    if (progress.total === 0) return
+    recounting.set(session.id, progress)
+    emit('usage.changed', { sessionId: session.id })
     void (async () => {
-      for (const message of stale) await countAndStore(message, spec)
+      let lastReport = deps.clock.now()
+      let before = Number.POSITIVE_INFINITY
+      while (!disposed) {
+        // The chat's model may have changed again: recount for the model it has now.
+        const current = specOf(sessions.get(session.id))
+        if (localCounterFor(current) !== counters[0]) break
+        const batch = staleCounted(db, session.id, counters, RECOUNT_BATCH, before)
+        if (batch.length === 0) break
+        before = batch.at(-1)!.seq
+        // Local counts (the model's tokenizer or its calibrated estimate): a provider's countTokens
+        // endpoint is for new messages, not for thousands of requests after a switch.
+        db.transaction((tx) => {
+          for (const message of findMessages(tx, batch.map((b) => b.id)).values()) {
+            const counted = countMessage({ role: message.role, parts: message.parts }, spec)
+            updateMessage(tx, message.id, { tokenCount: counted.tokens, tokenCounter: counted.counter })
+          }
+        })
+        progress.done = Math.min(progress.total, progress.done + batch.length)
+        if (deps.clock.now() - lastReport >= RECOUNT_REPORT_MS) {
+          lastReport = deps.clock.now()
+          emit('usage.changed', { sessionId: session.id })
+        }
+        await new Promise((resolve) => setImmediate(resolve))
+      }
     })()
       .catch((err: unknown) => log.warn('Recounting tokens failed', err))
       .finally(() => {
@@ -103,8 +146,8 @@ export function createUsageService(
     settings: () => settings.get(),
     calibrate: (spec, raw) => calibrator.apply(modelKey(spec.provider, spec.id), raw),
     // A read-only process uses local counts for stale messages and leaves storing them to the owner.
-    onStale: (session, spec, stale) => {
-      if (!deps.readOnly) recount(session, spec, stale)
+    onStale: (session, spec) => {
+      if (!deps.readOnly) recount(session, spec)
     }
   })
   const conversation = reader.conversation
@@ -134,6 +177,7 @@ export function createUsageService(
       exact: c.exact,
       counter: c.counter,
       recounting: recounting.has(sessionId),
+      recountProgress: recountShare(sessionId),
       preparedSummary: deps.preparedSummary?.(sessionId) ?? null,
       budget: c.budget
     }
@@ -176,6 +220,7 @@ export function createUsageService(
 
     /** Counts still in flight (tests, shutdown). */
     dispose(): void {
+      disposed = true
       counter?.dispose()
     }
   }

@@ -45,6 +45,8 @@ export const contextUsageSchema = z.object({
   counter: z.string(),
   /** Some messages were counted for another model and are being recounted. */
   recounting: z.boolean(),
+  /** How far that recount is (0–1); until it ends, those messages' counts are scaled estimates. */
+  recountProgress: z.number().min(0).max(1).nullable(),
   /** The next summary, written ahead in the background so the threshold never makes a send wait. */
   preparedSummary: z
     .object({

@@ -187,3 +187,33 @@ export function findMessages(db: Db, ids: readonly string[]): Map<string, ChatMe
   }
   return out
 }
+
+/**
+ * Messages of a chat's path before `beforeSeq` counted for neither of `counters` (or never
+ * counted), newest first: a walk back by seq, so each page starts where the last one ended.
+ */
+export function staleCounted(
+  db: Db,
+  sessionId: string,
+  counters: readonly [string, string],
+  limit: number,
+  beforeSeq = Number.POSITIVE_INFINITY
+): Array<{ id: string; seq: number; tokenCount: number | null }> {
+  return prepared<{ id: string; seq: number; tokenCount: number | null }>(
+    db,
+    `SELECT id, seq, token_count AS tokenCount FROM chat_messages
+      WHERE session_id = ? AND seq < ? AND hidden_in IS NULL AND (token_count IS NULL OR token_counter IS NULL OR token_counter NOT IN (?, ?))
+      ORDER BY seq DESC LIMIT ?`
+  ).all(sessionId, upper(beforeSeq), counters[0], counters[1], limit)
+}
+
+/** How many messages of a chat's path are counted for neither of `counters`. */
+export function countStale(db: Db, sessionId: string, counters: readonly [string, string]): number {
+  return (
+    prepared<{ n: number }>(
+      db,
+      `SELECT count(*) AS n FROM chat_messages
+        WHERE session_id = ? AND hidden_in IS NULL AND (token_count IS NULL OR token_counter IS NULL OR token_counter NOT IN (?, ?))`
+    ).get(sessionId, counters[0], counters[1])?.n ?? 0
+  )
+}

@@ -10,6 +10,7 @@ import { useUsageStore } from '../../stores/usage-store'
 import { counterDescription } from '../usage/usage-breakdown'
 import { isEstimate } from '../usage/usage-level'
 import { preparedNote } from '../usage/prepared-note'
+import { recountNote } from '../usage/recount-note'
 import { barScale, contextParts, type ContextPart } from './context-parts'
 import './recall.css'
 import './context-inspector.css'
@@ -191,7 +192,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
           </li>
         )}
         {preparedNote(usage) && <li>{preparedNote(usage)}</li>}
-        {usage.recounting && <li>Recounting the history for this model…</li>}
+        {usage.recounting && <li>{recountNote(usage)}</li>}
         <li>{counterDescription(usage.counter, estimate)}</li>
       </ul>
     </>

@@ -2,6 +2,7 @@ import type { ContextUsage } from '../../../../shared/contract'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { isEstimate } from './usage-level'
 import { preparedNote } from './prepared-note'
+import { recountNote } from './recount-note'
 import { thresholdNote } from './threshold-note'
 
 /** How the counts were made, in words. */
@@ -75,7 +76,7 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
         )}
         <li>{thresholdNote(usage)}</li>
         {preparedNote(usage) && <li>{preparedNote(usage)}</li>}
-        {usage.recounting && <li>Recounting the history for this model…</li>}
+        {usage.recounting && <li>{recountNote(usage)}</li>}
         <li>{counterDescription(usage.counter, estimate)}</li>
         <li className="usage-note-hint">Click the meter to inspect the context.</li>
       </ul>
