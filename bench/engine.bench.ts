@@ -145,6 +145,11 @@ for (const n of sizes) {
         noteWrite(app.database.db, sessionId)
         timed(`db ${key} first`, () => distillRequest(sessionId))
       }, few)
+      bench('distill: the meter while typing (chat.context with a draft)', () => {
+        const sessionId = chats.get(key)!
+        app.services.usage.context(sessionId, 'And then what happened to the')
+        timed(`db ${key} meter`, () => app.services.usage.context(sessionId, 'And then what happened to the order?'))
+      }, few)
       bench('distill: request, chat unchanged since the last one', () => {
         const sessionId = chats.get(key)!
         distillRequest(sessionId)
@@ -216,7 +221,8 @@ afterAll(async () => {
             row(`${label}, naive (baseline)`, `db ${key} naive`, `db ${key} naive`),
             row(`${label}, distill, first request`, `db ${key} first`, `db ${key} naive`),
             row(`${label}, distill after a new message`, `db ${key} cold`, `db ${key} naive`),
-            row(`${label}, distill unchanged`, `db ${key} warm`, `db ${key} naive`)
+            row(`${label}, distill unchanged`, `db ${key} warm`, `db ${key} naive`),
+            row(`${label}, meter while typing`, `db ${key} meter`, `db ${key} naive`)
           ]
         })
       ),
