@@ -45,9 +45,7 @@ export function registerChatCommands(program: Command): void {
             source: basename(file),
             title: opts.title,
             again: opts.again,
-            onProgress: (phase, done, total) => {
-              if (phase === 'counting') bar.update(done, total)
-            }
+            onProgress: (_phase, done, total) => bar.update(done, total)
           }),
         { command: 'import' }
       )

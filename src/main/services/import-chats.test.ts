@@ -9,6 +9,8 @@ import { spawnTs } from '../../../test/support/child-process'
 import { runCli } from '../../../test/support/run-cli'
 import { useTempDir } from '../../../test/support/temp-dir'
 import { getEncoder } from '../tokens/encoders'
+import { countMessage } from '../tokens/message-tokens'
+import { importChats } from './import-chats'
 
 const openApp = (dbFile: string) => createApp({ dbFile, mode: 'browser', log: silentLogger, env: {} })
 
@@ -48,6 +50,35 @@ describe('distill import', () => {
     // Killed while the chat was being written: it is there whole, or not at all.
     expect([[], [{ n: total }]]).toContainEqual(sessions)
   }, 60_000)
+
+  it('writes each message once, counted for the chat model, in order, and reports progress as it writes', async () => {
+    const { dbFile } = files()
+    const app = openApp(dbFile)
+    // Every UPDATE of a message is recorded: an import has none.
+    app.database.sqlite.exec(`CREATE TEMP TABLE updates (n INTEGER);
+      CREATE TEMP TRIGGER count_updates AFTER UPDATE ON chat_messages BEGIN INSERT INTO updates VALUES (1); END;`)
+    const total = 6_000
+    const messages = Array.from({ length: total }, (_, i) => ({
+      role: i % 2 ? ('assistant' as const) : ('user' as const),
+      parts: [{ type: 'text' as const, text: `Message ${i}: the ${i % 3 ? 'harbour' : 'lighthouse'} at dusk.` }]
+    }))
+    const progress: number[] = []
+    const out = await importChats(app, [{ title: 'Long', messages }], { source: 'long.jsonl', onProgress: (_phase, done) => progress.push(done) })
+    const id = out.sessions[0]!.id
+    expect(app.database.sqlite.prepare('SELECT count(*) AS n FROM updates').get()).toEqual({ n: 0 })
+    const stored = app.services.chat.messages(id)
+    expect(stored.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1))
+    const spec = app.services.models.spec(app.services.sessions.get(id).provider!, app.services.sessions.get(id).modelId!)
+    expect(stored.map((m) => [m.tokenCount, m.tokenCounter])).toEqual(messages.map((m) => {
+      const c = countMessage(m, spec)
+      return [c.tokens, c.counter]
+    }))
+    expect(progress.at(-1)).toBe(total)
+    expect(progress).toEqual([...progress].sort((a, b) => a - b))
+    // The new chat is searchable at once.
+    expect(app.services.history.search(id, 'lighthouse').total).toBe(total / 3)
+    await app.close()
+  })
 
   it('refuses a message longer than the composer allows, before writing anything', async () => {
     const { dbFile, write } = files()

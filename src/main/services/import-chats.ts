@@ -5,6 +5,7 @@ import type { App } from '../app'
 import { findImport, insertImportedMessages, recordImport } from '../db/repositories/imports-repo'
 import type { ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError } from '../importers/openai-messages'
+import { countMessage } from '../tokens/message-tokens'
 
 export interface ImportChatsOptions {
   /** The file name, kept with each imported chat. */
@@ -13,8 +14,8 @@ export interface ImportChatsOptions {
   title?: string
   /** Import conversations even when they were imported before. */
   again?: boolean
-  /** `writing` while a chat's messages are stored, `counting` while their tokens are counted. */
-  onProgress?: (phase: 'writing' | 'counting', done: number, total: number) => void
+  /** While a chat's messages are counted and stored (inside its transaction). */
+  onProgress?: (phase: 'writing', done: number, total: number) => void
 }
 
 export interface ImportedChat {
@@ -77,13 +78,14 @@ function assertSizes(conversations: readonly ImportedConversation[]): void {
 
 /**
  * Imports conversations, each as one chat written in one transaction: a crash leaves a chat
- * whole or absent, never half. Tokens are counted after the commit; a message whose count is
- * missing (a crash while counting) is counted again when the chat is opened.
+ * whole or absent, never half. Each message is counted for the chat's model as it is written and
+ * stored once with its count (no update afterwards); a tokenizer failure stores a chars/4 estimate,
+ * marked as such.
  */
 export async function importChats(app: App, conversations: readonly ImportedConversation[], options: ImportChatsOptions): Promise<ImportOutcome> {
   assertSizes(conversations)
   const db = app.database.db
-  const { sessions, usage } = app.services
+  const { sessions, models, settings } = app.services
   const outcome: ImportOutcome = { sessions: [], skipped: [] }
   for (const conv of conversations) {
     const title = (conversations.length === 1 && options.title ? options.title : conv.title).slice(0, 200)
@@ -103,19 +105,21 @@ export async function importChats(app: App, conversations: readonly ImportedConv
       continue
     }
     const now = Date.now()
-    const { session, stored } = db.transaction((tx) => {
+    const { session, written } = db.transaction((tx) => {
       const created = sessions.create(title)
       const session = systemPrompt === null ? created : sessions.update(created.id, { systemPrompt })
-      const rows = messages.map((m) => ({ id: uuidv7(), role: m.role, parts: m.parts, createdAt: m.createdAt ?? now }))
-      const stored = insertImportedMessages(tx, session.id, rows, (done) => options.onProgress?.('writing', done, messages.length))
+      const spec = models.spec(session.provider ?? settings.get().defaultProvider, session.modelId ?? settings.get().defaultModel)
+      const rows = (function* () {
+        for (const m of messages) {
+          const count = countMessage({ role: m.role, parts: m.parts }, spec)
+          yield { id: uuidv7(), role: m.role, parts: m.parts, createdAt: m.createdAt ?? now, tokenCount: count.tokens, tokenCounter: count.counter }
+        }
+      })()
+      const written = insertImportedMessages(tx, session.id, rows, (done) => options.onProgress?.('writing', done, messages.length))
       recordImport(tx, { sessionId: session.id, contentHash: hash, source: options.source, importedAt: now })
-      return { session, stored }
+      return { session, written }
     })
-    for (const [i, message] of stored.entries()) {
-      await usage.messageWritten(message, session)
-      options.onProgress?.('counting', i + 1, stored.length)
-    }
-    outcome.sessions.push({ id: session.id, title: session.title, messages: stored.length, systemPrompt: systemPrompt !== null })
+    outcome.sessions.push({ id: session.id, title: session.title, messages: written, systemPrompt: systemPrompt !== null })
   }
   return outcome
 }

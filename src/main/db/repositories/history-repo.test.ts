@@ -1,0 +1,86 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { useTempDir } from '../../../../test/support/temp-dir'
+import { findMigrationsFolder, openDatabase, type Db } from '../client'
+import { searchChats, searchMessages, searchSummarized } from './history-repo'
+import { appendMessage, updateMessage } from './messages-repo'
+import { deleteSession, insertSession } from './sessions-repo'
+
+function chat(db: Db, id: string, texts: string[]): string[] {
+  insertSession(db, { id, title: id, createdAt: 1, updatedAt: 1, archived: false })
+  return texts.map(
+    (text, i) =>
+      appendMessage(db, { id: `${id}/${i}`, sessionId: id, role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text }], status: 'complete', createdAt: 1 }).id
+  )
+}
+
+const seqs = (db: Db, sessionId: string, query: string) => searchMessages(db, sessionId, query).rows.map((r) => r.seq)
+
+describe('full-text search per chat', () => {
+  const tempDir = useTempDir()
+
+  /** The migrations as the previous version shipped them: the index without a chat column. */
+  function migrationsBeforeChatColumn(): string {
+    const folder = join(tempDir(), 'drizzle-old')
+    cpSync(findMigrationsFolder(), folder, { recursive: true })
+    const journalFile = join(folder, 'meta', '_journal.json')
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> }
+    const end = journal.entries.findIndex((e) => e.tag === '0011_messages_fts_by_chat')
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, end) }))
+    return folder
+  }
+
+  it('keeps every message of an existing database findable after the index is rebuilt, and indexes what comes next', () => {
+    const file = join(tempDir(), 'distill.db')
+    const old = openDatabase(file, { migrationsFolder: migrationsBeforeChatColumn() })
+    chat(old.db, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', ['The staging database listens on port 5433.', 'Noted: staging uses 5433.', 'And production?'])
+    chat(old.db, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c', ['Production runs the database on 5432.', 'Thanks, database noted.'])
+    old.close()
+
+    const { db, close } = openDatabase(file)
+    const [a, b] = ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c']
+    expect(seqs(db, a, 'databa')).toEqual([1])
+    expect(seqs(db, b, 'databa')).toEqual([1, 2])
+    expect(searchMessages(db, a, 'staging').rows[0]!.snippet).toContain('\u0002staging\u0003')
+    expect(searchChats(db, 'database').map((r) => [r.sessionId, r.matches]).sort()).toEqual([[a, 1], [b, 2]])
+    // Ids are never words: a piece of a chat id finds nothing.
+    expect(searchChats(db, '0190a1b2')).toEqual([])
+    expect(seqs(db, a, '7e5f')).toEqual([])
+
+    // The triggers follow the new layout: an appended message, an edit, a deletion.
+    chat(db, 'c', ['A database in a new chat.'])
+    expect(seqs(db, 'c', 'database')).toEqual([1])
+    updateMessage(db, `${a}/2`, { parts: [{ type: 'text', text: 'And the production database?' }] })
+    expect(seqs(db, a, 'database')).toEqual([1, 3])
+    deleteSession(db, b)
+    expect(searchChats(db, 'database').map((r) => r.sessionId).sort()).toEqual([a, 'c'])
+    close()
+  })
+
+  it('finds only the chat asked for, whatever its id looks like', () => {
+    const { db, close } = openDatabase(join(tempDir(), 'ids.db'))
+    // Both ids lose their hyphens to the same key in the index: the chat filter still tells them apart.
+    chat(db, 'a-b', ['kiwi one', 'kiwi two'])
+    chat(db, 'ab', ['kiwi three'])
+    chat(db, 'say "hi"', ['kiwi four'])
+    expect(seqs(db, 'a-b', 'kiwi')).toEqual([1, 2])
+    expect(searchMessages(db, 'a-b', 'kiwi').total).toBe(2)
+    expect(seqs(db, 'ab', 'kiwi')).toEqual([1])
+    expect(seqs(db, 'say "hi"', 'kiwi')).toEqual([1])
+    expect(seqs(db, 'missing', 'kiwi')).toEqual([])
+    // A full page still says how many there are in all.
+    expect(searchMessages(db, 'a-b', 'kiwi', 1)).toMatchObject({ rows: [{ seq: 1 }], total: 2 })
+    close()
+  })
+
+  it('ranks recalled originals within their chat as before: more, rarer words first', () => {
+    const { db, close } = openDatabase(join(tempDir(), 'recall.db'))
+    chat(db, 'x', ['my dentist appointment is on Friday', 'the dentist said floss', 'weather is nice', 'Friday dinner with Sam'])
+    chat(db, 'y', ['dentist dentist dentist Friday appointment'])
+    const rows = searchSummarized(db, 'x', '"dentist"* OR "appointment"* OR "friday"', { beforeSeq: 10 })
+    expect(rows.map((r) => r.seq)).toEqual([1, 2, 4])
+    expect(rows.every((r) => r.score < 0)).toBe(true)
+    close()
+  })
+})
