@@ -13,7 +13,7 @@ function narrow(): boolean {
 
 export type View = 'chat' | 'settings'
 /** A part of the settings page that can be opened directly. */
-export type SettingsSection = 'providers' | 'models'
+export type SettingsSection = 'providers' | 'models' | 'compression'
 /** A dialog of the open chat, opened from its header, a shortcut, a toast or another dialog. */
 export type ChatDialog = 'summarize' | 'inspector' | 'history' | 'chat-settings'
 

@@ -5,11 +5,25 @@ import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 import { ModelsSection } from '../providers/models-section'
 import { ProvidersSection } from '../providers/providers-section'
+import { SaveBar, SETTINGS_FORM_ID } from './save-bar'
+import { SettingsDraft, useDraftState } from './settings-draft'
 import { SettingsForm } from './settings-form'
 import './settings-page.css'
 
-/** Settings in the main pane, with a way back to the chat. */
+/**
+ * Settings in the main pane, with a way back to the chat. The whole page is one draft with one
+ * Save (the bar at the bottom, Enter in a field, or Ctrl/⌘+S).
+ */
 export function SettingsPage() {
+  return (
+    <SettingsDraft>
+      <SettingsPageContent />
+    </SettingsDraft>
+  )
+}
+
+function SettingsPageContent() {
+  const draft = useDraftState()
   const settings = useSettingsStore((s) => s.settings)
   const status = useSettingsStore((s) => s.status)
   const error = useSettingsStore((s) => s.error)
@@ -24,9 +38,10 @@ export function SettingsPage() {
 
   // Opened for a purpose ("Open Settings" on a reply that needs a key): go straight there.
   useEffect(() => {
-    if (section === 'models' && settings) {
-      const models = document.getElementById('section-models')
-      models?.scrollIntoView({ block: 'start' })
+    if ((section === 'models' || section === 'compression') && settings) {
+      const heading = document.getElementById(`section-${section}`)
+      heading?.scrollIntoView({ block: 'start' })
+      heading?.focus({ preventScroll: true })
       useUiStore.getState().settingsSectionShown()
       return
     }
@@ -42,13 +57,29 @@ export function SettingsPage() {
       <PaneHeader
         title={<span id="settings-title">Settings</span>}
         leading={
-          <button type="button" className="button button-ghost back-button" onClick={closeSettings}>
+          <button
+            type="button"
+            className="button button-ghost back-button"
+            onClick={() => {
+              // Leaving would drop the edits: only when the user says so.
+              if (draft.dirtyLabels.length === 0 || window.confirm('Leave Settings without saving your changes?')) closeSettings()
+            }}
+          >
             <ArrowLeftIcon />
             Back to chat
           </button>
         }
       />
-      <div className="settings-scroll">
+      <form
+        id={SETTINGS_FORM_ID}
+        className="settings-scroll"
+        aria-label="Settings"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          void draft.save()
+        }}
+      >
         <div className="settings-column settings-stack">
           <ProvidersSection headingRef={providersRef} />
           {settings ? (
@@ -70,7 +101,8 @@ export function SettingsPage() {
             </p>
           )}
         </div>
-      </div>
+      </form>
+      <SaveBar />
     </section>
   )
 }
