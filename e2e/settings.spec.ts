@@ -74,6 +74,7 @@ test('a refused save keeps every edit and says what to fix; Discard goes back to
   await expect(threshold).toHaveAccessibleDescription(/At most 99%/)
   await expect(threshold).toBeFocused()
   await expect(saveBar(page).getByRole('alert')).toHaveText('Nothing was saved: fix the highlighted fields.')
+  await page.setViewportSize({ width: 1024, height: 700 })
   // Nothing was written, and nothing typed was lost.
   const saved = await rpc<{ thresholdPercent: number; retentionTokens: number }>(page, 'settings.get', {})
   expect([saved.thresholdPercent, saved.retentionTokens]).toEqual([95, 1000])
@@ -81,6 +82,7 @@ test('a refused save keeps every edit and says what to fix; Discard goes back to
   await expect(address).toHaveValue('http://127.0.0.1:9/v1')
   await snapBoth(page, 'settings-save-refused')
   await expectAccessible(page)
+  await page.setViewportSize({ width: 1280, height: 800 })
 
   // A bad address is caught too, next to its field, after the rest was saved.
   await threshold.fill('85')
@@ -95,6 +97,16 @@ test('a refused save keeps every edit and says what to fix; Discard goes back to
   const partly = await rpc<{ thresholdPercent: number; retentionTokens: number }>(page, 'settings.get', {})
   expect([partly.thresholdPercent, partly.retentionTokens]).toEqual([85, 750])
   await expect(address).toHaveValue('http://127.0.0.1:9/v1')
+
+  // Leaving asks first; staying keeps the edits.
+  const asked: string[] = []
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.message())
+    void dialog.dismiss()
+  })
+  await page.getByRole('button', { name: 'Back to chat' }).click()
+  expect(asked).toEqual(['Leave Settings without saving your changes?'])
+  await expect(local).toHaveValue('localhost 11434')
 
   await saveBar(page).getByRole('button', { name: 'Discard' }).click()
   await expect(local).toHaveValue('')

@@ -36,6 +36,20 @@ function SettingsPageContent() {
     void useSettingsStore.getState().load()
   }, [])
 
+  // Leaving (Back, a chat in the sidebar, a shortcut) would drop the edits: only when the user says so.
+  const unsaved = draft.dirtyLabels.length > 0
+  useEffect(() => {
+    if (!unsaved) return
+    const ui = useUiStore.getState()
+    ui.setSettingsLeaveGuard(() => window.confirm('Leave Settings without saving your changes?'))
+    const onUnload = (event: BeforeUnloadEvent) => event.preventDefault()
+    window.addEventListener('beforeunload', onUnload)
+    return () => {
+      ui.setSettingsLeaveGuard(null)
+      window.removeEventListener('beforeunload', onUnload)
+    }
+  }, [unsaved])
+
   // Opened for a purpose ("Open Settings" on a reply that needs a key): go straight there.
   useEffect(() => {
     if ((section === 'models' || section === 'compression') && settings) {
@@ -60,10 +74,7 @@ function SettingsPageContent() {
           <button
             type="button"
             className="button button-ghost back-button"
-            onClick={() => {
-              // Leaving would drop the edits: only when the user says so.
-              if (draft.dirtyLabels.length === 0 || window.confirm('Leave Settings without saving your changes?')) closeSettings()
-            }}
+            onClick={closeSettings}
           >
             <ArrowLeftIcon />
             Back to chat
