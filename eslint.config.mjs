@@ -95,7 +95,7 @@ const layerPolicies = [
   // The engine is pure: data in, data out. Shared types are all it sees from outside.
   ...layer('engine', { types: sharedLayers }),
   ...layer('db', { may: ['domain', 'shared'], packages: ['drizzle-orm', 'better-sqlite3', 'zod'], builtins: ['fs', 'os', 'path'] }),
-  ...layer('tokens', { may: ['domain', 'models'], packages: ['zod', 'tiktoken'], builtins: ['crypto'] }),
+  ...layer('tokens', { may: ['domain', 'models'], packages: ['zod', 'tiktoken', 'gpt-tokenizer'], builtins: ['crypto', 'module'] }),
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
   ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),
   ...layer('importers', { may: ['domain'], packages: ['zod'] }),

@@ -1,11 +1,17 @@
 // Token accounting benchmarks (NFR-7.1: counting a 1,000-message conversation in well under 500 ms).
 // `npx vitest bench --run bench/tokens.bench.ts`. Vitest prints each group's relative speeds; the
-// table after the run repeats the ratios against the naive baseline measured in the same run.
+// table after the run repeats the ratios against the naive baseline measured in the same run, then
+// compares the two tokenizer libraries (tiktoken's WASM, gpt-tokenizer) on real conversations.
+import { execFileSync } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { GptEncoding } from 'gpt-tokenizer/GptEncoding'
 import { get_encoding } from 'tiktoken'
 import { afterAll, beforeAll, bench, describe } from 'vitest'
 import type { MessagePart } from '../src/shared/domain/chat-message'
 import { resolveModel } from '../src/main/models/catalog'
-import { freeEncoders } from '../src/main/tokens/encoders'
+import { countTextTokens, freeEncoders, type EncodingName } from '../src/main/tokens/encoders'
 import { countMessage, requestOverhead } from '../src/main/tokens/message-tokens'
 import { countWireMessage, REPLY_PRIMING_TOKENS } from '../src/main/tokens/openai-count'
 import { toChatWireMessages, type CountableMessage } from '../src/main/tokens/render'
@@ -44,12 +50,11 @@ const warm = createTokenCounter()
 
 /**
  * The baseline a careful engineer writes without Distill's caches: the cookbook's
- * num_tokens_from_messages with one encoder shared by every call (built once, outside the timing),
- * re-encoding every message each time.
+ * num_tokens_from_messages with one encoder shared by every call (the same library Distill counts
+ * with, loaded outside the timing), re-encoding every message each time.
  */
-const sharedEncoder = get_encoding('o200k_base')
 function naiveCount(messages: readonly CountableMessage[]): number {
-  const count = (t: string) => sharedEncoder.encode_ordinary(t).length
+  const count = (t: string) => countTextTokens(t, 'o200k_base')
   return messages.flatMap(toChatWireMessages).reduce((s, m) => s + countWireMessage(m, count), REPLY_PRIMING_TOKENS)
 }
 
@@ -101,8 +106,85 @@ describe('context total of a 10,000-message session', () => {
   }, { time: 300 })
 })
 
+// Real text: the repository's fixture conversations and, when present, the LoCoMo development split.
+function realTexts(): { texts: string[]; sources: string } {
+  const fixtures = readdirSync('fixtures/conversations')
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) => readFileSync(join('fixtures/conversations', f), 'utf8').split('\n').filter(Boolean))
+    .map((l) => { const c = (JSON.parse(l) as { content: unknown }).content; return typeof c === 'string' ? c : JSON.stringify(c) })
+  const locomoDir = '/work/shared/data/locomo-dev'
+  const locomo = existsSync(locomoDir)
+    ? readdirSync(locomoDir).filter((f) => f.endsWith('.json')).flatMap((f) => {
+        const file = JSON.parse(readFileSync(join(locomoDir, f), 'utf8')) as Record<string, unknown> & { conversation?: Record<string, unknown> }
+        const conv = file.conversation ?? file
+        const turns = Object.entries(conv).filter(([k]) => /^session_\d+$/.test(k)).flatMap(([, v]) => v as Array<{ text: string; blip_caption?: string }>)
+        return turns.map((t) =>
+          t.blip_caption ? `${t.text} [shares a photo: ${t.blip_caption}]` : t.text)
+      })
+    : []
+  return { texts: [...fixtures, ...locomo], sources: `${fixtures.length} fixture + ${locomo.length} LoCoMo messages` }
+}
+const real = realTexts()
+const realChars = real.texts.reduce((s, t) => s + t.length, 0)
+const ENCODINGS: EncodingName[] = ['o200k_base', 'cl100k_base']
+const tiktokens = new Map(ENCODINGS.map((e) => [e, get_encoding(e)]))
+const mismatches = new Map<EncodingName, number>()
+const pairedRatio = new Map<EncodingName, number>()
+
+// Load time and memory of one encoding in a fresh process, first count included.
+function loadCost(lib: 'tiktoken' | 'gpt-tokenizer', enc: EncodingName): { ms: number; mb: number } {
+  const script = lib === 'tiktoken'
+    ? `const t=performance.now(),r=process.memoryUsage().rss;const e=require('tiktoken').get_encoding('${enc}');e.encode_ordinary('hello world').length;console.log(JSON.stringify({ms:performance.now()-t,mb:(process.memoryUsage().rss-r)/1e6}))`
+    : `const t=performance.now(),r=process.memoryUsage().rss;const e=require('gpt-tokenizer/encoding/${enc}').default;e.countTokens('hello world');console.log(JSON.stringify({ms:performance.now()-t,mb:(process.memoryUsage().rss-r)/1e6}))`
+  const runs = [0, 1, 2].map(() => JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { ms: number; mb: number })
+  return { ms: median(runs.map((r) => r.ms)), mb: median(runs.map((r) => r.mb)) }
+}
+
+// The library itself, as Distill calls it (special tokens counted as text), outside Distill's encoder
+// wrapper so its merge cache can be emptied before each run: repeated runs over the same text would
+// otherwise measure a cache filled by the previous run.
+const requireCjs = createRequire(import.meta.url)
+const gptTokenizers = new Map(ENCODINGS.map((e) => [e, (requireCjs(`gpt-tokenizer/encoding/${e}`) as { default: GptEncoding }).default]))
+const ORDINARY = { disallowedSpecial: new Set<string>() }
+
+for (const enc of ENCODINGS) {
+  describe(`tokenizer library, ${enc}: ${real.sources}`, () => {
+    bench('tiktoken (WASM): encode_ordinary', () => {
+      const tk = tiktokens.get(enc)!
+      void timed(`${enc} tiktoken`, () => real.texts.reduce((s, t) => s + tk.encode_ordinary(t).length, 0))
+    }, slow)
+    bench('gpt-tokenizer: countTokens, merge cache emptied first', () => {
+      const gt = gptTokenizers.get(enc)!
+      gt.clearMergeCache()
+      void timed(`${enc} gpt-tokenizer`, () => real.texts.reduce((s, t) => s + gt.countTokens(t, ORDINARY), 0))
+    }, slow)
+  })
+}
+
 afterAll(() => {
-  sharedEncoder.free()
+  // Distill's counter (the path stored counts come from) against tiktoken, message by message.
+  for (const enc of ENCODINGS) {
+    const tk = tiktokens.get(enc)!
+    mismatches.set(enc, real.texts.filter((t) => tk.encode_ordinary(t).length !== countTextTokens(t, enc)).length)
+  }
+  // The machine is shared: besides vitest's runs above (one library after the other), time the two
+  // in alternating pairs, so a change in load hits both alike, and report the median ratio.
+  for (const enc of ENCODINGS) {
+    const tk = tiktokens.get(enc)!
+    const gt = gptTokenizers.get(enc)!
+    const ratios: number[] = []
+    for (let round = 0; round < 7; round++) {
+      gt.clearMergeCache()
+      const runs = [
+        () => timed(`${enc} pair tiktoken`, () => real.texts.reduce((n, t) => n + tk.encode_ordinary(t).length, 0)),
+        () => timed(`${enc} pair gpt-tokenizer`, () => real.texts.reduce((n, t) => n + gt.countTokens(t, ORDINARY), 0))
+      ]
+      for (const run of round % 2 ? runs.reverse() : runs) run()
+      ratios.push(timings.get(`${enc} pair tiktoken`)!.at(-1)! / timings.get(`${enc} pair gpt-tokenizer`)!.at(-1)!)
+    }
+    pairedRatio.set(enc, median(ratios))
+  }
+  for (const tk of tiktokens.values()) tk.free()
   const m = (k: string) => median(timings.get(k) ?? [])
   const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(1)} ms`)
   const rows = [
@@ -120,8 +202,18 @@ afterAll(() => {
       `Token accounting (median per run; ${tokens1k.toLocaleString('en')} tokens in the 1,000-message conversation)`,
       ...lines,
       `  first count after launch (encoder load + 1,000 msgs): ${fmt(firstCountMs)}: ${verdict} the NFR-7.1 budget of 500 ms`,
+      '',
+      `Tokenizer libraries on ${real.sources} (${(realChars / 1e6).toFixed(2)} M characters; load = fresh process, first count included)`,
+      ...ENCODINGS.flatMap((enc) => {
+        const [tk, gt] = [m(`${enc} pair tiktoken`), m(`${enc} pair gpt-tokenizer`)]
+        const [tkLoad, gtLoad] = [loadCost('tiktoken', enc), loadCost('gpt-tokenizer', enc)]
+        return [
+          `  ${enc}: counts differing from tiktoken ${mismatches.get(enc)} of ${real.texts.length}; counting them all (7 alternating pairs, medians): tiktoken ${fmt(tk)}, gpt-tokenizer ${fmt(gt)}, ${pairedRatio.get(enc)!.toFixed(1)}x faster`,
+          `    load: tiktoken ${fmt(tkLoad.ms)} +${tkLoad.mb.toFixed(0)} MB RSS, gpt-tokenizer ${fmt(gtLoad.ms)} +${gtLoad.mb.toFixed(0)} MB RSS`
+        ]
+      }),
       ''
     ].join('\n')
   )
   freeEncoders()
-})
+}, 300_000)

@@ -145,7 +145,7 @@ test('Settings show every compression field with its default, and refuse invalid
   }
   const threshold = page.getByRole('spinbutton', { name: 'Threshold' })
   await threshold.fill('120')
-  await page.getByRole('button', { name: 'Save settings' }).click()
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
   await expect(threshold).toHaveAttribute('aria-invalid', 'true')
   await expect(threshold).toHaveAccessibleDescription(/At most 99%/)
   await snapBoth(page, 'settings-compression-invalid')

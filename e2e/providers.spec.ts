@@ -34,10 +34,10 @@ test('a key saved in Settings shows only its last four characters, also after a 
   const keyField = page.getByLabel('OpenAI API key', { exact: true })
   await expect(keyField).toHaveAttribute('type', 'password')
   await keyField.fill(secret)
-  await openai.getByRole('button', { name: 'Save key' }).click()
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
   await expect(openai.getByText('Key set ••••9876 (from Settings)')).toBeVisible()
   await expect(keyField).toHaveValue('')
-  await expect(page.getByText('OpenAI key saved')).toBeVisible()
+  await expect(page.getByText('Settings saved')).toBeVisible()
 
   await page.reload()
   await openSettings(page)
@@ -50,6 +50,8 @@ test('a key saved in Settings shows only its last four characters, also after a 
 
   // Removing it falls back to the key in the environment.
   await openai.getByRole('button', { name: 'Remove key' }).click()
+  await expect(openai.getByText('Key set ••••9876 (from Settings) — removed when you save')).toBeVisible()
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
   await expect(openai.getByText('Key set ••••0001 (from environment)')).toBeVisible()
 })
 
@@ -60,7 +62,7 @@ test('an invalid base URL is refused next to its field', async ({ page, distill 
   const field = page.getByLabel('Local / OpenAI-compatible base URL', { exact: true })
   await expect(field).toHaveAttribute('placeholder', /^http:\/\/127\.0\.0\.1:\d+\/v1$/) // the fake's, from the environment
   await field.fill('localhost 11434')
-  await local.getByRole('button', { name: 'Save address' }).click()
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
   await expect(field).toHaveAttribute('aria-invalid', 'true')
   await expect(field).toHaveAccessibleDescription(/Enter a full URL such as http:\/\/127\.0\.0\.1:11434\/v1/)
   await expect(local.getByText('Enter a full URL such as http://127.0.0.1:11434/v1')).toBeVisible()
@@ -71,14 +73,15 @@ test('an invalid base URL is refused next to its field', async ({ page, distill 
   // Typing clears the complaint; a good address is saved.
   await field.fill('ftp://example.com')
   await expect(field).not.toHaveAttribute('aria-invalid', 'true')
-  await local.getByRole('button', { name: 'Save address' }).click()
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
   await expect(local.getByText('Use an http:// or https:// address')).toBeVisible()
 
+  await field.fill('') // back to the environment's: nothing left to save there
   const openaiField = page.getByLabel('OpenAI base URL', { exact: true })
   await expect(page.getByLabel('OpenAI base URL', { exact: true })).toHaveValue('')
   await openaiField.fill('https://api.example.com/v1/')
-  await page.getByRole('region', { name: 'OpenAI', exact: true }).getByRole('button', { name: 'Save address' }).click()
-  await expect(page.getByText('OpenAI address saved')).toBeVisible()
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('Settings saved')).toBeVisible()
   await expect(openaiField).toHaveValue('https://api.example.com/v1')
 })
 
@@ -87,8 +90,9 @@ test('the model picked in the chat header answers the next message', async ({ pa
   await openNewChat(page)
   const picker = page.getByRole('combobox', { name: 'Model' })
   await expect(picker).toHaveValue('openai:gpt-4o-mini')
-  const groups = await picker.locator('optgroup').evaluateAll((els) => els.map((el) => el.getAttribute('label')))
-  expect(groups).toEqual(['OpenAI', 'Anthropic', 'Google Gemini', 'Local / OpenAI-compatible'])
+  // The list arrives a moment after the chat opens.
+  const groups = () => picker.locator('optgroup').evaluateAll((els) => els.map((el) => el.getAttribute('label')))
+  await expect.poll(groups).toEqual(['OpenAI', 'Anthropic', 'Google Gemini', 'Local / OpenAI-compatible'])
   await expect(picker.locator('option:checked')).toHaveText('GPT-4o mini · 128k')
 
   await picker.selectOption('anthropic:claude-sonnet-4-5')
@@ -180,10 +184,9 @@ test('without a key, the reply says so and Open Settings leads to the providers'
     await expect(openai.getByText('Needs key')).toBeVisible()
 
     await page.getByLabel('OpenAI API key', { exact: true }).fill('sk-typed-in-settings-4321')
-    await openai.getByRole('button', { name: 'Save key' }).click()
-    await expect(openai.getByText('Key set ••••4321 (from Settings)')).toBeVisible()
     await page.getByLabel('OpenAI base URL', { exact: true }).fill(fake.baseURLs.openai)
-    await openai.getByRole('button', { name: 'Save address' }).click()
+    await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
+    await expect(openai.getByText('Key set ••••4321 (from Settings)')).toBeVisible()
     await expect(openai.getByText('Ready')).toBeVisible()
 
     await page.getByRole('button', { name: 'Back to chat' }).click()
@@ -207,7 +210,7 @@ test('Test connection says how each provider answers, and Ready appears only aft
   }
   const openai = page.getByRole('region', { name: 'OpenAI', exact: true })
   await page.getByLabel('OpenAI API key', { exact: true }).fill('bad-key')
-  await openai.getByRole('button', { name: 'Save key' }).click()
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
   // A new key on its own address is checked again at once.
   await expect(openai.getByText('Not working')).toBeVisible()
   await openai.getByRole('button', { name: 'Test connection' }).click()

@@ -147,7 +147,7 @@ export async function addSmallModel(page: Page, id = 'tiny-4k', window = 4096, m
   await row.getByRole('textbox', { name: 'Model ID' }).fill(id)
   await row.getByRole('textbox', { name: 'Context window' }).fill(String(window))
   await row.getByRole('textbox', { name: 'Max output' }).fill(String(maxOutput))
-  await page.getByRole('button', { name: 'Save models' }).click()
-  await expect(page.getByText('Custom models saved')).toBeVisible()
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('Settings saved')).toBeVisible()
   await page.getByRole('button', { name: 'Back to chat' }).click()
 }

@@ -32,8 +32,8 @@ export interface Conversation {
   session: Session
   spec: ModelSpec & { known: boolean }
   budget: Budget
-  /** The threshold set for this chat's model (before any lowering for estimated counts), and where it is set. */
-  thresholdSetting: { percent: number; source: 'model' | 'global' }
+  /** The threshold set for this chat, its model or globally (before any lowering for estimated counts), and where. */
+  thresholdSetting: ReturnType<typeof thresholdSetting>
   /** Every count came from the model's own tokenizer. */
   exact: boolean
   counter: string
@@ -295,7 +295,7 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       })()
 
     const s = deps.settings()
-    const threshold = thresholdSetting(s, spec.provider, spec.id)
+    const threshold = thresholdSetting(s, spec.provider, spec.id, session.thresholdPercent)
     const budget = computeBudget({
       contextWindow: spec.contextWindow,
       maxOutput: spec.maxOutput,

@@ -104,7 +104,7 @@ describe('distill import', () => {
     const borrowed = () => {
       throw new Error('attempted to take ownership of Rust value while it was borrowed')
     }
-    vi.spyOn(encoder, 'encode_ordinary').mockImplementation(borrowed)
+    vi.spyOn(encoder, 'count').mockImplementation(borrowed)
     vi.spyOn(encoder, 'free').mockImplementation(borrowed)
     const out = await importJson(dbFile, file)
     vi.restoreAllMocks()

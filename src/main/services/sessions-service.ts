@@ -32,6 +32,7 @@ export interface SessionUpdate {
   recall?: boolean | null
   contextWindow?: number | null
   maxOutput?: number | null
+  thresholdPercent?: number | null
 }
 
 export function createSessionsService({ db, clock, ids, emit }: ServiceDeps, defaults: () => { provider: ProviderId; modelId: string }) {

@@ -1,29 +1,78 @@
-import { get_encoding, type Tiktoken } from 'tiktoken'
+import { createRequire } from 'node:module'
+import type { GptEncoding } from 'gpt-tokenizer/GptEncoding'
+import type { get_encoding as getEncoding, Tiktoken } from 'tiktoken'
 
 export type EncodingName = 'o200k_base' | 'cl100k_base'
 
-// Building an encoder parses its whole rank table (o200k: ~170 ms, cl100k: ~60 ms here), so one
-// instance per encoding lives for the process. They hold wasm memory: freeEncoders() at shutdown.
-const encoders = new Map<EncodingName, Tiktoken>()
+/** A loaded BPE encoding: counts plain text. */
+export interface Encoder {
+  /** Tokens in `text`, special tokens such as '<|endoftext|>' counted as the text they are. */
+  count(text: string): number
+  /** Drops the encoder's caches; the encoder must not be used afterwards. */
+  free(): void
+}
 
-export function getEncoder(name: EncodingName): Tiktoken {
+// gpt-tokenizer (pure JS) gives the same counts as tiktoken's WASM on every fixture and the LoCoMo
+// conversations, several times faster with less memory (docs/architecture.md, "Token accounting").
+// One exception: its split regex uses JavaScript's \s, which includes U+FEFF and leaves out U+0085,
+// unlike the Unicode White_Space of tiktoken's Rust regex, so text holding either character is
+// counted by tiktoken, loaded only when such text first appears. Rank tables are large modules
+// (o200k: 2.4 MB of JS), so each encoding is required on first use rather than at startup.
+const load = createRequire(import.meta.url)
+const JS_ONLY_WHITESPACE = /[\u0085\ufeff]/
+const RANKS: Record<EncodingName, string> = {
+  o200k_base: 'gpt-tokenizer/bpeRanks/o200k_base',
+  cl100k_base: 'gpt-tokenizer/bpeRanks/cl100k_base'
+}
+// With no special token disallowed and none allowed, '<|endoftext|>' typed by a user is text, the
+// way the chat API treats it (tiktoken's encode_ordinary), instead of throwing like the default.
+const ORDINARY = { disallowedSpecial: new Set<string>() }
+
+function buildEncoder(name: EncodingName): Encoder {
+  const { GptEncoding: Gpt } = load('gpt-tokenizer/GptEncoding') as { GptEncoding: typeof GptEncoding }
+  const ranks = (load(RANKS[name]) as { default: unknown }).default
+  let api: GptEncoding | undefined = Gpt.getEncodingApi(name, () => ranks as never)
+  let tiktoken: Tiktoken | undefined
+  let freed = false
+  return {
+    count: (text) => {
+      if (freed || !api) throw new Error(`the ${name} encoder was freed`)
+      if (!JS_ONLY_WHITESPACE.test(text)) return api.countTokens(text, ORDINARY)
+      tiktoken ??= (load('tiktoken') as { get_encoding: typeof getEncoding }).get_encoding(name)
+      return tiktoken.encode_ordinary(text).length
+    },
+    free: () => {
+      freed = true
+      api?.clearMergeCache()
+      api = undefined
+      tiktoken?.free() // WASM memory is not garbage-collected
+      tiktoken = undefined
+    }
+  }
+}
+
+// One instance per encoding lives for the process. freeEncoders() releases them (and the rank
+// module, so the next count loads it again, as after a restart).
+const encoders = new Map<EncodingName, Encoder>()
+
+export function getEncoder(name: EncodingName): Encoder {
   let enc = encoders.get(name)
   if (!enc) {
-    enc = get_encoding(name)
+    enc = buildEncoder(name)
     encoders.set(name, enc)
   }
   return enc
 }
 
-/**
- * Tokens in plain text. encode_ordinary treats '<|endoftext|>' and friends typed by a user as text,
- * the way the chat API does, instead of throwing like encode() would.
- */
+/** Tokens in plain text, as the chat API counts a message's content. */
 export function countTextTokens(text: string, encoding: EncodingName): number {
-  return text.length === 0 ? 0 : getEncoder(encoding).encode_ordinary(text).length
+  return text.length === 0 ? 0 : getEncoder(encoding).count(text)
 }
 
 export function freeEncoders(): void {
-  for (const enc of encoders.values()) enc.free()
+  for (const [name, enc] of encoders) {
+    enc.free()
+    delete load.cache[load.resolve(RANKS[name])]
+  }
   encoders.clear()
 }

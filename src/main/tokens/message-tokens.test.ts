@@ -76,7 +76,7 @@ describe('per-message counts', () => {
   })
 
   it('falls back to chars/4 when tiktoken fails (FR-5.2.1, FR-3.3.2)', () => {
-    vi.spyOn(getEncoder('o200k_base'), 'encode_ordinary').mockImplementation(() => {
+    vi.spyOn(getEncoder('o200k_base'), 'count').mockImplementation(() => {
       throw new Error('wasm trap')
     })
     const m: CountableMessage = { role: 'user', parts: [{ type: 'text', text: 'x'.repeat(400) }] }

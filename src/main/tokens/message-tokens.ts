@@ -6,7 +6,10 @@ import { toChatWireMessages, type CountableMessage } from './render'
 
 export type { CountableMessage } from './render'
 
-/** Which method produced a count; stored beside it (chat_messages.token_counter). */
+/**
+ * Which method produced a count; stored beside it (chat_messages.token_counter). 'tiktoken:<encoding>'
+ * names OpenAI's encoding, not the library: gpt-tokenizer gives identical counts (encoders.ts).
+ */
 export type CounterName = `tiktoken:${EncodingName}` | `estimate:${string}` | `api:${string}` | 'chars/4'
 
 export interface MessageCount {

@@ -31,7 +31,7 @@ const remote = () => ({ anthropic: { baseURL: `${server.baseURL}/v1`, apiKey: FA
 describe('createTokenCounter', () => {
   it('caches local counts: the second count does not touch the encoder', async () => {
     const counter = createTokenCounter()
-    const encode = vi.spyOn(getEncoder('o200k_base'), 'encode_ordinary')
+    const encode = vi.spyOn(getEncoder('o200k_base'), 'count')
     const first = await counter.countMessage(user('hello cached world'), gpt4o)
     const calls = encode.mock.calls.length
     expect(calls).toBeGreaterThan(0)
@@ -103,7 +103,7 @@ describe('createTokenCounter', () => {
   it('logs and does not cache a failed local count', async () => {
     const warn = vi.fn()
     const counter = createTokenCounter({ log: { warn } })
-    vi.spyOn(getEncoder('o200k_base'), 'encode_ordinary').mockImplementation(() => {
+    vi.spyOn(getEncoder('o200k_base'), 'count').mockImplementation(() => {
       throw new Error('boom')
     })
     expect(await counter.countMessage(user('abcdefgh'), gpt4o)).toMatchObject({ counter: 'chars/4', exact: false })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { providerIdSchema } from '../domain/provider'
 import { sessionSchema, sessionSummarySchema, sessionTitleSchema, strategySchema } from '../domain/session'
+import { thresholdPercentSchema } from '../domain/settings'
 import { route } from './define'
 
 const idInput = z.object({ id: z.string().min(1) }).strict()
@@ -43,7 +44,8 @@ export const sessionRoutes = {
         autoCompress: z.boolean().nullable().optional(),
         recall: z.boolean().nullable().optional(),
         contextWindow: z.number().int().min(512, 'At least 512 tokens').max(10_000_000, 'At most 10,000,000 tokens').nullable().optional(),
-        maxOutput: z.number().int().min(1, 'At least 1 token').max(1_000_000, 'At most 1,000,000 tokens').nullable().optional()
+        maxOutput: z.number().int().min(1, 'At least 1 token').max(1_000_000, 'At most 1,000,000 tokens').nullable().optional(),
+        thresholdPercent: thresholdPercentSchema.nullable().optional()
       })
       .strict(),
     sessionSchema

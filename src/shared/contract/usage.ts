@@ -20,8 +20,8 @@ export const contextUsageSchema = z.object({
   modelLabel: z.string(),
   /** false when the model is not in the catalog: a small conservative window is assumed. */
   modelKnown: z.boolean(),
-  /** Where the threshold in force comes from: set for this model, or the global setting; and the percent set there. */
-  thresholdSetting: z.object({ percent: z.number(), source: z.enum(['model', 'global']) }),
+  /** Where the threshold in force is set (this chat, its model, or the global setting) and the percent set there. */
+  thresholdSetting: z.object({ percent: z.number(), source: z.enum(['chat', 'model', 'global']) }),
   tokens: z.number().int(),
   /** About how many tokens of the draft would be cut from its middle if it were sent now (it is larger than the window allows). */
   draftCut: z.number().int(),

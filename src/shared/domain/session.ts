@@ -26,6 +26,8 @@ export const sessionSchema = z.object({
   contextWindow: z.number().int().nullable(),
   /** Tokens this chat reserves for the reply; null = the model's. */
   maxOutput: z.number().int().nullable(),
+  /** This chat's compression threshold (% of the usable window); null = its model's or the global one. */
+  thresholdPercent: z.number().int().nullable(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   archived: z.boolean()

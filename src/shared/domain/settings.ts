@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { customModelSchema, providerEndpointSchema, providerIdSchema } from './provider'
 import { strategySchema } from './session'
 
-const thresholdPercentSchema = z.number().int('Use a whole number').min(50, 'At least 50%').max(99, 'At most 99%')
+export const thresholdPercentSchema = z.number().int('Use a whole number').min(50, 'At least 50%').max(99, 'At most 99%')
 
 /** Each setting's validation, without defaults, so a patch can name only what it changes. */
 export const settingsFieldsSchema = z.object({
@@ -83,12 +83,19 @@ export const settingsSchema = settingsFieldsSchema
 export const settingsPatchSchema = settingsFieldsSchema.partial().strict()
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>
 
-/** The compression threshold a model's chats use, and where it comes from: its own setting or the global one. */
+export type ThresholdSource = 'chat' | 'model' | 'global'
+
+/**
+ * The compression threshold a chat uses, and where it is set: the chat's own (its settings), its
+ * model's (Settings → Models), or the global one (Settings → Compression), first found wins.
+ */
 export function thresholdSetting(
   settings: Pick<Settings, 'thresholdPercent' | 'modelThresholds'>,
   provider: string,
-  modelId: string
-): { percent: number; source: 'model' | 'global' } {
+  modelId: string,
+  chatPercent: number | null = null
+): { percent: number; source: ThresholdSource } {
+  if (chatPercent !== null) return { percent: chatPercent, source: 'chat' }
   const own = settings.modelThresholds[`${provider}:${modelId}`]
   return own !== undefined ? { percent: own, source: 'model' } : { percent: settings.thresholdPercent, source: 'global' }
 }

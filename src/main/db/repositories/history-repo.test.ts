@@ -1,14 +1,16 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../../../../test/support/temp-dir'
 import { findMigrationsFolder, openDatabase, type Db } from '../client'
 import { searchChats, searchMessages, searchSummarized } from './history-repo'
 import { appendMessage, updateMessage } from './messages-repo'
-import { deleteSession, insertSession } from './sessions-repo'
+import { deleteSession } from './sessions-repo'
 
 function chat(db: Db, id: string, texts: string[]): string[] {
-  insertSession(db, { id, title: id, createdAt: 1, updatedAt: 1, archived: false })
+  // Written as SQL: the database may be one made by an earlier version, without later columns.
+  db.run(sql`INSERT INTO sessions (id, title, created_at, updated_at, archived) VALUES (${id}, ${id}, 1, 1, 0)`)
   return texts.map(
     (text, i) =>
       appendMessage(db, { id: `${id}/${i}`, sessionId: id, role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text }], status: 'complete', createdAt: 1 }).id

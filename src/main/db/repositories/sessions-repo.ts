@@ -17,6 +17,7 @@ export function toSession(row: SessionRow): Session {
     systemPrompt: row.systemPrompt,
     contextWindow: row.contextWindow ?? null,
     maxOutput: row.maxOutput ?? null,
+    thresholdPercent: row.thresholdPercent ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     archived: row.archived

@@ -20,6 +20,8 @@ export const sessions = sqliteTable(
     /** This chat's context window and reply reserve; null = the model's. */
     contextWindow: integer('context_window'),
     maxOutput: integer('max_output'),
+    /** This chat's compression threshold in percent; null = its model's or the global one. */
+    thresholdPercent: integer('threshold_percent'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     archived: integer('archived', { mode: 'boolean' }).notNull().default(false)

@@ -13,7 +13,7 @@ function narrow(): boolean {
 
 export type View = 'chat' | 'settings'
 /** A part of the settings page that can be opened directly. */
-export type SettingsSection = 'providers' | 'models'
+export type SettingsSection = 'providers' | 'models' | 'compression'
 /** A dialog of the open chat, opened from its header, a shortcut, a toast or another dialog. */
 export type ChatDialog = 'summarize' | 'inspector' | 'history' | 'chat-settings'
 
@@ -38,6 +38,9 @@ interface UiState {
   openSettings(section?: SettingsSection): void
   settingsSectionShown(): void
   closeSettings(): void
+  /** Asked before the Settings page is left; false keeps it open (it has unsaved changes). */
+  settingsLeaveGuard: (() => boolean) | null
+  setSettingsLeaveGuard(guard: (() => boolean) | null): void
   setSidebarOpen(open: boolean): void
   setConnection(state: ConnectionState): void
   setUnauthorized(): void
@@ -46,55 +49,64 @@ interface UiState {
   setChatDialog(dialog: ChatDialog | null): void
 }
 
-export const useUiStore = create<UiState>()((set) => ({
-  view: 'chat',
-  selectedSessionId: null,
-  sidebarOpen: false,
-  sidebarCollapsed: readLocal(SIDEBAR_COLLAPSED_KEY) === '1',
-  toggleSidebar() {
-    if (narrow()) {
-      set((s) => ({ sidebarOpen: !s.sidebarOpen }))
-      return
+export const useUiStore = create<UiState>()((set, get) => {
+  const mayLeaveSettings = () => get().view !== 'settings' || (get().settingsLeaveGuard?.() ?? true)
+  return {
+    view: 'chat',
+    selectedSessionId: null,
+    sidebarOpen: false,
+    sidebarCollapsed: readLocal(SIDEBAR_COLLAPSED_KEY) === '1',
+    toggleSidebar() {
+      if (narrow()) {
+        set((s) => ({ sidebarOpen: !s.sidebarOpen }))
+        return
+      }
+      set((s) => {
+        writeLocal(SIDEBAR_COLLAPSED_KEY, s.sidebarCollapsed ? null : '1')
+        return { sidebarCollapsed: !s.sidebarCollapsed }
+      })
+    },
+    connection: 'connecting',
+    unauthorized: false,
+    settingsSection: null,
+    chatDialog: null,
+    openSession(id) {
+      if (!mayLeaveSettings()) return
+      writeLocal(LAST_SESSION_KEY, id)
+      set({ selectedSessionId: id, view: 'chat', sidebarOpen: false, chatDialog: null })
+    },
+    deselect() {
+      writeLocal(LAST_SESSION_KEY, null)
+      set({ selectedSessionId: null })
+    },
+    openSettings(section) {
+      set({ view: 'settings', sidebarOpen: false, settingsSection: section ?? null, chatDialog: null })
+    },
+    settingsSectionShown() {
+      set({ settingsSection: null })
+    },
+    settingsLeaveGuard: null,
+    setSettingsLeaveGuard(settingsLeaveGuard) {
+      set({ settingsLeaveGuard })
+    },
+    closeSettings() {
+      if (!mayLeaveSettings()) return
+      set({ view: 'chat' })
+    },
+    setSidebarOpen(open) {
+      set({ sidebarOpen: open })
+    },
+    setConnection(connection) {
+      set({ connection })
+    },
+    setUnauthorized() {
+      set({ unauthorized: true })
+    },
+    setChatDialog(chatDialog) {
+      set({ chatDialog })
     }
-    set((s) => {
-      writeLocal(SIDEBAR_COLLAPSED_KEY, s.sidebarCollapsed ? null : '1')
-      return { sidebarCollapsed: !s.sidebarCollapsed }
-    })
-  },
-  connection: 'connecting',
-  unauthorized: false,
-  settingsSection: null,
-  chatDialog: null,
-  openSession(id) {
-    writeLocal(LAST_SESSION_KEY, id)
-    set({ selectedSessionId: id, view: 'chat', sidebarOpen: false, chatDialog: null })
-  },
-  deselect() {
-    writeLocal(LAST_SESSION_KEY, null)
-    set({ selectedSessionId: null })
-  },
-  openSettings(section) {
-    set({ view: 'settings', sidebarOpen: false, settingsSection: section ?? null, chatDialog: null })
-  },
-  settingsSectionShown() {
-    set({ settingsSection: null })
-  },
-  closeSettings() {
-    set({ view: 'chat' })
-  },
-  setSidebarOpen(open) {
-    set({ sidebarOpen: open })
-  },
-  setConnection(connection) {
-    set({ connection })
-  },
-  setUnauthorized() {
-    set({ unauthorized: true })
-  },
-  setChatDialog(chatDialog) {
-    set({ chatDialog })
   }
-}))
+})
 
 /** The chat open when the app was last closed, if any. */
 export function lastSessionId(): string | null {

@@ -11,6 +11,7 @@ import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { strategyLabel } from '../compression/labels'
+import { ChatThresholdField } from './chat-threshold-field'
 import { ChatWindowField } from './chat-window-field'
 import './chat-settings-dialog.css'
 
@@ -28,7 +29,7 @@ export function ChatSettingsButton({ sessionId }: { sessionId: string }) {
   const setChatDialog = useUiStore((s) => s.setChatDialog)
   const overridden =
     session !== null &&
-    (session.autoCompress !== null || session.strategy !== null || session.recall !== null || session.contextWindow !== null)
+    (session.autoCompress !== null || session.strategy !== null || session.recall !== null || session.contextWindow !== null || session.thresholdPercent !== null)
   return (
     <button
       type="button"
@@ -175,6 +176,7 @@ function ChatSettingsForm({ session }: { session: Session }) {
         </p>
       </div>
       <ChatWindowField key={session.contextWindow ?? 'model'} session={session} />
+      <ChatThresholdField key={session.thresholdPercent ?? 'inherit'} session={session} />
     </div>
   )
 }

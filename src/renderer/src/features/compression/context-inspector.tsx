@@ -8,6 +8,7 @@ import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { counterDescription } from '../usage/usage-breakdown'
+import { ThresholdSource } from '../usage/threshold-source'
 import { isEstimate } from '../usage/usage-level'
 import { preparedNote } from '../usage/prepared-note'
 import { recountNote } from '../usage/recount-note'
@@ -88,6 +89,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
           ? `Older messages are summarized automatically when the context passes ${formatCount(budget.threshold)} tokens (${budget.thresholdPercent}% of the usable ${formatCount(budget.usable)}).`
           : 'Automatic compression is off for this chat.'}
       </p>
+      <ThresholdSource usage={usage} />
 
       <div className="context-bar-wrap">
         <div className="context-bar" role="img" aria-label={barLabel(usage)}>

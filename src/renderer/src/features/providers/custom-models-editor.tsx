@@ -1,11 +1,10 @@
-import { useRef, useState, type FormEvent } from 'react'
-import { toast } from 'sonner'
+import { useRef, useState } from 'react'
 import type { ProviderId } from '../../../../shared/domain/provider'
 import type { Settings } from '../../../../shared/domain/settings'
-import { errorMessage, isApiError } from '../../api/api-error'
+import { isApiError } from '../../api/api-error'
 import { PlusIcon, TrashIcon } from '../../components/icons'
 import { PROVIDER_LABELS, PROVIDER_ORDER } from '../../lib/providers'
-import { useSettingsStore } from '../../stores/settings-store'
+import { useDraftPart } from '../settings/settings-draft'
 import {
   emptyRow,
   rowsDiffer,
@@ -27,11 +26,9 @@ const COLUMNS: ReadonlyArray<{ field: CustomField; label: string }> = [
 
 /** Models the catalog does not know, with their windows, so budgets and the meter fit them. */
 export function CustomModelsEditor({ settings }: { settings: Settings }) {
-  const save = useSettingsStore((s) => s.save)
   const [rows, setRows] = useState<CustomRow[]>(() => toRows(settings.customModels))
   const [base, setBase] = useState(settings.customModels)
   const [errors, setErrors] = useState<Record<string, RowErrors>>({})
-  const [saving, setSaving] = useState(false)
   const listRef = useRef<HTMLDivElement>(null)
 
   // Saved here or elsewhere: take the new list unless the user has unsaved edits.
@@ -40,7 +37,23 @@ export function CustomModelsEditor({ settings }: { settings: Settings }) {
     if (!rowsDiffer(rows, base)) setRows(toRows(settings.customModels))
   }
 
-  const dirty = rowsDiffer(rows, settings.customModels)
+  const { saving } = useDraftPart('custom-models', rowsDiffer(rows, settings.customModels), {
+    label: 'Custom models',
+    prepare() {
+      const { models, errors: local } = toModels(rows)
+      setErrors(local)
+      return Object.keys(local).length > 0 ? null : { patch: { customModels: models } }
+    },
+    claim(error) {
+      const placed = isApiError(error) ? serverRowErrors(rows, error.issues) : {}
+      setErrors(placed)
+      return Object.keys(placed).length > 0
+    },
+    discard() {
+      setRows(toRows(settings.customModels))
+      setErrors({})
+    }
+  })
 
   function edit(key: string, field: CustomField, value: string) {
     setRows((current) =>
@@ -52,10 +65,6 @@ export function CustomModelsEditor({ settings }: { settings: Settings }) {
         return Object.keys(left).length > 0 ? { ...rest, [key]: left } : rest
       })
     }
-  }
-
-  function focusFirstInvalid() {
-    requestAnimationFrame(() => listRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
   }
 
   function add() {
@@ -77,34 +86,8 @@ export function CustomModelsEditor({ settings }: { settings: Settings }) {
     })
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault()
-    const { models, errors: local } = toModels(rows)
-    if (Object.keys(local).length > 0) {
-      setErrors(local)
-      focusFirstInvalid()
-      return
-    }
-    setSaving(true)
-    try {
-      await save({ customModels: models })
-      setErrors({})
-      toast.success('Custom models saved')
-    } catch (error) {
-      const placed = isApiError(error) ? serverRowErrors(rows, error.issues) : {}
-      if (Object.keys(placed).length > 0) {
-        setErrors(placed)
-        focusFirstInvalid()
-      } else {
-        toast.error('Could not save the custom models', { description: errorMessage(error) })
-      }
-    } finally {
-      setSaving(false)
-    }
-  }
-
   return (
-    <form className="custom-models" aria-labelledby="custom-models-title" noValidate onSubmit={(event) => void submit(event)}>
+    <div className="custom-models" role="group" aria-labelledby="custom-models-title">
       <div className="setting-text">
         <h3 id="custom-models-title" className="setting-label">
           Custom models
@@ -142,14 +125,8 @@ export function CustomModelsEditor({ settings }: { settings: Settings }) {
           <PlusIcon width={14} height={14} />
           Add model
         </button>
-        <span className="settings-status" role="status">
-          {dirty ? 'Unsaved changes' : ''}
-        </span>
-        <button type="submit" className="button button-small button-primary" disabled={saving || !dirty}>
-          Save models
-        </button>
       </div>
-    </form>
+    </div>
   )
 }
 

@@ -1,31 +1,31 @@
 import { useState } from 'react'
-import { toast } from 'sonner'
 import type { ProviderId } from '../../../../shared/domain/provider'
 import type { Settings } from '../../../../shared/domain/settings'
-import { errorMessage, isApiError } from '../../api/api-error'
-import { useSettingsStore } from '../../stores/settings-store'
+import { isApiError } from '../../api/api-error'
+import { useDraftPart } from '../settings/settings-draft'
 import { ModelSelect } from './model-select'
 
-/** "Default model for new chats": saved as soon as it is picked. */
+/** "Default model for new chats": part of the page's draft, written with the rest by Save. */
 export function DefaultModelField({ settings }: { settings: Settings }) {
-  const save = useSettingsStore((s) => s.save)
-  const [pending, setPending] = useState<{ provider: ProviderId; modelId: string } | null>(null)
+  const [picked, setPicked] = useState<{ provider: ProviderId; modelId: string } | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const value = pending ?? { provider: settings.defaultProvider, modelId: settings.defaultModel }
+  const value = picked ?? { provider: settings.defaultProvider, modelId: settings.defaultModel }
+  const dirty = value.provider !== settings.defaultProvider || value.modelId !== settings.defaultModel
 
-  async function change(provider: ProviderId, modelId: string) {
-    setPending({ provider, modelId })
-    setError(null)
-    try {
-      await save({ defaultProvider: provider, defaultModel: modelId })
-      toast.success('Default model saved', { description: 'New chats start with it.' })
-    } catch (err) {
+  const { saving } = useDraftPart('default-model', dirty, {
+    label: 'Default model',
+    prepare: () => ({ patch: { defaultProvider: value.provider, defaultModel: value.modelId } }),
+    claim(err) {
       const fields = isApiError(err) ? err.fieldErrors() : {}
-      setError(fields.defaultModel ?? fields.defaultProvider ?? errorMessage(err))
-    } finally {
-      setPending(null)
+      const message = fields.defaultModel ?? fields.defaultProvider ?? null
+      setError(message)
+      return message !== null
+    },
+    discard() {
+      setPicked(null)
+      setError(null)
     }
-  }
+  })
 
   return (
     <div className="setting setting-wide-control" data-invalid={error ? true : undefined}>
@@ -42,8 +42,12 @@ export function DefaultModelField({ settings }: { settings: Settings }) {
           id="setting-defaultModel"
           value={value}
           invalid={!!error}
+          disabled={saving}
           describedBy={error ? 'setting-defaultModel-error setting-defaultModel-hint' : 'setting-defaultModel-hint'}
-          onChange={(provider, modelId) => void change(provider, modelId)}
+          onChange={(provider, modelId) => {
+            setPicked({ provider, modelId })
+            setError(null)
+          }}
         />
         {error && (
           <p id="setting-defaultModel-error" className="field-error">

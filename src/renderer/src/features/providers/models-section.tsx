@@ -7,7 +7,7 @@ import { ModelThresholdsEditor } from './model-thresholds-editor'
 export function ModelsSection({ settings }: { settings: Settings }) {
   return (
     <section className="settings-section" aria-labelledby="section-models">
-      <h2 id="section-models" className="settings-section-title">
+      <h2 id="section-models" className="settings-section-title" tabIndex={-1}>
         Models
       </h2>
       <div className="settings-card">

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { toast } from 'sonner'
 import type { ProviderStatus } from '../../../../shared/domain/provider'
 import { errorMessage, isApiError } from '../../api/api-error'
 import { DEFAULT_BASE_URLS, PROVIDER_ENV } from '../../lib/providers'
 import { useProvidersStore } from '../../stores/providers-store'
+import { useDraftPart } from '../settings/settings-draft'
 import { checkResultText, keyStatusText, readinessText } from './provider-status-text'
 import './provider-card.css'
 
@@ -25,7 +26,8 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
   const [address, setAddress] = useState(() => savedAddress(status))
   const [base, setBase] = useState(status)
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
-  const [busy, setBusy] = useState<'key' | 'remove' | 'address' | null>(null)
+  const [removeKey, setRemoveKey] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
   const id = useId()
   const env = PROVIDER_ENV[status.id]
   const local = status.id === 'openai-compatible'
@@ -48,59 +50,37 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per unchecked address
   }, [autoCheck, status.baseURL])
 
-  function fieldError(error: unknown, field: Field): string | null {
-    if (!isApiError(error) || error.code !== 'invalid_input') return null
-    return error.fieldErrors()[field] ?? null
-  }
-
-  async function run(action: 'key' | 'remove' | 'address', field: Field, change: () => Promise<string>) {
-    setBusy(action)
-    setErrors(({ [field]: _old, ...rest }) => rest)
-    try {
-      toast.success(await change())
-    } catch (error) {
-      const message = fieldError(error, field)
-      if (message) {
-        setErrors((current) => ({ ...current, [field]: message }))
-        requestAnimationFrame(() => document.getElementById(`${id}-${field}`)?.focus())
-      } else {
-        toast.error(`Could not update ${status.label}`, { description: errorMessage(error) })
+  const newAddress = address.trim() !== savedAddress(status) ? address.trim() : undefined
+  const newKey = removeKey ? null : key.trim() !== '' ? key.trim() : undefined
+  const { saving: busy } = useDraftPart(`provider-${status.id}`, newKey !== undefined || newAddress !== undefined, {
+    label: status.label,
+    prepare: () => ({
+      // Key and address in one request: the server checks both before it writes either.
+      write: async () => {
+        setErrors({})
+        setProblem(null)
+        try {
+          const next = await update(status.id, { ...(newKey !== undefined ? { apiKey: newKey } : {}), ...(newAddress !== undefined ? { baseURL: newAddress } : {}) })
+          setKey('') // never kept in the page longer than needed
+          setRemoveKey(false)
+          setAddress(savedAddress(next))
+        } catch (error) {
+          const fields = isApiError(error) && error.code === 'invalid_input' ? error.fieldErrors() : {}
+          const placed = { ...(fields.apiKey ? { apiKey: fields.apiKey } : {}), ...(fields.baseURL ? { baseURL: fields.baseURL } : {}) }
+          setErrors(placed)
+          if (Object.keys(placed).length === 0) setProblem(errorMessage(error))
+          throw error
+        }
       }
-    } finally {
-      setBusy(null)
+    }),
+    discard() {
+      setKey('')
+      setRemoveKey(false)
+      setAddress(savedAddress(status))
+      setErrors({})
+      setProblem(null)
     }
-  }
-
-  function saveKey(event: FormEvent) {
-    event.preventDefault()
-    if (key.trim() === '') {
-      setErrors((current) => ({ ...current, apiKey: 'Paste a key first' }))
-      document.getElementById(`${id}-apiKey`)?.focus()
-      return
-    }
-    void run('key', 'apiKey', async () => {
-      await update(status.id, { apiKey: key.trim() })
-      setKey('') // never kept in the page longer than needed
-      return `${status.label} key saved`
-    })
-  }
-
-  function removeKey() {
-    void run('remove', 'apiKey', async () => {
-      await update(status.id, { apiKey: null })
-      return `${status.label} key removed`
-    })
-  }
-
-  function saveAddress(event: FormEvent) {
-    event.preventDefault()
-    const value = address.trim()
-    void run('address', 'baseURL', async () => {
-      const next = await update(status.id, { baseURL: value })
-      setAddress(savedAddress(next))
-      return value === '' ? `${status.label} address reset` : `${status.label} address saved`
-    })
-  }
+  })
 
   const keyHint =
     status.keySource === 'environment'
@@ -135,7 +115,9 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
           {readinessText(status)}
         </span>
       </div>
-      <p className="provider-key-status">{keyStatusText(status)}</p>
+      <p className="provider-key-status">
+        {removeKey ? `${keyStatusText(status)} — removed when you save` : keyStatusText(status)}
+      </p>
       <div className="provider-check">
         <button
           type="button"
@@ -151,7 +133,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
         </p>
       </div>
 
-      <form className="provider-field" noValidate onSubmit={saveKey}>
+      <div className="provider-field">
         <label htmlFor={fields.apiKey.input} className="provider-field-label">
           <span className="sr-only">{status.label} </span>API key
         </label>
@@ -165,7 +147,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
               spellCheck={false}
               placeholder={status.keySet ? 'Paste a new key to replace it' : 'Paste your key'}
               value={key}
-              readOnly={busy !== null}
+              readOnly={busy || removeKey}
               aria-describedby={describedBy('apiKey')}
               aria-invalid={errors.apiKey ? true : undefined}
               onChange={(event) => {
@@ -173,17 +155,18 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
                 if (errors.apiKey) setErrors(({ apiKey: _fixed, ...rest }) => rest)
               }}
             />
-            <button type="submit" className="button" disabled={busy !== null}>
-              Save key
-            </button>
             <button
               type="button"
               className="button button-ghost"
-              disabled={busy !== null || status.keySource !== 'settings'}
+              disabled={busy || status.keySource !== 'settings'}
+              aria-pressed={removeKey}
               title={status.keySource === 'environment' ? `Set in ${env.key}; remove it there.` : undefined}
-              onClick={removeKey}
+              onClick={() => {
+                setRemoveKey((current) => !current)
+                setKey('')
+              }}
             >
-              Remove key
+              {removeKey ? 'Keep key' : 'Remove key'}
             </button>
           </div>
           {errors.apiKey && (
@@ -195,9 +178,9 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
             {keyHint}
           </p>
         </div>
-      </form>
+      </div>
 
-      <form className="provider-field" noValidate onSubmit={saveAddress}>
+      <div className="provider-field">
         <label htmlFor={fields.baseURL.input} className="provider-field-label">
           Base URL
         </label>
@@ -213,7 +196,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
               spellCheck={false}
               placeholder={status.baseURLSource === 'environment' ? (status.baseURL ?? DEFAULT_BASE_URLS[status.id]) : DEFAULT_BASE_URLS[status.id]}
               value={address}
-              readOnly={busy !== null}
+              readOnly={busy}
               aria-describedby={describedBy('baseURL')}
               aria-invalid={errors.baseURL ? true : undefined}
               onChange={(event) => {
@@ -221,9 +204,6 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
                 if (errors.baseURL) setErrors(({ baseURL: _fixed, ...rest }) => rest)
               }}
             />
-            <button type="submit" className="button" disabled={busy !== null}>
-              Save address
-            </button>
           </div>
           {errors.baseURL && (
             <p id={fields.baseURL.error} className="field-error">
@@ -234,7 +214,12 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
             {addressHint}
           </p>
         </div>
-      </form>
+      </div>
+      {problem && (
+        <p className="field-error provider-problem" role="alert">
+          Not saved: {problem}
+        </p>
+      )}
     </section>
   )
 }

@@ -1,21 +1,18 @@
-import { useRef, useState, type FormEvent } from 'react'
-import { toast } from 'sonner'
+import { useState } from 'react'
 import type { Settings } from '../../../../shared/domain/settings'
-import { errorMessage, isApiError } from '../../api/api-error'
-import { useSettingsStore } from '../../stores/settings-store'
+import { isApiError } from '../../api/api-error'
 import { SettingField } from './setting-field'
+import { useDraftPart } from './settings-draft'
 import { isDirty, rebase, toFormValues, toPatch, type FormValues } from './settings-form-values'
 import { ALL_FIELDS, SETTINGS_SECTIONS, type FormKey } from './settings-fields'
 
 const KNOWN_KEYS = new Set<string>(ALL_FIELDS.map((f) => f.key))
 
+/** Appearance, Compression, Replies, Recall, Notifications: part of the page's one draft. */
 export function SettingsForm({ settings }: { settings: Settings }) {
-  const save = useSettingsStore((s) => s.save)
   const [values, setValues] = useState<FormValues>(() => toFormValues(settings))
   const [base, setBase] = useState(settings)
   const [errors, setErrors] = useState<Partial<Record<FormKey, string>>>({})
-  const [saving, setSaving] = useState(false)
-  const formRef = useRef<HTMLFormElement>(null)
 
   // Settings changed underneath (saved here, or in another window): keep what the user is editing.
   if (settings !== base) {
@@ -28,45 +25,30 @@ export function SettingsForm({ settings }: { settings: Settings }) {
     if (errors[key]) setErrors(({ [key]: _fixed, ...rest }) => rest)
   }
 
-  function focusFirstInvalid() {
-    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault()
-    const { patch, errors: localErrors } = toPatch(values, settings)
-    if (Object.keys(localErrors).length > 0) {
+  const { saving } = useDraftPart('preferences', isDirty(values, settings), {
+    label: changedSections(values, settings).join(', '),
+    prepare() {
+      const { patch, errors: localErrors } = toPatch(values, settings)
       setErrors(localErrors)
-      focusFirstInvalid()
-      return
-    }
-    setSaving(true)
-    try {
-      await save(patch)
-      setErrors({})
-      toast.success('Settings saved')
-    } catch (error) {
+      return Object.keys(localErrors).length > 0 ? null : { patch }
+    },
+    claim(error) {
       const fieldErrors = isApiError(error) ? error.fieldErrors() : {}
       const known = Object.fromEntries(Object.entries(fieldErrors).filter(([key]) => KNOWN_KEYS.has(key)))
-      if (Object.keys(known).length > 0) {
-        setErrors(known)
-        focusFirstInvalid()
-        toast.error('Some settings were not saved', { description: 'Check the highlighted fields.' })
-      } else {
-        toast.error('Could not save settings', { description: errorMessage(error) })
-      }
-    } finally {
-      setSaving(false)
+      setErrors(known)
+      return Object.keys(known).length > 0
+    },
+    discard() {
+      setValues(toFormValues(settings))
+      setErrors({})
     }
-  }
-
-  const dirty = isDirty(values, settings)
+  })
 
   return (
-    <form ref={formRef} className="settings-form" noValidate onSubmit={(event) => void submit(event)}>
+    <div className="settings-form">
       {SETTINGS_SECTIONS.map((section) => (
         <section key={section.id} className="settings-section" aria-labelledby={`section-${section.id}`}>
-          <h2 id={`section-${section.id}`} className="settings-section-title">
+          <h2 id={`section-${section.id}`} className="settings-section-title" tabIndex={-1}>
             {section.title}
           </h2>
           {section.description && <p className="settings-section-description">{section.description}</p>}
@@ -84,14 +66,12 @@ export function SettingsForm({ settings }: { settings: Settings }) {
           </div>
         </section>
       ))}
-      <div className="settings-footer">
-        <span className="settings-status" role="status">
-          {dirty ? 'Unsaved changes' : ''}
-        </span>
-        <button type="submit" className="button button-primary" disabled={saving}>
-          Save settings
-        </button>
-      </div>
-    </form>
+    </div>
   )
+}
+
+/** The titles of the sections with an edited field, for the save bar. */
+function changedSections(values: FormValues, settings: Settings): string[] {
+  const saved = toFormValues(settings)
+  return SETTINGS_SECTIONS.filter((section) => section.fields.some((f) => values[f.key] !== saved[f.key])).map((s) => s.title)
 }

@@ -5,11 +5,25 @@ import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 import { ModelsSection } from '../providers/models-section'
 import { ProvidersSection } from '../providers/providers-section'
+import { SaveBar, SETTINGS_FORM_ID } from './save-bar'
+import { SettingsDraft, useDraftState } from './settings-draft'
 import { SettingsForm } from './settings-form'
 import './settings-page.css'
 
-/** Settings in the main pane, with a way back to the chat. */
+/**
+ * Settings in the main pane, with a way back to the chat. The whole page is one draft with one
+ * Save (the bar at the bottom, Enter in a field, or Ctrl/⌘+S).
+ */
 export function SettingsPage() {
+  return (
+    <SettingsDraft>
+      <SettingsPageContent />
+    </SettingsDraft>
+  )
+}
+
+function SettingsPageContent() {
+  const draft = useDraftState()
   const settings = useSettingsStore((s) => s.settings)
   const status = useSettingsStore((s) => s.status)
   const error = useSettingsStore((s) => s.error)
@@ -22,11 +36,26 @@ export function SettingsPage() {
     void useSettingsStore.getState().load()
   }, [])
 
+  // Leaving (Back, a chat in the sidebar, a shortcut) would drop the edits: only when the user says so.
+  const unsaved = draft.dirtyLabels.length > 0
+  useEffect(() => {
+    if (!unsaved) return
+    const ui = useUiStore.getState()
+    ui.setSettingsLeaveGuard(() => window.confirm('Leave Settings without saving your changes?'))
+    const onUnload = (event: BeforeUnloadEvent) => event.preventDefault()
+    window.addEventListener('beforeunload', onUnload)
+    return () => {
+      ui.setSettingsLeaveGuard(null)
+      window.removeEventListener('beforeunload', onUnload)
+    }
+  }, [unsaved])
+
   // Opened for a purpose ("Open Settings" on a reply that needs a key): go straight there.
   useEffect(() => {
-    if (section === 'models' && settings) {
-      const models = document.getElementById('section-models')
-      models?.scrollIntoView({ block: 'start' })
+    if ((section === 'models' || section === 'compression') && settings) {
+      const heading = document.getElementById(`section-${section}`)
+      heading?.scrollIntoView({ block: 'start' })
+      heading?.focus({ preventScroll: true })
       useUiStore.getState().settingsSectionShown()
       return
     }
@@ -42,13 +71,26 @@ export function SettingsPage() {
       <PaneHeader
         title={<span id="settings-title">Settings</span>}
         leading={
-          <button type="button" className="button button-ghost back-button" onClick={closeSettings}>
+          <button
+            type="button"
+            className="button button-ghost back-button"
+            onClick={closeSettings}
+          >
             <ArrowLeftIcon />
             Back to chat
           </button>
         }
       />
-      <div className="settings-scroll">
+      <form
+        id={SETTINGS_FORM_ID}
+        className="settings-scroll"
+        aria-label="Settings"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          void draft.save()
+        }}
+      >
         <div className="settings-column settings-stack">
           <ProvidersSection headingRef={providersRef} />
           {settings ? (
@@ -70,7 +112,8 @@ export function SettingsPage() {
             </p>
           )}
         </div>
-      </div>
+      </form>
+      <SaveBar />
     </section>
   )
 }

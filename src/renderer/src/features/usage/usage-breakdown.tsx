@@ -3,11 +3,11 @@ import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { isEstimate } from './usage-level'
 import { preparedNote } from './prepared-note'
 import { recountNote } from './recount-note'
-import { thresholdNote } from './threshold-note'
+import { thresholdNoteText } from './threshold-note'
 
 /** How the counts were made, in words. */
 export function counterDescription(counter: string, estimate: boolean): string {
-  if (counter.startsWith('tiktoken:')) return `Counted exactly with tiktoken (${counter.slice('tiktoken:'.length)}).`
+  if (counter.startsWith('tiktoken:')) return `Counted exactly with OpenAI’s ${counter.slice('tiktoken:'.length)} tokenizer.`
   if (counter.startsWith('api:')) return 'Counted exactly by the provider’s token counter.'
   if (counter === 'mixed') return estimate ? 'Counts are estimates in part.' : 'Counted exactly.'
   if (counter === 'estimate:anthropic' || counter === 'estimate:gemini') {
@@ -74,7 +74,7 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
         {!usage.modelKnown && (
           <li>Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom models.</li>
         )}
-        <li>{thresholdNote(usage)}</li>
+        <li>{thresholdNoteText(usage)}</li>
         {preparedNote(usage) && <li>{preparedNote(usage)}</li>}
         {usage.recounting && <li>{recountNote(usage)}</li>}
         <li>{counterDescription(usage.counter, estimate)}</li>
