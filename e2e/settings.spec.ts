@@ -32,6 +32,11 @@ test('edits all over the page are saved by one Save and survive a reload', async
   await thresholds.getByRole('textbox', { name: 'Its threshold (%)' }).fill('70') // typed, not "Set": saved all the same
   await page.getByRole('spinbutton', { name: 'Threshold', exact: true }).fill('80')
   await page.getByRole('spinbutton', { name: 'Recent tokens kept verbatim' }).fill('500')
+  const prepareAt = page.getByRole('spinbutton', { name: 'Prepare the next summary at' })
+  await expect(prepareAt).toHaveValue('80')
+  await prepareAt.fill('70')
+  await prepareAt.scrollIntoViewIfNeeded()
+  await snapBoth(page, 'settings-prepare-ahead')
 
   await expect(saveBar(page).getByRole('status')).toHaveText(
     'Unsaved changes: Local / OpenAI-compatible, Default model, Custom models, Thresholds per model, Compression'
@@ -51,6 +56,7 @@ test('edits all over the page are saved by one Save and survive a reload', async
   await expect(thresholds.getByRole('listitem').filter({ hasText: 'GPT-4o mini' })).toContainText('70%')
   await expect(page.getByRole('spinbutton', { name: 'Threshold', exact: true })).toHaveValue('80')
   await expect(page.getByRole('spinbutton', { name: 'Recent tokens kept verbatim' })).toHaveValue('500')
+  await expect(page.getByRole('spinbutton', { name: 'Prepare the next summary at' })).toHaveValue('70')
   await expect(saveBar(page)).toBeHidden()
 
   // The chat (GPT-4o mini) now compresses at its model's 70%.

@@ -11,6 +11,8 @@ export type FormKey = Extract<
   | 'minimumTokens'
   | 'strategy'
   | 'summarizer'
+  | 'prepareAtPercent'
+  | 'prepareWhenIdle'
   | 'summarizationModel'
   | 'notifications'
   | 'firstChunkTimeoutSeconds'
@@ -160,6 +162,25 @@ export const SETTINGS_SECTIONS: SectionSpec[] = [
         placeholder: 'Same as the chat',
         emptyLabel: 'the chat’s own model',
         defaultValue: null
+      },
+      {
+        key: 'prepareAtPercent',
+        kind: 'number',
+        label: 'Prepare the next summary at',
+        help: 'Percent of the threshold at which the model starts writing the next summary in the background, so reaching the threshold never makes you wait. 0 prepares nothing ahead.',
+        unit: '%',
+        min: 0,
+        max: 95,
+        step: 5,
+        integer: true,
+        defaultValue: 80
+      },
+      {
+        key: 'prepareWhenIdle',
+        kind: 'toggle',
+        label: 'Prepare with paid models right after a reply',
+        help: 'Off: with a paid summarization model, the next summary is prepared only once you start typing, so a chat you leave costs nothing.',
+        defaultValue: false
       }
     ]
   },

@@ -14,6 +14,8 @@ export function toFormValues(settings: Settings): FormValues {
     minimumTokens: String(settings.minimumTokens),
     strategy: settings.strategy,
     summarizer: settings.summarizer,
+    prepareAtPercent: String(settings.prepareAtPercent),
+    prepareWhenIdle: settings.prepareWhenIdle,
     summarizationModel: settings.summarizationModel ?? '',
     notifications: settings.notifications,
     firstChunkTimeoutSeconds: String(settings.firstChunkTimeoutSeconds),
