@@ -155,3 +155,41 @@ test('deleting the chat frees its files in the data directory', async ({ page, d
   await expect(item).toBeHidden()
   await expect.poll(() => storedFiles(distill.dbFile)).toEqual([])
 })
+
+test('after a summary the attachments are listed as having left the context, and one can be attached again', async ({ page, distill, fake }) => {
+  await page.goto(distill.url)
+  const sessionId = await newChat(page)
+  await attachThroughButton(page, [
+    { name: 'chart.png', mimeType: 'image/png', buffer: png },
+    { name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf }
+  ])
+  await expect(page.getByRole('list', { name: 'Attached files' }).getByText('PDF · 2 pages')).toBeVisible()
+  await page.getByRole('textbox', { name: 'Message' }).fill('Here are the figures')
+  await page.getByRole('button', { name: 'Send' }).click()
+  const log = page.getByRole('log', { name: 'Messages' })
+  await expect(log.getByText('Reply to: Here are the figures')).toBeVisible()
+
+  await rpc(page, 'compression.run', { sessionId, summarizer: 'extractive' })
+  await expect(page.getByRole('separator', { name: 'Active context starts here · 2 attachments left the active context' })).toBeAttached()
+  const summary = page.getByRole('region', { name: 'Summary' })
+  await expect(summary.getByText('2 attachments left the active context')).toBeVisible()
+  await summary.getByRole('button', { name: /Summary/ }).click()
+  const manifest = summary.getByRole('region', { name: 'Attachments that left the active context' })
+  await expect(manifest.getByText('report.pdf')).toBeVisible()
+  await expect(manifest.getByText(/^Message 1, from you, /).first()).toBeVisible()
+  await snap(page, 'attachments-manifest-light')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await snap(page, 'attachments-manifest-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+
+  await manifest.getByRole('button', { name: 'Attach chart.png again' }).click()
+  const tray = page.getByRole('list', { name: 'Attached files' })
+  await expect(tray.getByText('chart.png')).toBeVisible()
+  fake.reset()
+  await page.getByRole('textbox', { name: 'Message' }).fill('Look at the chart again')
+  await page.getByRole('button', { name: 'Send' }).click()
+  await expect(log.getByText('Reply to: Look at the chart again')).toBeVisible()
+  const request = fake.requests.find((r) => r.attachments !== undefined)!
+  expect(request.attachments!.map((a) => [a.wire, a.sha256])).toEqual([['image_url', sha(png)]])
+  expect(JSON.stringify(request.body)).toContain('Attachments in the summarized messages')
+})

@@ -1,12 +1,20 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { and, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, lte, lt, notExists, or, sql } from 'drizzle-orm'
 import { AppError } from '../../shared/app-error'
-import { attachmentKind, attachmentRefusal, MAX_ATTACHMENT_BYTES, textMediaType, ATTACHMENT_TYPES_SENTENCE } from '../../shared/domain/attachments'
-import type { AttachmentPart } from '../../shared/domain/chat-message'
+import {
+  attachmentKind,
+  attachmentManifest,
+  attachmentRefusal,
+  ATTACHMENT_TYPES_SENTENCE,
+  MAX_ATTACHMENT_BYTES,
+  textMediaType,
+  type ManifestItem
+} from '../../shared/domain/attachments'
+import type { AttachmentPart, MessagePart } from '../../shared/domain/chat-message'
 import type { Db } from '../db/client'
-import { attachments, messageAttachments, type AttachmentRow } from '../db/schema'
+import { attachments, chatMessages, messageAttachments, type AttachmentRow } from '../db/schema'
 import { pdfPageCount } from './pdf-text'
 import { decodeText, isPdf, sniffImage } from './sniff-file'
 
@@ -95,6 +103,22 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
 
     describe(hash: string): AttachmentRow | undefined {
       return HASH.test(hash) ? db.select().from(attachments).where(eq(attachments.hash, hash)).get() : undefined
+    },
+
+    /**
+     * The files of a chat's summarized messages (seq ≤ cutoff, on the conversation's path). Driven by
+     * the reference table, so a long chat's text is never read for it.
+     */
+    summarized(sessionId: string, cutoffSeq: number): ManifestItem[] {
+      if (cutoffSeq <= 0) return []
+      const rows = db
+        .selectDistinct({ id: chatMessages.id, seq: chatMessages.seq, role: chatMessages.role, createdAt: chatMessages.createdAt, parts: chatMessages.parts })
+        .from(messageAttachments)
+        .innerJoin(chatMessages, eq(chatMessages.id, messageAttachments.messageId))
+        .where(and(eq(chatMessages.sessionId, sessionId), isNull(chatMessages.hiddenIn), lte(chatMessages.seq, cutoffSeq)))
+        .orderBy(asc(chatMessages.seq))
+        .all()
+      return attachmentManifest(rows as { id: string; seq: number; role: string; createdAt: number; parts: MessagePart[] }[], cutoffSeq)
     },
 
     /** The stored bytes; not_found when the file is gone. */

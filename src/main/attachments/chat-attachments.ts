@@ -1,8 +1,9 @@
 import type { ModelMessage } from 'ai'
 import { AppError } from '../../shared/app-error'
-import { attachmentKind, MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../../shared/domain/attachments'
+import { attachmentKind, manifestText, MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../../shared/domain/attachments'
 import type { AttachmentPart } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS, type ProviderId } from '../../shared/domain/provider'
+import { SUMMARY_PREFIX } from '../engine/build-context'
 import { CATALOG } from '../models/catalog'
 import type { AttachmentStore } from './attachment-store'
 import { resolveAttachments } from './resolve-attachments'
@@ -16,8 +17,11 @@ export interface ModelAbilities {
 export interface ChatAttachments {
   /** The stored parts for the files being sent; refuses a file that is gone or that the model cannot take. */
   partsFor(sent: readonly { hash: string; filename: string }[], provider: ProviderId, modelId: string): AttachmentPart[]
-  /** Reads the files a request carries, in the provider's format. */
-  resolve(messages: ModelMessage[], provider: ProviderId, modelId: string): Promise<ModelMessage[]>
+  /**
+   * Reads the files a request carries, in the provider's format, and lists after the summary the
+   * files of the messages it stands for (those up to `cutoffSeq`).
+   */
+  resolve(messages: ModelMessage[], target: { provider: ProviderId; modelId: string; sessionId: string; cutoffSeq: number }): Promise<ModelMessage[]>
 }
 
 /** "GPT-3.5 Turbo cannot see images. Models that can: GPT-4o, …". The chat's provider first. */
@@ -55,9 +59,14 @@ export function createChatAttachments(deps: {
       return parts
     },
 
-    resolve(messages, provider, modelId) {
-      const vision = deps.abilities(provider, modelId).vision
-      return resolveAttachments(messages, provider, deps.store, { vision })
+    resolve(messages, { provider, modelId, sessionId, cutoffSeq }) {
+      const manifest = manifestText(deps.store.summarized(sessionId, cutoffSeq))
+      const withManifest = manifest
+        ? messages.map((m) =>
+            m.role === 'system' && typeof m.content === 'string' && m.content.startsWith(SUMMARY_PREFIX) ? { ...m, content: `${m.content}\n\n${manifest}` } : m
+          )
+        : messages
+      return resolveAttachments(withManifest, provider, deps.store, { vision: deps.abilities(provider, modelId).vision })
     }
   }
 }

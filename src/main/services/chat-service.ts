@@ -124,7 +124,9 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
         if (shortened) publish(shortened)
       }
-      const messages = deps.attachments ? await deps.attachments.resolve(request.messages, provider, modelId) : request.messages
+      const messages = deps.attachments
+        ? await deps.attachments.resolve(request.messages, { provider, modelId, sessionId: session.id, cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0 })
+        : request.messages
       if (controller.signal.aborted) {
         publish(updateMessage(db, reply.id, { status: 'aborted', error: null })!)
         return

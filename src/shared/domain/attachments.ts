@@ -87,3 +87,57 @@ export function attachmentTypeLabel(mediaType: string, filename: string): string
   const ext = extension(filename)
   return ext && ext !== filename.toLowerCase() ? ext.toUpperCase() : 'Text'
 }
+
+/** A file of a summarized message: it left the active context, and can be attached again. */
+export interface ManifestItem {
+  messageId: string
+  seq: number
+  role: string
+  createdAt: number
+  filename: string
+  mediaType: string
+  size: number
+  pages?: number
+  width?: number
+  height?: number
+  hash?: string
+}
+
+interface ManifestSource {
+  id: string
+  seq: number
+  role: string
+  createdAt: number
+  parts: readonly { type: string }[]
+}
+
+/** The attachments of the messages a summary stands for (seq ≤ cutoff), in order. */
+export function attachmentManifest(messages: readonly ManifestSource[], cutoffSeq: number): ManifestItem[] {
+  return messages
+    .filter((m) => m.seq <= cutoffSeq)
+    .flatMap((m) =>
+      m.parts.flatMap((p) => {
+        if (p.type !== 'attachment') return []
+        const { type: _type, ...file } = p as unknown as Omit<ManifestItem, 'messageId' | 'seq' | 'role' | 'createdAt'> & { type: string }
+        return [{ messageId: m.id, seq: m.seq, role: m.role, createdAt: m.createdAt, ...file }]
+      })
+    )
+}
+
+export function attachmentsLeftSentence(count: number): string {
+  return `${count} ${count === 1 ? 'attachment' : 'attachments'} left the active context`
+}
+
+/**
+ * The manifest as the model reads it, after the summary: which files the summarized messages
+ * carried, so it neither forgets them nor pretends to still see them.
+ */
+export function manifestText(items: readonly ManifestItem[]): string {
+  if (items.length === 0) return ''
+  const lines = items.map(
+    (i) =>
+      `- ${i.filename} (${attachmentTypeLabel(i.mediaType, i.filename)}${i.pages !== undefined ? `, ${i.pages} ${i.pages === 1 ? 'page' : 'pages'}` : ''}, ${formatBytes(i.size)}), ` +
+      `attached by the ${i.role === 'user' ? 'user' : i.role} in message ${i.seq} on ${new Date(i.createdAt).toISOString().slice(0, 10)}`
+  )
+  return `Attachments in the summarized messages (no longer in your context; the user can attach them again):\n${lines.join('\n')}`
+}

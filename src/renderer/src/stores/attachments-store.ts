@@ -23,6 +23,8 @@ interface AttachmentsState {
   contents: Record<string, string>
   /** Checks and uploads files; resolves with the sentences for those refused. */
   attach(sessionId: string, files: readonly File[]): Promise<string[]>
+  /** Puts a stored file back on the draft ("Attach again"); resolves with the refusal, if any. */
+  reattach(sessionId: string, part: AttachmentPart): string | null
   remove(sessionId: string, key: string): void
   clear(sessionId: string): void
   /** A stored file as a data URL, fetched once. */
@@ -88,6 +90,23 @@ export const useAttachmentsStore = create<AttachmentsState>()((set, get) => ({
     })
     await Promise.all(uploads)
     return refusals
+  },
+
+  reattach(sessionId, part) {
+    const current = get().pending[sessionId] ?? []
+    if (current.some((p) => p.part?.hash === part.hash && p.filename === part.filename)) return null
+    if (current.length >= MAX_ATTACHMENTS_PER_MESSAGE) return TOO_MANY_ATTACHMENTS
+    const item: PendingAttachment = {
+      key: `a${++nextKey}`,
+      filename: part.filename,
+      mediaType: part.mediaType,
+      size: part.size,
+      status: 'ready',
+      part,
+      ...(part.hash && get().contents[part.hash] && part.mediaType.startsWith('image/') ? { preview: get().contents[part.hash] } : {})
+    }
+    set((s) => ({ pending: { ...s.pending, [sessionId]: [...current, item] } }))
+    return null
   },
 
   remove(sessionId, key) {

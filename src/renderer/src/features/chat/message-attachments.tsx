@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog'
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { attachmentKind, attachmentTypeLabel, formatBytes } from '../../../../shared/domain/attachments'
 import type { AttachmentPart, MessagePart } from '../../../../shared/domain/chat-message'
 import { CloseIcon, FileIcon } from '../../components/icons'
@@ -29,8 +29,7 @@ function ImageAttachment({ part }: { part: AttachmentPart }) {
   const url = useAttachmentUrl(part.hash)
   const [open, setOpen] = useState(false)
   return (
-    <li className="attachment-image">
-      <Dialog.Root open={open} onOpenChange={setOpen}>
+    <Dialog.Root open={open} onOpenChange={setOpen}>
         <Dialog.Trigger asChild>
           <button type="button" className="attachment-thumb" aria-label={`View ${part.filename}`} title={`${part.filename} · ${attachmentMeta(part)}`}>
             {url ? <img src={url} alt={part.filename} /> : <span className="attachment-thumb-loading" aria-hidden="true" />}
@@ -51,8 +50,7 @@ function ImageAttachment({ part }: { part: AttachmentPart }) {
             {url && <img className="image-viewer-image" src={url} alt={part.filename} />}
           </Dialog.Content>
         </Dialog.Portal>
-      </Dialog.Root>
-    </li>
+    </Dialog.Root>
   )
 }
 
@@ -69,21 +67,21 @@ export function FileChip({ part }: { part: Pick<AttachmentPart, 'filename' | 'me
   )
 }
 
-/** A message's files: image thumbnails that open a viewer, other files as chips. */
-export function MessageAttachments({ parts }: { parts: readonly MessagePart[] }) {
+/**
+ * A message's files: image thumbnails that open a viewer, other files as chips. `attachAgain`: the
+ * message left the active context, so each file offers to go with the next message of that chat.
+ */
+export function MessageAttachments({ parts, attachAgain }: { parts: readonly MessagePart[]; attachAgain?: (part: AttachmentPart) => ReactNode }) {
   const files = parts.filter((p): p is AttachmentPart => p.type === 'attachment')
   if (files.length === 0) return null
   return (
     <ul className="message-attachments" aria-label="Attachments">
-      {files.map((part, i) =>
-        part.hash && attachmentKind(part.mediaType, part.filename) === 'image' ? (
-          <ImageAttachment key={i} part={part} />
-        ) : (
-          <li key={i}>
-            <FileChip part={part} />
-          </li>
-        )
-      )}
+      {files.map((part, i) => (
+        <li key={i} className={attachAgain ? 'attachment-with-action' : undefined}>
+          {part.hash && attachmentKind(part.mediaType, part.filename) === 'image' ? <ImageAttachment part={part} /> : <FileChip part={part} />}
+          {attachAgain?.(part)}
+        </li>
+      ))}
     </ul>
   )
 }

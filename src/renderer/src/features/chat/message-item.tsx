@@ -12,6 +12,7 @@ import { useUiStore } from '../../stores/ui-store'
 import { RecalledNote } from './recalled-note'
 import { SentCutNote } from './cut-notes'
 import { MessageActions, MessageContextMenu } from './message-actions'
+import { AttachAgainButton } from './attachment-manifest'
 import { MessageAttachments } from './message-attachments'
 import { MessageEditor } from './message-editor'
 
@@ -84,7 +85,10 @@ export const MessageItem = memo(function MessageItem({
               )}
             </span>
           )}
-          <MessageAttachments parts={message.parts} />
+          <MessageAttachments
+            parts={message.parts}
+            attachAgain={inContext ? undefined : (part) => <AttachAgainButton sessionId={message.sessionId} part={part} />}
+          />
           {message.status === 'error' && (
             <div className="message-error" role="note">
               <p>{message.error?.message ?? 'The reply failed.'}</p>

@@ -4,6 +4,7 @@ import { formatTokens } from '../../lib/format-tokens'
 import { useCompressionStore, type RunOptions, type RunOutcome } from '../../stores/compression-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
+import { ManifestNote } from '../chat/attachment-manifest'
 import { plainPreview, reductionText } from './preview-text'
 import './compression-toasts.css'
 
@@ -27,7 +28,7 @@ export function summaryRegionId(sessionId: string): string {
   return `summary-${sessionId}`
 }
 
-function Preview({ report }: { report: CompressionReport }) {
+function Preview({ sessionId, report }: { sessionId: string; report: CompressionReport }) {
   const preview = plainPreview(report.summaryPreview)
   return (
     <span className="toast-summary">
@@ -41,6 +42,7 @@ function Preview({ report }: { report: CompressionReport }) {
       {report.fellBack && (
         <span className="toast-summary-note">The model could not be reached, so an offline summary was used.</span>
       )}
+      <ManifestNote sessionId={sessionId} className="toast-summary-note" />
     </span>
   )
 }
@@ -51,7 +53,12 @@ export function notifyAutoCompression(sessionId: string, report: CompressionRepo
   const title = `Summarized ${report.messagesSummarized} ${report.messagesSummarized === 1 ? 'message' : 'messages'} · context now ${formatTokens(report.tokensAfter)} tokens`
   toast(title, {
     id: `auto-compression-${sessionId}`,
-    description: report.fellBack ? 'The model could not be reached, so an offline summary was used.' : undefined,
+    description: (
+      <>
+        {report.fellBack && 'The model could not be reached, so an offline summary was used. '}
+        <ManifestNote sessionId={sessionId} />
+      </>
+    ),
     action: { label: 'View summary', onClick: () => viewSummary(sessionId) },
     duration: 8000
   })
@@ -68,7 +75,7 @@ function notifyOutcome(sessionId: string, outcome: RunOutcome, kind: 'summarize'
     if (!notificationsOn()) return
     toast.success(kind === 'regenerate' ? 'Summary regenerated' : 'Conversation summarized', {
       id,
-      description: <Preview report={outcome.report} />,
+      description: <Preview sessionId={sessionId} report={outcome.report} />,
       action: { label: 'View summary', onClick: () => viewSummary(sessionId) },
       duration: 10_000
     })

@@ -6,6 +6,7 @@ import { CloseIcon, SearchIcon } from '../../components/icons'
 import { MarkdownText } from '../../components/markdown-text'
 import { formatFull } from '../../lib/relative-time'
 import { messageText } from '../../lib/message-text'
+import { AttachAgainButton } from '../chat/attachment-manifest'
 import { MessageAttachments } from '../chat/message-attachments'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useHistoryStore, type HistoryMessage } from '../../stores/history-store'
@@ -309,7 +310,10 @@ function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing:
       ) : (
         <div className="history-item-text">{text}</div>
       )}
-      <MessageAttachments parts={message.parts} />
+      <MessageAttachments
+        parts={message.parts}
+        attachAgain={message.inContext ? undefined : (part) => <AttachAgainButton sessionId={message.sessionId} part={part} />}
+      />
     </article>
   )
 }
