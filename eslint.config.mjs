@@ -101,7 +101,7 @@ const layerPolicies = [
   ...layer('importers', { may: ['domain'], packages: ['zod'] }),
   // Stored files: bytes on disk, rows in the database, their form in a request (PDF text via unpdf).
   ...layer('attachments', {
-    may: [...sharedLayers, 'attachments', 'db', 'engine', 'models', 'providers'],
+    may: [...sharedLayers, 'attachments', 'db', 'engine', 'models', 'providers', 'tokens'],
     packages: ['ai', 'drizzle-orm', 'unpdf'],
     builtins: ['fs', 'path', 'crypto']
   }),

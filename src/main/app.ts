@@ -6,6 +6,7 @@ import type { AppInfo } from '../shared/contract'
 import type { RetryPolicy } from './providers/stream-reply'
 import { attachmentsDir, createAttachmentStore, type AttachmentStore } from './attachments/attachment-store'
 import { createChatAttachments } from './attachments/chat-attachments'
+import { attachmentTokens } from './tokens/attachment-tokens'
 import { openDatabase, type DbHandle } from './db/client'
 import { acquireOwnerLock } from './db/owner-lock'
 import { prepareDataDir, tightenDataFiles } from './data-location'
@@ -145,18 +146,6 @@ export function createApp(options: AppOptions): App {
   })
   const newChatModel = createNewChatModel({ settings, providers, models })
   const recall = createRecallService({ db: database.db, settings })
-  const usage = createUsageService({
-    ...deps,
-    sessions,
-    settings,
-    providers,
-    models,
-    fetch: options.fetch,
-    readOnly,
-    recall: (conv) => recall.forRequest(conv)
-  })
-  const compression = createCompressionService({ ...deps, usage, settings, providers, models, stallMs: options.stallMs, retry: options.retry })
-  const titles = createTitleService({ ...deps, sessions, providers, settings, models, timeoutMs: options.titleTimeoutMs })
   const attachments = createAttachmentStore({
     db: database.db,
     dir: attachmentsDir(onDisk ? dirname(options.dbFile) : join(tmpdir(), `distill-memory-${process.pid}`)),
@@ -169,6 +158,20 @@ export function createApp(options: AppOptions): App {
       if (event === 'sessions.changed' && (payload as { reason?: string }).reason === 'deleted') attachments.sweep()
     })
   }
+  const usage = createUsageService({
+    ...deps,
+    sessions,
+    settings,
+    providers,
+    models,
+    fetch: options.fetch,
+    readOnly,
+    recall: (conv) => recall.forRequest(conv),
+    attachmentTokens: (sessionId, cutoffSeq, spec) =>
+      attachments.attachedMessages(sessionId, { after: cutoffSeq }).reduce((sum, m) => sum + attachmentTokens(m.parts, spec), 0)
+  })
+  const compression = createCompressionService({ ...deps, usage, settings, providers, models, stallMs: options.stallMs, retry: options.retry })
+  const titles = createTitleService({ ...deps, sessions, providers, settings, models, timeoutMs: options.titleTimeoutMs })
   const chat = createChatService({
     ...deps,
     attachments: createChatAttachments({

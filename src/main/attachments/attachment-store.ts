@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { and, asc, eq, inArray, isNull, lte, lt, notExists, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lte, lt, notExists, or, sql } from 'drizzle-orm'
 import { AppError } from '../../shared/app-error'
 import {
   attachmentKind,
@@ -106,19 +106,30 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
     },
 
     /**
-     * The files of a chat's summarized messages (seq ≤ cutoff, on the conversation's path). Driven by
-     * the reference table, so a long chat's text is never read for it.
+     * The messages of a chat (on the conversation's path) with stored files, within a seq range.
+     * Driven by the reference table, so a long chat's text is never read for it.
      */
-    summarized(sessionId: string, cutoffSeq: number): ManifestItem[] {
-      if (cutoffSeq <= 0) return []
+    attachedMessages(sessionId: string, range: { after?: number; upTo?: number }) {
       const rows = db
         .selectDistinct({ id: chatMessages.id, seq: chatMessages.seq, role: chatMessages.role, createdAt: chatMessages.createdAt, parts: chatMessages.parts })
         .from(messageAttachments)
         .innerJoin(chatMessages, eq(chatMessages.id, messageAttachments.messageId))
-        .where(and(eq(chatMessages.sessionId, sessionId), isNull(chatMessages.hiddenIn), lte(chatMessages.seq, cutoffSeq)))
+        .where(
+          and(
+            eq(chatMessages.sessionId, sessionId),
+            isNull(chatMessages.hiddenIn),
+            range.upTo !== undefined ? lte(chatMessages.seq, range.upTo) : undefined,
+            range.after !== undefined ? gt(chatMessages.seq, range.after) : undefined
+          )
+        )
         .orderBy(asc(chatMessages.seq))
         .all()
-      return attachmentManifest(rows as { id: string; seq: number; role: string; createdAt: number; parts: MessagePart[] }[], cutoffSeq)
+      return rows as { id: string; seq: number; role: string; createdAt: number; parts: MessagePart[] }[]
+    },
+
+    /** The files of a chat's summarized messages (seq ≤ cutoff): the manifest. */
+    summarized(sessionId: string, cutoffSeq: number): ManifestItem[] {
+      return cutoffSeq <= 0 ? [] : attachmentManifest(this.attachedMessages(sessionId, { upTo: cutoffSeq }), cutoffSeq)
     },
 
     /** The stored bytes; not_found when the file is gone. */

@@ -5,6 +5,7 @@ import type { AttachmentPart } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS, type ProviderId } from '../../shared/domain/provider'
 import { SUMMARY_PREFIX } from '../engine/build-context'
 import { CATALOG } from '../models/catalog'
+import { countTextTokens } from '../tokens/encoders'
 import type { AttachmentStore } from './attachment-store'
 import { resolveAttachments } from './resolve-attachments'
 
@@ -50,6 +51,8 @@ export function createChatAttachments(deps: {
         const part: AttachmentPart = { type: 'attachment', filename: s.filename, mediaType: row.mediaType, size: row.size, hash: row.hash }
         if (row.pages !== null) part.pages = row.pages
         if (row.width !== null && row.height !== null) Object.assign(part, { width: row.width, height: row.height })
+        // Counted once here, so the meter knows what the file costs without reading it again.
+        if (attachmentKind(row.mediaType, s.filename) === 'text') part.tokens = countTextTokens(deps.store.read(row.hash).toString('utf8'), 'o200k_base')
         return part
       })
       const model = deps.abilities(provider, modelId)

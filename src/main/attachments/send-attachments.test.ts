@@ -4,6 +4,7 @@ import type { FakeProvider } from '../../../e2e/fake-provider'
 import type { AttachmentPart } from '../../shared/domain/chat-message'
 import type { ProviderId } from '../../shared/domain/provider'
 import type { App } from '../app'
+import { countTextTokens } from '../tokens/encoders'
 import { samplePdf, samplePng } from '../../../test/support/sample-files'
 import { useFakeProvider, useTestApps } from '../../../test/support/test-apps'
 
@@ -136,5 +137,18 @@ describe('a message with attachments, through the router, to each provider', () 
     expect(system).toMatch(/- chart\.png \(PNG, \d+ B\), attached by the user in message 1 on \d{4}-\d{2}-\d{2}/)
     expect(system).toContain('- report.pdf (PDF, 2 pages, ')
     expect(system).toContain('- notes.txt (TXT, ')
+  })
+
+  it("the meter shows the files of the messages in context as their own row, counted as the provider does", async () => {
+    const app = open()
+    const { session } = await sendAll(app, 'openai', 'gpt-4o')
+    const usage = app.services.usage.context(session.id)
+    // 64×48 image: one tile (85 + 170); a 2-page PDF at ~1,000 a page; the text file by o200k plus its tags.
+    const textTokens = countTextTokens(notes.toString('utf8'), 'o200k_base') + 12
+    expect(usage.breakdown.attachments).toBe(255 + 2000 + textTokens)
+    expect(usage.breakdown.history).toBeGreaterThan(0)
+    expect(usage.breakdown.history).toBeLessThan(200)
+    await app.services.compression.run(session.id, { retentionOverride: 0, summarizer: 'extractive' })
+    expect(app.services.usage.context(session.id).breakdown.attachments).toBe(0)
   })
 })

@@ -27,7 +27,7 @@ export const toolResultPartSchema = z.object({
 /**
  * A file in a message. `hash` (sha-256 of the bytes) names the stored file, which the request sends
  * in the provider's format; a part without it (an import that carried only the name) is metadata only
- * and travels as one line (FR-1.1.3). `pages` for PDFs, `width`/`height` for images.
+ * and travels as one line (FR-1.1.3). `pages` for PDFs, `width`/`height` for images, `tokens` for text.
  */
 export const attachmentPartSchema = z.object({
   type: z.literal('attachment'),
@@ -37,7 +37,9 @@ export const attachmentPartSchema = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   pages: z.number().int().nonnegative().optional(),
   width: z.number().int().positive().optional(),
-  height: z.number().int().positive().optional()
+  height: z.number().int().positive().optional(),
+  /** Text and code files: the o200k tokens of the content, counted when sent (what the meter adds for it). */
+  tokens: z.number().int().nonnegative().optional()
 })
 export type AttachmentPart = z.infer<typeof attachmentPartSchema>
 
