@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { samplePdf, samplePng } from '../test/support/sample-files'
-import { newChat, rpc } from './support/conversation'
+import { expectAccessible, newChat, rpc } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
@@ -42,6 +42,7 @@ test('an image, a text file and a PDF attached with the button reach the provide
   await expect(tray.getByText(/^TXT · /)).toBeVisible()
   await showScheme(page, 'light')
   await snap(page, 'attachments-composer-light')
+  await expectAccessible(page)
   await page.getByRole('textbox', { name: 'Message' }).fill('What do these say?')
   await page.getByRole('button', { name: 'Send' }).click()
   await expect(tray).toBeHidden()
@@ -62,6 +63,14 @@ test('an image, a text file and a PDF attached with the button reach the provide
   await expect(attachments.getByText(/^PDF · 2 pages · /)).toBeVisible()
   await expect(attachments.getByText('notes.txt')).toBeVisible()
   await snap(page, 'attachments-message-light')
+  await expectAccessible(page)
+  // The meter counts the files as the provider does, in their own row.
+  await page.getByRole('meter', { name: 'Context usage' }).hover()
+  const popover = page.getByRole('tooltip')
+  await expect(popover).toContainText('Attachments')
+  await snap(page, 'attachments-meter-light')
+  await page.mouse.move(10, 700)
+  await expect(popover).toBeHidden()
   await showScheme(page, 'dark')
   await snap(page, 'attachments-message-dark')
   await attachments.getByRole('button', { name: 'View chart.png' }).click()
@@ -178,11 +187,12 @@ test('after a summary the attachments are listed as having left the context, and
   await expect(manifest.getByText('report.pdf')).toBeVisible()
   await expect(manifest.getByText(/^Message 1, from you, /).first()).toBeVisible()
   await snap(page, 'attachments-manifest-light')
+  await expectAccessible(page)
   await page.emulateMedia({ colorScheme: 'dark' })
   await snap(page, 'attachments-manifest-dark')
   await page.emulateMedia({ colorScheme: 'light' })
 
-  await manifest.getByRole('button', { name: 'Attach chart.png again' }).click()
+  await manifest.getByRole('button', { name: 'Attach again: chart.png' }).click()
   const tray = page.getByRole('list', { name: 'Attached files' })
   await expect(tray.getByText('chart.png')).toBeVisible()
   fake.reset()

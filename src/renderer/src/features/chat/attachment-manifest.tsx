@@ -25,7 +25,7 @@ export function attachAgain(sessionId: string, part: AttachmentPart): void {
 export function AttachAgainButton({ sessionId, part }: { sessionId: string; part: AttachmentPart }) {
   if (!part.hash) return null
   return (
-    <button type="button" className="button button-small attach-again" aria-label={`Attach ${part.filename} again`} onClick={() => attachAgain(sessionId, part)}>
+    <button type="button" className="button button-small attach-again" aria-label={`Attach again: ${part.filename}`} onClick={() => attachAgain(sessionId, part)}>
       Attach again
     </button>
   )
@@ -39,7 +39,7 @@ export function AttachmentManifest({ sessionId }: { sessionId: string }) {
   if (items.length === 0) return null
   return (
     <section className="attachment-manifest" aria-label="Attachments that left the active context">
-      <h3 className="attachment-manifest-title">{attachmentsLeftSentence(items.length)}</h3>
+      <p className="attachment-manifest-title">{attachmentsLeftSentence(items.length)}</p>
       <ul>
         {items.map((item, i) => {
           const part: AttachmentPart = { ...item, type: 'attachment' }
