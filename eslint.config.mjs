@@ -22,7 +22,7 @@ const elements = [
   { type: 'app', pattern: ['src/main/app.ts', 'src/main/browser-mode.ts'], mode: 'full' },
   // Single-file elements: each file is its own element, so a layer lists itself to import its neighbours.
   { type: 'support', pattern: ['src/main/logger.ts', 'src/main/data-location.ts'], mode: 'full' },
-  ...['transport', 'services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'cli'].map((layer) => ({
+  ...['transport', 'services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'cli', 'attachments'].map((layer) => ({
     type: layer,
     pattern: `src/main/${layer}`,
     partialMatch: false
@@ -33,7 +33,7 @@ const elements = [
 ]
 
 const sharedLayers = ['contract', 'domain', 'shared']
-const mainCore = ['services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers']
+const mainCore = ['services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'attachments']
 
 /**
  * What one layer may import. `may`: layers imported for values; `types`: layers imported with `import type` only;
@@ -99,6 +99,12 @@ const layerPolicies = [
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
   ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),
   ...layer('importers', { may: ['domain'], packages: ['zod'] }),
+  // Stored files: bytes on disk, rows in the database, their form in a request (PDF text via unpdf).
+  ...layer('attachments', {
+    may: [...sharedLayers, 'attachments', 'db', 'engine', 'models', 'providers', 'tokens'],
+    packages: ['ai', 'drizzle-orm', 'unpdf'],
+    builtins: ['fs', 'path', 'crypto']
+  }),
   // The CLI drives the app and its services like any other client; it never reaches into transport.
   ...layer('cli', {
     may: [...sharedLayers, 'app', 'support', 'services', 'importers', 'models', 'tokens', 'manifest'],

@@ -1,3 +1,4 @@
+import { attachmentsOf } from './attachments'
 import { asArray, asRecord, textOf } from './reply'
 import { sseEvent } from './sse'
 import { type ChatAdapter, type ChatMessage, type ErrorKind, type Turn } from './types'
@@ -21,7 +22,7 @@ export function anthropicMessages(body: Record<string, unknown>): ChatMessage[] 
   if (system) messages.push({ role: 'system', text: system })
   for (const raw of asArray(body.messages)) {
     const m = asRecord(raw)
-    messages.push({ role: String(m.role ?? ''), text: textOf(m.content) })
+    messages.push({ role: String(m.role ?? ''), text: textOf(m.content), attachments: attachmentsOf(m.content) })
   }
   return messages
 }

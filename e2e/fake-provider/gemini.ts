@@ -1,3 +1,4 @@
+import { attachmentsOf } from './attachments'
 import { asArray, asRecord, textOf } from './reply'
 import { sseData } from './sse'
 import { type ChatAdapter, type ChatMessage, type ErrorKind, type Turn } from './types'
@@ -23,7 +24,7 @@ export function geminiMessages(body: Record<string, unknown>): ChatMessage[] {
   for (const raw of asArray(req.contents)) {
     const c = asRecord(raw)
     // Gemini calls the assistant "model"; a missing role means user.
-    messages.push({ role: typeof c.role === 'string' ? c.role : 'user', text: textOf(c.parts) })
+    messages.push({ role: typeof c.role === 'string' ? c.role : 'user', text: textOf(c.parts), attachments: attachmentsOf(c.parts) })
   }
   return messages
 }

@@ -1,3 +1,4 @@
+import { attachmentsOf } from './attachments'
 import { asArray, asRecord, textOf } from './reply'
 import { sseData } from './sse'
 import { type ChatAdapter, type ErrorKind, type Turn } from './types'
@@ -27,7 +28,7 @@ export const openaiChat: ChatAdapter = {
       messages: asArray(body.messages).map((raw) => {
         const m = asRecord(raw)
         const text = textOf(m.content) || (m.tool_calls ? JSON.stringify(m.tool_calls) : '')
-        return { role: String(m.role ?? ''), text }
+        return { role: String(m.role ?? ''), text, attachments: attachmentsOf(m.content) }
       })
     }
   },

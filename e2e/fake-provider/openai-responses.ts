@@ -1,3 +1,4 @@
+import { attachmentsOf } from './attachments'
 import { asArray, asRecord, textOf } from './reply'
 import { sseEvent } from './sse'
 import { type ChatAdapter, type ChatMessage, type Turn } from './types'
@@ -22,7 +23,7 @@ export const openaiResponses: ChatAdapter = {
         // Items without a role are tool calls/results; count them but never treat them as the user's text.
         const role = typeof item.role === 'string' ? item.role : String(item.type ?? 'item')
         const text = 'content' in item ? textOf(item.content) : textOf(item.output ?? item.arguments ?? item)
-        messages.push({ role, text })
+        messages.push({ role, text, attachments: attachmentsOf(item.content) })
       }
     }
     return { model: String(body.model ?? ''), stream: body.stream === true, includeUsage: true, messages }

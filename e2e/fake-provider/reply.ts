@@ -1,13 +1,15 @@
+import { attachmentOf } from './attachments'
 import { type ChatMessage } from './types'
 
 /**
  * Flattens any provider's content shape (string, parts array, Gemini `parts`, Responses items)
- * to plain text. Non-text parts count as their JSON so the token estimate stays deterministic.
+ * to plain text, leaving out images and files. Other non-text parts count as their JSON so the token estimate stays deterministic.
  */
 export function textOf(value: unknown): string {
   if (value == null) return ''
   if (typeof value === 'string') return value
-  if (Array.isArray(value)) return value.map(textOf).filter((t) => t.length > 0).join('\n')
+  // Images and files are recorded as attachments, not text.
+  if (Array.isArray(value)) return value.filter((v) => attachmentOf(v) === null).map(textOf).filter((t) => t.length > 0).join('\n')
   if (typeof value === 'object') {
     const o = value as Record<string, unknown>
     if (typeof o.text === 'string') return o.text

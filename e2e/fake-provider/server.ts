@@ -140,6 +140,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const stream = route.stream ?? parsed.stream
     rec.model = parsed.model
     rec.stream = stream
+    rec.attachments = parsed.messages.flatMap((m, message) => (m.attachments ?? []).map((a) => ({ message, role: m.role, ...a })))
     let plan: Plan
     if (isTitleRequest(parsed.messages)) {
       requests.splice(requests.indexOf(rec), 1)

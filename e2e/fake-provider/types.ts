@@ -26,6 +26,23 @@ export interface ScriptStep {
 export interface ChatMessage {
   role: string
   text: string
+  /** Images and files in the message, decoded from the provider's wire format. */
+  attachments?: Omit<RecordedAttachment, 'message' | 'role'>[]
+}
+
+/** One image or file a generation request carried, as the provider received it. */
+export interface RecordedAttachment {
+  /** Index of the message in the request (the system prompt, when separate, is message 0). */
+  message: number
+  role: string
+  /** The wire shape: OpenAI chat image_url / file, Responses input_image / input_file, Anthropic image / document, Gemini inline_data. */
+  wire: 'image_url' | 'file' | 'input_image' | 'input_file' | 'image' | 'document' | 'inline_data'
+  mediaType: string
+  filename?: string
+  /** Decoded size and sha-256 of the bytes. */
+  bytes: number
+  sha256: string
+  url?: string
 }
 
 /** A generation request reduced to what the fake needs. */
@@ -92,4 +109,6 @@ export interface RecordedRequest {
   /** The deterministic reply text (also set for cut/stall, which deliver only part of it). */
   reply?: string
   inputTokens?: number
+  /** Images and files the generation request carried, in message order. */
+  attachments?: RecordedAttachment[]
 }

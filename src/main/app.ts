@@ -4,6 +4,9 @@ import { v7 as uuidv7 } from 'uuid'
 import { version } from '../../package.json'
 import type { AppInfo } from '../shared/contract'
 import type { RetryPolicy } from './providers/stream-reply'
+import { attachmentsDir, createAttachmentStore, type AttachmentStore } from './attachments/attachment-store'
+import { createChatAttachments } from './attachments/chat-attachments'
+import { attachmentTokens } from './tokens/attachment-tokens'
 import { openDatabase, type DbHandle } from './db/client'
 import { acquireOwnerLock } from './db/owner-lock'
 import { prepareDataDir, tightenDataFiles } from './data-location'
@@ -67,6 +70,7 @@ export interface Services {
   history: HistoryService
   recall: RecallService
   titles: TitleService
+  attachments: AttachmentStore
 }
 
 export interface App {
@@ -145,6 +149,18 @@ export function createApp(options: AppOptions): App {
   })
   const newChatModel = createNewChatModel({ settings, providers, models })
   const recall = createRecallService({ db: database.db, settings })
+  const attachments = createAttachmentStore({
+    db: database.db,
+    dir: attachmentsDir(onDisk ? dirname(options.dbFile) : join(tmpdir(), `distill-memory-${process.pid}`)),
+    now: () => deps.clock.now()
+  })
+  if (!readOnly) {
+    // Files a deleted chat left, unsent uploads past their grace, and any a crash left without a row.
+    attachments.sweep({ orphanFiles: true })
+    events.subscribe(({ event, payload }) => {
+      if (event === 'sessions.changed' && (payload as { reason?: string }).reason === 'deleted') attachments.sweep()
+    })
+  }
   const usage = createUsageService({
     ...deps,
     sessions,
@@ -156,7 +172,9 @@ export function createApp(options: AppOptions): App {
     recall: (conv) => recall.forRequest(conv),
     // Bound late: the compression service is built on top of this one.
     preparedSummary: (sessionId) => compression.preparedState(sessionId),
-    onDraft: readOnly ? undefined : (sessionId) => compression.prepareAhead(sessionId, 'typing')
+    onDraft: readOnly ? undefined : (sessionId) => compression.prepareAhead(sessionId, 'typing'),
+    attachmentTokens: (sessionId, cutoffSeq, spec) =>
+      attachments.attachedMessages(sessionId, { after: cutoffSeq }).reduce((sum, m) => sum + attachmentTokens(m.parts, spec), 0)
   })
   const compression = createCompressionService({
     ...deps,
@@ -172,6 +190,11 @@ export function createApp(options: AppOptions): App {
   const titles = createTitleService({ ...deps, sessions, providers, settings, models, timeoutMs: options.titleTimeoutMs })
   const chat = createChatService({
     ...deps,
+    attachments: createChatAttachments({
+      store: attachments,
+      abilities: (provider, modelId) => models.spec(provider, modelId),
+      configured: (provider) => providers.status(provider).ready
+    }),
     // Only the owner repairs replies a crash left streaming: a reader would mark a live one.
     repairInterrupted: !readOnly,
     prepareRequest: async (sessionId, replySeq) => {
@@ -200,7 +223,7 @@ export function createApp(options: AppOptions): App {
     }
   })
   const history = createHistoryService({ ...deps, sessions, usage, settings })
-  const services: Services = { sessions, chat, settings, providers, models, usage, compression, history, recall, titles }
+  const services: Services = { sessions, chat, settings, providers, models, usage, compression, history, recall, titles, attachments }
   const info = (): AppInfo => ({
     name: 'Distill',
     version,

@@ -29,6 +29,8 @@ export const modelSpecSchema = z
     summarizationModel: z.string().min(1).optional(),
     /** Other ids the provider accepts for this model (dated snapshots with irregular names). */
     aliases: z.array(z.string().min(1)).optional(),
+    /** Takes images as input. Every catalog model does unless it says `"vision": false`. */
+    vision: z.boolean().default(true),
     notes: z.string().optional()
   })
   .refine((m) => m.maxOutput <= m.contextWindow, { message: 'maxOutput exceeds contextWindow' })
@@ -50,15 +52,25 @@ export const userModelSchema = z
     defaultRetentionTokens: z.number().int().nonnegative().default(1000),
     pricePerMTokInput: price,
     pricePerMTokOutput: price,
-    summarizationModel: z.string().min(1).optional()
+    summarizationModel: z.string().min(1).optional(),
+    /** Takes images; when not said, guessed from the name (llava, …-vision, …-vl, gemma3, pixtral). */
+    vision: z.boolean().optional()
   })
   .transform(
     (m): ModelSpec => ({
       ...m,
+      vision: m.vision ?? looksVisual(m.id),
       label: m.label ?? m.id,
       maxOutput: Math.min(m.maxOutput ?? 4096, m.contextWindow)
     })
   )
+/** Local model families known to take images, by the names servers give them. */
+const VISUAL_NAME = /llava|bakllava|vision|[-_.:]vl\b|vl[-_:]|pixtral|moondream|minicpm-v|gemma-?3|llama-?4|qwen[\d.]*-?vl|internvl|granite3\.2-vision|mistral-small3\.[12]/i
+
+export function looksVisual(modelId: string): boolean {
+  return VISUAL_NAME.test(modelId)
+}
+
 export type UserModelInput = z.input<typeof userModelSchema>
 
 const catalogFileSchema = z

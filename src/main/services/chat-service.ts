@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai'
-import type { ChatMessage, MessageError } from '../../shared/domain/chat-message'
+import type { ChatAttachments } from '../attachments/chat-attachments'
+import type { ChatMessage, MessageError, MessagePart } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS } from '../../shared/domain/provider'
 import type { Session } from '../../shared/domain/session'
 import {
@@ -63,6 +64,8 @@ export interface ChatServiceOptions {
   onReplyComplete?: (reply: ChatMessage, session: Session) => void
   /** What the active summary covers and whether one is being written: summarized messages are read-only. */
   summaryState?: (sessionId: string) => { cutoffSeq: number; running: boolean }
+  /** Files in messages: checked when sent, read into the request when it goes out. */
+  attachments?: ChatAttachments
 }
 
 export type ChatService = ReturnType<typeof createChatService>
@@ -121,6 +124,9 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
         if (shortened) publish(shortened)
       }
+      const messages = deps.attachments
+        ? await deps.attachments.resolve(request.messages, { provider, modelId, sessionId: session.id, cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0 })
+        : request.messages
       if (controller.signal.aborted) {
         publish(updateMessage(db, reply.id, { status: 'aborted', error: null })!)
         return
@@ -128,7 +134,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const result = await streamReply({
         model: createLanguageModel(providers.connection(provider), modelId),
         system: request.system,
-        messages: request.messages,
+        messages,
         // The reply gets what the budget reserved for it, so request + reply fit the window.
         ...('maxOutputTokens' in request && request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
         signal: controller.signal,
@@ -185,23 +191,34 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   }
 
   /** Stores the user's message and an empty reply in one transaction (a new version of `versionGroup`, if given). */
-  function writeTurn(sessionId: string, text: string, versionGroup?: string) {
+  function writeTurn(sessionId: string, text: string, versionGroup?: string, files: MessagePart[] = []) {
     return db.transaction((tx) => {
       const session = sessions.get(sessionId)
       const message = appendMessage(tx, {
         id: ids(),
         sessionId,
         role: 'user',
-        parts: [{ type: 'text', text }],
+        parts: [...(text.trim() !== '' || files.length === 0 ? [{ type: 'text' as const, text }] : []), ...files],
         status: 'complete',
         createdAt: clock.now(),
         ...(versionGroup ? { versionGroup } : {})
       })
       const reply = appendMessage(tx, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now() })
       const isFirst = message.seq === 1 && session.title === DEFAULT_SESSION_TITLE
-      const touched = sessions.touch(sessionId, isFirst ? { title: titleFromText(text) } : {})
+      const firstLine = text.trim() !== '' ? text : files.flatMap((f) => (f.type === 'attachment' ? [f.filename] : [])).join(', ')
+      const touched = sessions.touch(sessionId, isFirst && firstLine ? { title: titleFromText(firstLine) } : {})
       return { message, reply, session: touched }
     })
+  }
+
+  /** The parts of the files being sent, refused before anything is written when the chat's model cannot take them. */
+  function attachmentParts(sessionId: string, attached: readonly { hash: string; filename: string }[]): MessagePart[] {
+    if (attached.length === 0) return []
+    if (!deps.attachments) throw new AppError('invalid_input', 'This process cannot take attachments.')
+    const session = sessions.get(sessionId)
+    const provider = session.provider ?? deps.settings.get().defaultProvider
+    const modelId = session.modelId ?? deps.settings.get().defaultModel
+    return deps.attachments.partsFor(attached, provider, modelId)
   }
 
   /** A message on the chat's path that may get a new version: not summarized, nothing running. */
@@ -247,7 +264,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const { message, reply, session } = db.transaction((tx) => {
         const group = versionGroupOf(tx, old.id) ?? old.id
         setAsideFrom(tx, sessionId, old)
-        return writeTurn(sessionId, text, group)
+        return writeTurn(sessionId, text, group, old.parts.filter((p) => p.type === 'attachment'))
       })
       const shown = publish(message)
       publish(reply)
@@ -279,9 +296,10 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
      * Stores the user's message first (nothing typed is ever lost), then starts the reply, which
      * streams in through events. Returns both rows at once.
      */
-    send(sessionId: string, text: string): { message: ChatMessage; reply: ChatMessage } {
+    send(sessionId: string, text: string, attached: readonly { hash: string; filename: string }[] = []): { message: ChatMessage; reply: ChatMessage } {
       assertIdle(sessionId)
-      const { message, reply, session } = writeTurn(sessionId, text)
+      const files = attachmentParts(sessionId, attached)
+      const { message, reply, session } = writeTurn(sessionId, text, undefined, files)
       publish(message)
       publish(reply)
       void deps.onMessageWritten?.(message, session)

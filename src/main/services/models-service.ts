@@ -23,7 +23,8 @@ function toInfo(spec: ModelSpec & { windowSource?: ModelInfo['windowSource'] }, 
     contextWindow: spec.contextWindow,
     maxOutput: spec.maxOutput,
     tokenizer: spec.tokenizer,
-    source
+    source,
+    vision: spec.vision
   }
 }
 

@@ -48,6 +48,8 @@ export function createUsageService(
     preparedSummary?: (sessionId: string) => ContextUsage['preparedSummary'] | undefined
     /** The user is typing in a chat (the meter asked with a draft): a summary may be prepared now. */
     onDraft?: (sessionId: string) => void
+    /** Tokens of the stored files in the messages after `cutoffSeq`, for this model: the meter's Attachments row. */
+    attachmentTokens?: (sessionId: string, cutoffSeq: number, spec: ModelSpec) => number
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -159,6 +161,8 @@ export function createUsageService(
     const recalledTokens = recalled?.tokens ?? 0
     const rawTokens = c.total(draftTokens + recalledTokens)
     // Over the budget with the draft: would the draft itself be cut? Built only then (rare, and exact).
+    // The stored files of the messages sent verbatim, their own row (their tokens are part of the history's).
+    const files = Math.min(c.historyTokens, deps.attachmentTokens?.(sessionId, c.summary?.cutoffSeq ?? 0, c.spec) ?? 0)
     const draftCut = draftTokens > 0 && rawTokens > c.budget.usable ? (buildModelRequest(withDraft(c, draft)).inputCut?.tokens ?? 0) : 0
     return {
       sessionId,
@@ -170,7 +174,15 @@ export function createUsageService(
       draftCut,
       tokens: c.calibrate(rawTokens),
       rawTokens,
-      breakdown: { system: c.systemTokens, summary: c.summaryTokens, history: c.historyTokens, draft: draftTokens, recalled: recalledTokens, overhead: c.overheadTokens },
+      breakdown: {
+        system: c.systemTokens,
+        summary: c.summaryTokens,
+        history: c.historyTokens - files,
+        draft: draftTokens,
+        recalled: recalledTokens,
+        overhead: c.overheadTokens,
+        attachments: files
+      },
       recalledIds: recalled?.messageIds ?? [],
       messages: c.historyCount,
       summarizedMessages: c.summary?.content.messagesIncluded ?? 0,

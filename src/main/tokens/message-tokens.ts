@@ -1,3 +1,4 @@
+import { attachmentTokens } from './attachment-tokens'
 import type { ModelSpec } from '../models/catalog'
 import { countTextTokens, type EncodingName } from './encoders'
 import { charsOver4WireTokens, ESTIMATE_FACTORS, estimateFamilyOf, estimateWireTokens } from './estimate'
@@ -42,12 +43,13 @@ export function isExactCounter(counter: string): boolean {
 export function countMessage(message: CountableMessage, spec: ModelSpec): MessageCount {
   const wire = toChatWireMessages(message)
   const counter = localCounterFor(spec)
+  const files = attachmentTokens(message.parts, spec)
   try {
     const enc = tiktokenEncoding(spec)
-    if (enc) return { tokens: wire.reduce((s, m) => s + countWireMessage(m, (t) => countTextTokens(t, enc)), 0), counter }
-    return { tokens: estimateWireTokens(wire, estimateFamilyOf(spec.tokenizer)), counter }
+    if (enc) return { tokens: wire.reduce((s, m) => s + countWireMessage(m, (t) => countTextTokens(t, enc)), 0) + files, counter }
+    return { tokens: estimateWireTokens(wire, estimateFamilyOf(spec.tokenizer)) + files, counter }
   } catch (err) {
-    return { tokens: charsOver4WireTokens(wire), counter: 'chars/4', error: String(err) }
+    return { tokens: charsOver4WireTokens(wire) + files, counter: 'chars/4', error: String(err) }
   }
 }
 

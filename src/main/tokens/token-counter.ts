@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { attachmentTokens } from './attachment-tokens'
 import { modelKey, type ModelSpec } from '../models/catalog'
 import type { Calibrator } from './calibration'
 import { freeEncoders } from './encoders'
@@ -128,7 +129,7 @@ export function createTokenCounter(opts: TokenCounterOptions = {}): TokenCounter
     if ((coolUntil.get(spec.provider) ?? 0) <= now()) {
       const r = await remote.baseline.count(plainText(message))
       if (r.ok) {
-        const result: CountResult = { tokens: r.tokens + REMOTE_MESSAGE_FRAMING, counter: remote.counter, exact: true }
+        const result: CountResult = { tokens: r.tokens + REMOTE_MESSAGE_FRAMING + attachmentTokens(message.parts, spec), counter: remote.counter, exact: true }
         cache.set(key, result)
         return result
       }

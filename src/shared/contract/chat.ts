@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { chatMessageSchema, MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG } from '../domain/chat-message'
+import { MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../domain/attachments'
+import { sentAttachmentSchema } from './attachments'
 import { route } from './define'
 
 export const messageTextSchema = z
@@ -13,7 +15,15 @@ export const chatRoutes = {
   'chat.messages': route(sessionInput, z.array(chatMessageSchema)),
   /** Stores the message, then streams the reply through chat.delta / chat.message events. */
   'chat.send': route(
-    z.object({ sessionId: z.string().min(1), text: messageTextSchema }).strict(),
+    z
+      .object({
+        sessionId: z.string().min(1),
+        text: z.string().refine((t) => t.length <= MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG),
+        /** Files uploaded with attachments.upload; a message with attachments may have no text. */
+        attachments: z.array(sentAttachmentSchema).max(MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS).optional()
+      })
+      .strict()
+      .refine((m) => m.text.trim().length > 0 || (m.attachments?.length ?? 0) > 0, { message: 'Message cannot be empty', path: ['text'] }),
     z.object({ message: chatMessageSchema, reply: chatMessageSchema })
   ),
   'chat.retry': route(sessionInput, z.object({ reply: chatMessageSchema })),

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { appRoutes } from './app'
+import { attachmentRoutes } from './attachments'
 import { compressionEvents, compressionRoutes } from './compression'
 import { historyRoutes } from './history'
 import { uiEvents } from './ui'
@@ -26,7 +27,8 @@ export const routes = {
   ...providerRoutes,
   ...usageRoutes,
   ...compressionRoutes,
-  ...historyRoutes
+  ...historyRoutes,
+  ...attachmentRoutes
 }
 
 /** Every event the main process pushes to the renderer. */

@@ -32,7 +32,9 @@ export const contextUsageSchema = z.object({
     draft: z.number().int(),
     /** Summarized originals recalled for the draft (DESIGN §11). */
     recalled: z.number().int(),
-    overhead: z.number().int()
+    overhead: z.number().int(),
+    /** Images and files in the messages sent verbatim, as each provider counts them (included in none of the above). */
+    attachments: z.number().int().optional()
   }),
   /** The messages recalled for the draft, in time order. */
   recalledIds: z.array(z.string()),

@@ -24,13 +24,24 @@ export const toolResultPartSchema = z.object({
   toolName: z.string(),
   output: z.unknown()
 })
-/** Attachments are kept as metadata only; their content is never counted or sent (FR-1.1.3). */
+/**
+ * A file in a message. `hash` (sha-256 of the bytes) names the stored file, which the request sends
+ * in the provider's format; a part without it (an import that carried only the name) is metadata only
+ * and travels as one line (FR-1.1.3). `pages` for PDFs, `width`/`height` for images, `tokens` for text.
+ */
 export const attachmentPartSchema = z.object({
   type: z.literal('attachment'),
   filename: z.string(),
   mediaType: z.string(),
-  size: z.number().int().nonnegative()
+  size: z.number().int().nonnegative(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  pages: z.number().int().nonnegative().optional(),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  /** Text and code files: the o200k tokens of the content, counted when sent (what the meter adds for it). */
+  tokens: z.number().int().nonnegative().optional()
 })
+export type AttachmentPart = z.infer<typeof attachmentPartSchema>
 
 export const messagePartSchema = z.discriminatedUnion('type', [
   textPartSchema,

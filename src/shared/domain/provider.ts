@@ -54,7 +54,9 @@ export const modelInfoSchema = z.object({
    * Where the context window comes from: the catalog or the user's own model, the local server
    * itself (the window it loaded), or an assumption (nobody said: a small default).
    */
-  windowSource: z.enum(['catalog', 'custom', 'server', 'assumed'])
+  windowSource: z.enum(['catalog', 'custom', 'server', 'assumed']),
+  /** Takes images as input (the catalog says; a local model by its name unless the user said). */
+  vision: z.boolean().optional()
 })
 export type ModelInfo = z.infer<typeof modelInfoSchema>
 
@@ -74,7 +76,9 @@ export const customModelSchema = z.object({
     .min(16, 'At least 16 tokens')
     .max(1_000_000, 'At most 1,000,000 tokens'),
   /** How to count its tokens; local models default to an estimate that calibration corrects. */
-  tokenizer: tokenizerSchema.optional()
+  tokenizer: tokenizerSchema.optional(),
+  /** Takes images; when not said, guessed from the model's name. */
+  vision: z.boolean().optional()
 })
 export type CustomModel = z.infer<typeof customModelSchema>
 

@@ -4,7 +4,7 @@ import type { Handlers } from '../router'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
-  const { sessions, chat, settings, providers, models, usage, compression, history, recall } = services
+  const { sessions, chat, settings, providers, models, usage, compression, history, recall, attachments } = services
   return {
     'app.info': () => info(),
     'sessions.list': ({ query }) => sessions.list(query),
@@ -16,7 +16,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'sessions.search': ({ query }) => sessions.search(query),
     'sessions.export': ({ id, format }) => sessions.export(id, format),
     'chat.messages': ({ sessionId }) => chat.messages(sessionId),
-    'chat.send': ({ sessionId, text }) => chat.send(sessionId, text),
+    'chat.send': ({ sessionId, text, attachments: files }) => chat.send(sessionId, text, files),
     'chat.retry': ({ sessionId }) => chat.retry(sessionId),
     'chat.regenerate': ({ sessionId, messageId }) => chat.regenerate(sessionId, messageId),
     'chat.edit': ({ sessionId, messageId, text }) => chat.edit(sessionId, messageId, text),
@@ -40,6 +40,11 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'compression.active': ({ sessionId }) => compression.active(sessionId),
     'history.list': ({ sessionId }) => history.list(sessionId),
     'history.search': ({ sessionId, query }) => history.search(sessionId, query),
+    'attachments.upload': ({ filename, mediaType, data }) => attachments.upload({ filename, mediaType, data: Buffer.from(data, 'base64') }),
+    'attachments.content': ({ hash }) => {
+      const row = attachments.describe(hash)
+      return { mediaType: row?.mediaType ?? 'application/octet-stream', data: attachments.read(hash).toString('base64') }
+    },
     'history.recalls': ({ sessionId }) => {
       sessions.get(sessionId)
       return { replies: recall.replies(sessionId) }

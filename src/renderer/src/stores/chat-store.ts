@@ -27,8 +27,8 @@ interface ChatState {
   /** More text of a streaming reply ('chat.delta'). */
   appendDelta(sessionId: string, messageId: string, delta: string): void
   setDraft(sessionId: string, text: string): void
-  /** Sends the draft; keeps it and records the error if sending fails. Resolves with the error, if any. */
-  send(sessionId: string): Promise<string | null>
+  /** Sends the draft (with the files attached to it); keeps it and records the error if sending fails. Resolves with the error, if any. */
+  send(sessionId: string, attachments?: { hash: string; filename: string }[]): Promise<string | null>
   /** Stops the streaming reply. Resolves with the error, if any. */
   stop(sessionId: string): Promise<string | null>
   /** Runs the last reply again after an error or a stop. Resolves with the error, if any. */
@@ -186,15 +186,15 @@ export const useChatStore = create<ChatState>()((set, get) => {
     }))
   },
 
-  async send(sessionId) {
+  async send(sessionId, attachments = []) {
     const text = get().drafts[sessionId] ?? ''
-    if (text.trim() === '' || get().sending[sessionId]) return null
+    if ((text.trim() === '' && attachments.length === 0) || get().sending[sessionId]) return null
     set((s) => ({
       sending: { ...s.sending, [sessionId]: true },
       sendErrors: { ...s.sendErrors, [sessionId]: null }
     }))
     try {
-      const { message, reply } = await api.request('chat.send', { sessionId, text })
+      const { message, reply } = await api.request('chat.send', { sessionId, text, ...(attachments.length ? { attachments } : {}) })
       get().adopt(message)
       get().adopt(reply)
       set((s) => ({

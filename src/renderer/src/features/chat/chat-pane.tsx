@@ -14,6 +14,7 @@ import { ChatMenu, chatMenuItems } from '../sessions/chat-menu'
 import { ContextMeter } from '../usage/context-meter'
 import { ChatSettingsButton, ChatSettingsDialog } from './chat-settings-dialog'
 import { Composer } from './composer'
+import { DropOverlay, useFileDrop } from './file-drop'
 import { MessageList } from './message-list'
 import { ModelPicker } from './model-picker'
 import { WindowUnknown } from './window-unknown'
@@ -33,6 +34,7 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
   const title = useSessionTitle(sessionId)
   const setChatDialog = useUiStore((s) => s.setChatDialog)
   const hasMessages = useChatStore((s) => (s.threads[sessionId]?.messages.length ?? 0) > 0)
+  const drop = useFileDrop(sessionId)
 
   useEffect(() => {
     const chat = useChatStore.getState()
@@ -60,7 +62,8 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
   }, [])
 
   return (
-    <section className="pane chat-pane" aria-label="Chat">
+    <section className="pane chat-pane" aria-label="Chat" {...drop.handlers}>
+      <DropOverlay visible={drop.dragging} />
       <PaneHeader title={<span className="pane-title-text">{title ?? ' '}</span>}>
         <ModelPicker sessionId={sessionId} />
         <WindowUnknown sessionId={sessionId} />

@@ -1,11 +1,17 @@
 import { useEffect, useId, useRef } from 'react'
 import { toast } from 'sonner'
-import { ArrowUpIcon, StopIcon } from '../../components/icons'
+import { ArrowUpIcon, PaperclipIcon, StopIcon } from '../../components/icons'
+import { useAttachmentsStore } from '../../stores/attachments-store'
 import { isStreaming, useChatStore } from '../../stores/chat-store'
+import { ATTACH_ACCEPT, attachFiles } from './attach-files'
+import { ComposerAttachments, usePendingAttachments } from './composer-attachments'
 import { DraftCutWarning } from './cut-notes'
 import './composer.css'
 
-/** The message box: Enter sends, Shift+Enter adds a line. What is typed survives a failed send. */
+/**
+ * The message box: Enter sends, Shift+Enter adds a line. What is typed, and the files attached
+ * (button, paste, or drop on the chat), survive a failed send.
+ */
 export function Composer({ sessionId }: { sessionId: string }) {
   const draft = useChatStore((s) => s.drafts[sessionId] ?? '')
   const sending = useChatStore((s) => s.sending[sessionId] ?? false)
@@ -15,6 +21,10 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const stop = useChatStore((s) => s.stop)
   const streaming = useChatStore((s) => isStreaming(s.threads[sessionId]))
   const textareaRef = useRef<HTMLTextAreaElement>(null)
+  const fileInputRef = useRef<HTMLInputElement>(null)
+  const pending = usePendingAttachments(sessionId)
+  const ready = pending.filter((p) => p.status === 'ready' && p.part?.hash)
+  const uploading = pending.some((p) => p.status === 'uploading')
   const hintId = useId()
   const errorId = useId()
 
@@ -22,12 +32,16 @@ export function Composer({ sessionId }: { sessionId: string }) {
     textareaRef.current?.focus()
   }, [sessionId])
 
-  const canSend = draft.trim() !== '' && !sending && !streaming
+  const canSend = (draft.trim() !== '' || ready.length > 0) && !uploading && !sending && !streaming
 
   async function submit() {
     if (!canSend) return
-    const failure = await send(sessionId)
+    const failure = await send(
+      sessionId,
+      ready.map((p) => ({ hash: p.part!.hash!, filename: p.part!.filename }))
+    )
     if (failure) toast.error('Message not sent', { description: failure })
+    else useAttachmentsStore.getState().clear(sessionId)
     textareaRef.current?.focus()
   }
 
@@ -47,6 +61,30 @@ export function Composer({ sessionId }: { sessionId: string }) {
     >
       <DraftCutWarning sessionId={sessionId} draft={draft} />
       <div className="composer-box" data-invalid={error ? true : undefined}>
+        <ComposerAttachments sessionId={sessionId} disabled={sending} />
+        <button
+          type="button"
+          className="icon-button attach-button"
+          aria-label="Attach files"
+          title="Attach images, PDFs, text or code files"
+          disabled={sending}
+          onClick={() => fileInputRef.current?.click()}
+        >
+          <PaperclipIcon width={18} height={18} />
+        </button>
+        <input
+          ref={fileInputRef}
+          type="file"
+          multiple
+          hidden
+          accept={ATTACH_ACCEPT}
+          data-testid="attach-input"
+          onChange={(event) => {
+            const files = [...(event.target.files ?? [])]
+            event.target.value = ''
+            void attachFiles(sessionId, files).then(() => textareaRef.current?.focus())
+          }}
+        />
         <textarea
           ref={textareaRef}
           className="composer-input"
@@ -58,6 +96,13 @@ export function Composer({ sessionId }: { sessionId: string }) {
           value={draft}
           readOnly={sending}
           onChange={(event) => setDraft(sessionId, event.target.value)}
+          onPaste={(event) => {
+            // A pasted screenshot or copied file is attached; pasted text stays text.
+            const files = [...event.clipboardData.files]
+            if (files.length === 0) return
+            event.preventDefault()
+            void attachFiles(sessionId, files)
+          }}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault()

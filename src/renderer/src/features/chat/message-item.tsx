@@ -12,6 +12,8 @@ import { useUiStore } from '../../stores/ui-store'
 import { RecalledNote } from './recalled-note'
 import { SentCutNote } from './cut-notes'
 import { MessageActions, MessageContextMenu } from './message-actions'
+import { AttachAgainButton } from './attachment-manifest'
+import { MessageAttachments } from './message-attachments'
 import { MessageEditor } from './message-editor'
 
 const SPEAKER: Record<ChatMessage['role'], string> = {
@@ -45,7 +47,6 @@ export const MessageItem = memo(function MessageItem({
   waitingForSummary = false
 }: MessageItemProps) {
   const text = messageText(message.parts)
-  const attachments = message.parts.filter((p) => p.type === 'attachment')
   const streaming = message.status === 'streaming'
   const markdown = message.role === 'assistant' || message.role === 'user'
   const [editing, setEditing] = useState(false)
@@ -84,15 +85,10 @@ export const MessageItem = memo(function MessageItem({
               )}
             </span>
           )}
-          {attachments.length > 0 && (
-            <ul className="message-attachments" aria-label="Attachments">
-              {attachments.map((a, i) => (
-                <li key={i} className="attachment-chip">
-                  {a.filename}
-                </li>
-              ))}
-            </ul>
-          )}
+          <MessageAttachments
+            parts={message.parts}
+            attachAgain={inContext ? undefined : (part) => <AttachAgainButton sessionId={message.sessionId} part={part} />}
+          />
           {message.status === 'error' && (
             <div className="message-error" role="note">
               <p>{message.error?.message ?? 'The reply failed.'}</p>

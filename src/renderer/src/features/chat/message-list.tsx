@@ -187,7 +187,7 @@ function VirtualMessages({
                 style={{ transform: `translateY(${item.start}px)` }}
               >
                 {row.kind === 'divider' ? (
-                  <ContextDivider />
+                  <ContextDivider sessionId={sessionId} />
                 ) : (
                   <MessageItem
                     message={row.message}

@@ -5,6 +5,7 @@ import { formatTokens } from '../../lib/format-tokens'
 import { useCompressionStore, type RunOptions, type RunOutcome } from '../../stores/compression-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
+import { ManifestNote } from '../chat/attachment-manifest'
 import { plainPreview, reductionText } from './preview-text'
 import './compression-toasts.css'
 
@@ -28,7 +29,7 @@ export function summaryRegionId(sessionId: string): string {
   return `summary-${sessionId}`
 }
 
-function Preview({ report }: { report: CompressionReport }) {
+function Preview({ sessionId, report }: { sessionId: string; report: CompressionReport }) {
   const preview = plainPreview(report.summaryPreview)
   return (
     <span className="toast-summary">
@@ -43,6 +44,7 @@ function Preview({ report }: { report: CompressionReport }) {
         <span className="toast-summary-note">The model could not be reached, so an offline summary was used.</span>
       )}
       {report.costUsd !== undefined && <span className="toast-summary-note">The summary cost about {formatCost(report.costUsd)}.</span>}
+      <ManifestNote sessionId={sessionId} className="toast-summary-note" />
     </span>
   )
 }
@@ -71,7 +73,12 @@ export function notifyAutoCompression(sessionId: string, report: CompressionRepo
       : `Summarized ${report.messagesSummarized} ${report.messagesSummarized === 1 ? 'message' : 'messages'} · ${context}`
   toast(title, {
     id: `auto-compression-${sessionId}`,
-    description: autoDescription(report),
+    description: (
+      <>
+        {autoDescription(report)}{' '}
+        <ManifestNote sessionId={sessionId} />
+      </>
+    ),
     action: { label: 'View summary', onClick: () => viewSummary(sessionId) },
     duration: 8000
   })
@@ -99,7 +106,7 @@ function notifyOutcome(sessionId: string, outcome: RunOutcome, kind: 'summarize'
     if (!notificationsOn()) return
     toast.success(kind === 'regenerate' ? 'Summary regenerated' : 'Conversation summarized', {
       id,
-      description: <Preview report={outcome.report} />,
+      description: <Preview sessionId={sessionId} report={outcome.report} />,
       action: { label: 'View summary', onClick: () => viewSummary(sessionId) },
       duration: 10_000
     })

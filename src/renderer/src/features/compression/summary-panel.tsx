@@ -6,6 +6,7 @@ import { MarkdownText } from '../../components/markdown-text'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { formatFull } from '../../lib/relative-time'
 import { useCompressionStore, type RunningCompression } from '../../stores/compression-store'
+import { AttachmentManifest, ManifestBadge } from '../chat/attachment-manifest'
 import { regenerateNow, summaryRegionId } from './compression-toasts'
 import { strategyLabel, summarizerLabel } from './labels'
 import './summary-panel.css'
@@ -47,6 +48,7 @@ export function SummaryPanel({ sessionId }: { sessionId: string }) {
             <span className="summary-badge">
               {count} {count === 1 ? 'message' : 'messages'} summarized
             </span>
+            <ManifestBadge sessionId={sessionId} />
             <ChevronDownIcon className="summary-chevron" />
           </button>
         ) : (
@@ -61,6 +63,7 @@ export function SummaryPanel({ sessionId }: { sessionId: string }) {
       {active && expanded && (
         <div id={bodyId} className="summary-body">
           <SummaryDetails snapshot={active} />
+          <AttachmentManifest sessionId={sessionId} />
           <SummaryActions sessionId={sessionId} disabled={!!running} />
         </div>
       )}

@@ -6,6 +6,8 @@ import { CloseIcon, SearchIcon } from '../../components/icons'
 import { MarkdownText } from '../../components/markdown-text'
 import { formatFull } from '../../lib/relative-time'
 import { messageText } from '../../lib/message-text'
+import { AttachAgainButton } from '../chat/attachment-manifest'
+import { MessageAttachments } from '../chat/message-attachments'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useHistoryStore, type HistoryMessage } from '../../stores/history-store'
 import { useRecallStore } from '../../stores/recall-store'
@@ -301,13 +303,17 @@ function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing:
         {message.status === 'error' && <span className="history-status">Failed</span>}
         {message.status === 'aborted' && <span className="history-status">Stopped</span>}
       </header>
-      {text === '' ? (
+      {text === '' && !message.parts.some((p) => p.type === 'attachment') ? (
         <div className="history-item-text muted">(no text)</div>
-      ) : message.role === 'assistant' ? (
+      ) : text === '' ? null : message.role === 'assistant' ? (
         <MarkdownText className="history-item-text history-item-markdown" text={text} />
       ) : (
         <div className="history-item-text">{text}</div>
       )}
+      <MessageAttachments
+        parts={message.parts}
+        attachAgain={message.inContext ? undefined : (part) => <AttachAgainButton sessionId={message.sessionId} part={part} />}
+      />
     </article>
   )
 }

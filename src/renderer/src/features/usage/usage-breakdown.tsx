@@ -53,6 +53,7 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
           />
         )}
         <Row label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`} value={breakdown.history} />
+        {!!breakdown.attachments && <Row label="Attachments" value={breakdown.attachments} />}
         <Row label="Draft" value={breakdown.draft} />
         <Row label="Request framing" value={breakdown.overhead} />
         <Row label={estimate ? 'In context (estimated)' : 'In context'} value={usage.tokens} strong />

@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { and, asc, eq, gt, inArray, isNull, lte, lt, notExists, or, sql } from 'drizzle-orm'
+import { AppError } from '../../shared/app-error'
+import {
+  attachmentKind,
+  attachmentManifest,
+  attachmentRefusal,
+  ATTACHMENT_TYPES_SENTENCE,
+  MAX_ATTACHMENT_BYTES,
+  textMediaType,
+  type ManifestItem
+} from '../../shared/domain/attachments'
+import type { AttachmentPart, MessagePart } from '../../shared/domain/chat-message'
+import type { Db } from '../db/client'
+import { attachments, chatMessages, messageAttachments, type AttachmentRow } from '../db/schema'
+import { pdfPageCount } from './pdf-text'
+import { decodeText, isPdf, sniffImage } from './sniff-file'
+
+/** An upload nothing has referenced yet (a draft's file) is kept this long before a sweep removes it. */
+export const UNSENT_GRACE_MS = 24 * 60 * 60 * 1000
+const HASH = /^[0-9a-f]{64}$/
+
+export interface AttachmentStoreOptions {
+  db: Db
+  /** The folder the files live in: `attachments/` beside the database. */
+  dir: string
+  now: () => number
+}
+
+export type AttachmentStore = ReturnType<typeof createAttachmentStore>
+
+/** A file name without its folders or control characters, at most 255 characters. */
+export function cleanFilename(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  return (base || 'file').slice(0, 255)
+}
+
+/**
+ * Content-addressed attachments: the bytes in `dir/ab/cdef…` (named by their sha-256), one row per
+ * file in `attachments`. The same bytes attached twice are stored once.
+ */
+export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) {
+  const pathOf = (hash: string) => join(dir, hash.slice(0, 2), hash.slice(2))
+
+  function writeFile(hash: string, bytes: Uint8Array): void {
+    const file = pathOf(hash)
+    if (existsSync(file) && statSync(file).size === bytes.length) return
+    mkdirSync(join(dir, hash.slice(0, 2)), { recursive: true, mode: 0o700 })
+    // Written aside and renamed: a crash leaves the old file or the whole new one, never half.
+    const temp = `${file}.${process.pid}.tmp`
+    writeFileSync(temp, bytes, { mode: 0o600 })
+    renameSync(temp, file)
+  }
+
+  /** Checks what the bytes are (not what the name says) and what they hold: pages, pixels. */
+  async function inspect(filename: string, claimed: string, bytes: Uint8Array) {
+    const refusal = attachmentRefusal({ filename, mediaType: claimed, size: bytes.length })
+    const image = sniffImage(bytes)
+    if (image) {
+      if (bytes.length > MAX_ATTACHMENT_BYTES || bytes.length === 0) throw new AppError('invalid_input', refusal!)
+      return { mediaType: image.mediaType, width: image.width, height: image.height }
+    }
+    if (isPdf(bytes)) {
+      if (refusal && bytes.length > MAX_ATTACHMENT_BYTES) throw new AppError('invalid_input', refusal)
+      const pages = await pdfPageCount(bytes)
+      if (pages === null) throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
+      return { mediaType: 'application/pdf', pages }
+    }
+    if (refusal) throw new AppError('invalid_input', refusal)
+    const kind = attachmentKind(claimed, filename)
+    if (kind === 'image') throw new AppError('invalid_input', `“${filename}” is not a PNG, JPEG, WebP or GIF image the way its name says.`)
+    if (kind === 'pdf') throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
+    if (decodeText(bytes) === null) {
+      throw new AppError('invalid_input', `“${filename}” holds binary data, not text. Distill takes ${ATTACHMENT_TYPES_SENTENCE}.`)
+    }
+    return { mediaType: textMediaType(claimed) }
+  }
+
+  return {
+    dir,
+    pathOf,
+
+    /** Stores a file (or finds it stored) and returns the message part that attaches it. */
+    async upload(input: { filename: string; mediaType: string; data: Uint8Array }): Promise<AttachmentPart> {
+      const filename = cleanFilename(input.filename)
+      const info = await inspect(filename, input.mediaType, input.data)
+      const hash = createHash('sha256').update(input.data).digest('hex')
+      writeFile(hash, input.data)
+      const at = now()
+      // Uploading again marks it unsent, so a sweep after another chat's deletion keeps it for this draft.
+      db.insert(attachments)
+        .values({ hash, size: input.data.length, createdAt: at, ...info, pages: info.pages ?? null, width: info.width ?? null, height: info.height ?? null })
+        .onConflictDoUpdate({ target: attachments.hash, set: { used: false, createdAt: at } })
+        .run()
+      const part: AttachmentPart = { type: 'attachment', filename, mediaType: info.mediaType, size: input.data.length, hash }
+      if (info.pages !== undefined) part.pages = info.pages
+      if (info.width && info.height) Object.assign(part, { width: info.width, height: info.height })
+      return part
+    },
+
+    describe(hash: string): AttachmentRow | undefined {
+      return HASH.test(hash) ? db.select().from(attachments).where(eq(attachments.hash, hash)).get() : undefined
+    },
+
+    /**
+     * The messages of a chat (on the conversation's path) with stored files, within a seq range.
+     * Driven by the reference table, so a long chat's text is never read for it.
+     */
+    attachedMessages(sessionId: string, range: { after?: number; upTo?: number }) {
+      const rows = db
+        .selectDistinct({ id: chatMessages.id, seq: chatMessages.seq, role: chatMessages.role, createdAt: chatMessages.createdAt, parts: chatMessages.parts })
+        .from(messageAttachments)
+        .innerJoin(chatMessages, eq(chatMessages.id, messageAttachments.messageId))
+        .where(
+          and(
+            eq(chatMessages.sessionId, sessionId),
+            isNull(chatMessages.hiddenIn),
+            range.upTo !== undefined ? lte(chatMessages.seq, range.upTo) : undefined,
+            range.after !== undefined ? gt(chatMessages.seq, range.after) : undefined
+          )
+        )
+        .orderBy(asc(chatMessages.seq))
+        .all()
+      return rows as { id: string; seq: number; role: string; createdAt: number; parts: MessagePart[] }[]
+    },
+
+    /** The files of a chat's summarized messages (seq ≤ cutoff): the manifest. */
+    summarized(sessionId: string, cutoffSeq: number): ManifestItem[] {
+      return cutoffSeq <= 0 ? [] : attachmentManifest(this.attachedMessages(sessionId, { upTo: cutoffSeq }), cutoffSeq)
+    },
+
+    /** The stored bytes; not_found when the file is gone. */
+    read(hash: string): Buffer {
+      if (!HASH.test(hash)) throw new AppError('not_found', 'That attachment is not stored.')
+      try {
+        return readFileSync(pathOf(hash))
+      } catch {
+        throw new AppError('not_found', 'That attachment is no longer stored.')
+      }
+    },
+
+    /**
+     * Removes files nothing references: those whose messages were deleted, and uploads never sent
+     * within the grace period. With `orphanFiles`, also files on disk without a row (a crash between
+     * writing the file and its row). Returns the hashes removed.
+     */
+    sweep(options: { orphanFiles?: boolean } = {}): string[] {
+      const unreferenced = notExists(db.select({ one: sql`1` }).from(messageAttachments).where(eq(messageAttachments.hash, attachments.hash)))
+      const gone = db
+        .select({ hash: attachments.hash })
+        .from(attachments)
+        .where(and(unreferenced, or(eq(attachments.used, true), lt(attachments.createdAt, now() - UNSENT_GRACE_MS))))
+        .all()
+        .map((r) => r.hash)
+      for (let i = 0; i < gone.length; i += 500) {
+        db.delete(attachments).where(inArray(attachments.hash, gone.slice(i, i + 500))).run()
+      }
+      for (const hash of gone) rmSync(pathOf(hash), { force: true })
+      if (options.orphanFiles) gone.push(...removeOrphanFiles())
+      return gone
+    }
+  }
+
+  function removeOrphanFiles(): string[] {
+    if (!existsSync(dir)) return []
+    const removed: string[] = []
+    for (const prefix of readdirSync(dir)) {
+      if (!/^[0-9a-f]{2}$/.test(prefix)) continue
+      for (const name of readdirSync(join(dir, prefix))) {
+        const file = join(dir, prefix, name)
+        const hash = prefix + name
+        const old = statSync(file).mtimeMs < now() - UNSENT_GRACE_MS
+        if (name.endsWith('.tmp') ? old : HASH.test(hash) && old && !db.select({ h: attachments.hash }).from(attachments).where(eq(attachments.hash, hash)).get()) {
+          rmSync(file, { force: true })
+          removed.push(hash)
+        }
+      }
+    }
+    return removed
+  }
+}
+
+/** The folder of a database's attachments, beside it; created (0700) with the first file. */
+export function attachmentsDir(dbDir: string): string {
+  return join(dbDir, 'attachments')
+}

@@ -1,0 +1,66 @@
+import type { FilePart, ModelMessage, TextPart, UserContent } from 'ai'
+import { attachmentKind, formatBytes } from '../../shared/domain/attachments'
+import { ATTACHMENT_URL_PROTOCOL } from '../providers/to-model-messages'
+import { pdfText } from './pdf-text'
+
+/** Providers whose APIs read a PDF themselves (text and page images); others get its text. */
+export const NATIVE_PDF_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic', 'google'])
+
+export interface AttachmentSource {
+  read(hash: string): Uint8Array
+}
+
+function placeholderHash(part: Exclude<UserContent, string>[number]): string | null {
+  if (part.type !== 'file' || !(part.data instanceof URL) || part.data.protocol !== ATTACHMENT_URL_PROTOCOL) return null
+  return part.data.pathname
+}
+
+/** A text or code file as the model reads it: its name, then its content, fenced by tags it can quote. */
+export function textAttachment(filename: string, mediaType: string, text: string): TextPart {
+  return { type: 'text', text: `<attachment name="${filename}" type="${mediaType}">\n${text}\n</attachment>` }
+}
+
+async function resolvePart(part: FilePart, hash: string, provider: string, source: AttachmentSource, vision: boolean): Promise<FilePart | TextPart> {
+  const filename = part.filename ?? 'file'
+  const kind = attachmentKind(part.mediaType, filename)
+  // An image earlier in a chat whose model was switched to one without vision: named, not sent.
+  if (kind === 'image' && !vision) return { type: 'text', text: `[image: ${filename}: not shown, this model takes no images]` }
+  let bytes: Uint8Array
+  try {
+    bytes = source.read(hash)
+  } catch {
+    return { type: 'text', text: `[attachment: ${filename}, ${part.mediaType}: the file is no longer stored]` }
+  }
+  if (kind === 'text') return textAttachment(filename, part.mediaType, new TextDecoder().decode(bytes))
+  if (kind === 'pdf' && !NATIVE_PDF_PROVIDERS.has(provider)) {
+    const pages = await pdfText(bytes).catch(() => null)
+    if (!pages) return { type: 'text', text: `[attachment: ${filename}, PDF, ${formatBytes(bytes.length)}: its text could not be read]` }
+    return textAttachment(filename, 'application/pdf', pages.map((t, i) => `--- page ${i + 1} ---\n${t}`).join('\n'))
+  }
+  return { type: 'file', data: bytes, mediaType: part.mediaType, filename }
+}
+
+/**
+ * Replaces the attachment placeholders of a request with what the provider takes: images and PDFs
+ * as file parts (the AI SDK writes each provider's wire format), a PDF's extracted text for
+ * providers without PDF input, text files as text. Messages without attachments are returned as they are.
+ */
+export async function resolveAttachments(
+  messages: ModelMessage[],
+  provider: string,
+  source: AttachmentSource,
+  options: { vision: boolean } = { vision: true }
+): Promise<ModelMessage[]> {
+  return Promise.all(
+    messages.map(async (m) => {
+      if (m.role !== 'user' || typeof m.content === 'string' || !m.content.some((p) => placeholderHash(p) !== null)) return m
+      const content = await Promise.all(
+        m.content.map((p) => {
+          const hash = placeholderHash(p)
+          return hash === null ? p : resolvePart(p as FilePart, hash, provider, source, options.vision)
+        })
+      )
+      return { ...m, content }
+    })
+  )
+}

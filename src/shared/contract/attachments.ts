@@ -1,0 +1,30 @@
+import { z } from 'zod'
+import { MAX_ATTACHMENT_BYTES } from '../domain/attachments'
+import { attachmentPartSchema } from '../domain/chat-message'
+import { route } from './define'
+
+/** Base64 of at most MAX_ATTACHMENT_BYTES: 4 characters per 3 bytes, within the HTTP transport's 8 MB body. */
+const MAX_BASE64_CHARS = Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4
+const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'Not an attachment id')
+
+export const attachmentRoutes = {
+  /**
+   * Stores a file (base64 in JSON, like every other call) and returns the part that attaches it to
+   * a message. The bytes decide what it is: a renamed binary is refused with a sentence.
+   */
+  'attachments.upload': route(
+    z
+      .object({
+        filename: z.string().min(1).max(1000),
+        mediaType: z.string().max(200),
+        data: z.string().max(MAX_BASE64_CHARS + 4, 'A file can be up to 5 MB.')
+      })
+      .strict(),
+    attachmentPartSchema
+  ),
+  /** A stored file's bytes, base64: image thumbnails and the viewer. */
+  'attachments.content': route(z.object({ hash: hashSchema }).strict(), z.object({ mediaType: z.string(), data: z.string() }))
+}
+
+/** A file attached to a message being sent: the part `attachments.upload` returned. */
+export const sentAttachmentSchema = z.object({ hash: hashSchema, filename: z.string().min(1).max(1000) }).strict()
