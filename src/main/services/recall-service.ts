@@ -7,7 +7,7 @@ import {
 import { listReplyRecalls, messageIdAt, saveReplyRecall } from '../db/repositories/recalls-repo'
 import { EMPTY_RECALL, MIN_PASSAGE_TOKENS, planRecall, recallRoom, type RecallCandidate, type RecallPlan } from '../engine/recall/plan-recall'
 import { dateLabel, datesMentioned, passageDay, statedDate, type StatedDate } from '../engine/recall/recall-date'
-import { recallQuery } from '../engine/recall/recall-query'
+import { contentWords, recallQuery } from '../engine/recall/recall-query'
 import type { Session } from '../../shared/domain/session'
 import type { ServiceDeps } from './service-deps'
 import type { SettingsService } from './settings-service'
@@ -68,7 +68,8 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
       budget,
       countTokens: (text) => conv.countText(text, 'system'),
       present: [summary.content.summaryText],
-      mentioned: datesMentioned(pending.text)
+      mentioned: datesMentioned(pending.text),
+      terms: contentWords(pending.text)
     })
   }
 

@@ -21,8 +21,9 @@ describe('planRecall', () => {
     })
     expect(plan.messageIds).toEqual(['m13', 'm14', 'm39', 'm40'])
     expect(plan.text.startsWith(RECALL_PREFIX)).toBe(true)
-    expect(plan.text).toContain('[recalled — 40 May 2023, assistant] The staging database listens on port 5433.')
-    expect(plan.text).toContain('[recalled — 13 May 2023, user] I adopted a cat called Miso.')
+    // One heading per day, each passage under it with its speaker.
+    expect(plan.text).toContain('[13 May 2023]\nuser: I adopted a cat called Miso.\n\n[14 May 2023]\nassistant: What a lovely name!')
+    expect(plan.text).toContain('[40 May 2023]\nassistant: The staging database listens on port 5433.')
     expect(plan.text.indexOf('Miso')).toBeLessThan(plan.text.indexOf('5433'))
     expect(plan.tokens).toBe(count(plan.text))
     expect(plan.passages.find((p) => p.id === 'm39')?.contextFor).toBe('m40')

@@ -1,4 +1,4 @@
-import { truncateMiddle } from '../truncate'
+import { excerpt } from './excerpt'
 import type { CountTokens, EngineRole } from '../types'
 import { matchesMentioned, type MentionedDate, type StatedDate } from './recall-date'
 
@@ -18,7 +18,7 @@ export const MIN_RELATIVE_SCORE = 0.15
 export const DATE_MATCH_BOOST = 2
 
 export const RECALL_PREFIX =
-  'Recalled from earlier in this conversation (original messages, verbatim and dated, that the summary condenses):\n\n'
+  'Recalled from earlier in this conversation: original messages the summary condenses, verbatim ([…] marks left-out sentences), by day.\n'
 
 export interface RecallCandidate {
   id: string
@@ -48,10 +48,12 @@ export interface RecallInput {
   present?: readonly string[]
   /** Days or months the pending message asks about ("on 3 May 2023"): hits from them rank higher. */
   mentioned?: readonly MentionedDate[]
+  /** The pending message's content words: a passage too long to bring whole keeps the sentences holding them. */
+  terms?: readonly string[]
 }
 
 export interface RecallPassage extends RecallCandidate {
-  /** The passage as shown: label and (possibly cut) text. */
+  /** The passage as shown under its day: speaker and (possibly excerpted) text. */
   line: string
   truncatedChars?: number
   /** Set on a neighbour: the hit it gives context to. */
@@ -75,12 +77,26 @@ export function recallRoom(options: { usable: number; usedTokens: number; percen
   return Math.max(0, Math.min(cap, options.usable - options.usedTokens))
 }
 
-export function recallLabel(c: Pick<RecallCandidate, 'date' | 'role'>): string {
-  return `[recalled — ${c.date}, ${c.role}] `
+/** A recalled passage's line under its day heading. */
+export function recallLabel(c: Pick<RecallCandidate, 'role'>): string {
+  return `${c.role}: `
 }
 
-const blockText = (passages: readonly RecallPassage[]) =>
-  passages.length ? RECALL_PREFIX + [...passages].sort((a, b) => a.seq - b.seq).map((p) => p.line).join('\n\n') : ''
+/** The heading of a day's recalled passages: the label costs once per day, not per passage. */
+export const dayHeading = (date: string) => `\n[${date}]\n`
+
+/** The block in time order, one heading per run of passages from the same day. */
+function blockText(passages: readonly RecallPassage[]): string {
+  if (passages.length === 0) return ''
+  let text = RECALL_PREFIX
+  let day: string | undefined
+  for (const p of [...passages].sort((a, b) => a.seq - b.seq)) {
+    if (p.date !== day) text += dayHeading(p.date)
+    day = p.date
+    text += `${p.line}\n`
+  }
+  return text.trimEnd()
+}
 
 /**
  * Chooses the recalled passages (DESIGN §11): the best hits verbatim, each with a neighbour for
@@ -114,19 +130,23 @@ export function planRecall(input: RecallInput): RecallPlan {
 
   const chosen: RecallPassage[] = []
   const ids = new Set<string>()
+  const days = new Set<string>()
+  const terms = input.terms ?? []
   let used = base
   /** Adds a passage cut to at most `cap` tokens (its line's own count, framing included: an overestimate). */
   const add = (c: RecallCandidate, cap: number, contextFor?: string): boolean => {
     if (ids.has(c.id)) return false
     const label = recallLabel(c)
-    const lineCount: CountTokens = (t) => countTokens(label + t)
+    // A new day costs its heading once (a day out of order may cost it again: the block is checked below).
+    const heading = days.has(c.date) ? '' : dayHeading(c.date)
+    const lineCount: CountTokens = (t) => countTokens(heading + label + t)
     let text = c.text.trim()
     let cost = lineCount(text)
     let truncatedChars: number | undefined
     const limit = Math.min(cap, budget - used)
     if (cost > limit) {
       if (limit < MIN_PASSAGE_TOKENS) return false
-      const cut = truncateMiddle(text, limit, lineCount)
+      const cut = excerpt(text, terms, limit, lineCount)
       truncatedChars = text.length - cut.length
       text = cut
       cost = lineCount(text)
@@ -134,6 +154,7 @@ export function planRecall(input: RecallInput): RecallPlan {
     }
     chosen.push({ ...c, line: label + text, ...(truncatedChars ? { truncatedChars } : {}), ...(contextFor ? { contextFor } : {}) })
     ids.add(c.id)
+    days.add(c.date)
     used += cost
     return true
   }
