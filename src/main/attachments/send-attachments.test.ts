@@ -134,9 +134,10 @@ describe('a message with attachments, through the router, to each provider', () 
     expect(request.attachments).toEqual([])
     const system = JSON.stringify((request.body as { system?: unknown }).system)
     expect(system).toContain('Attachments in the summarized messages (no longer in your context; the user can attach them again):')
-    expect(system).toMatch(/- chart\.png \(PNG, \d+ B\), attached by the user in message 1 on \d{4}-\d{2}-\d{2}/)
-    expect(system).toContain('- report.pdf (PDF, 2 pages, ')
-    expect(system).toContain('- notes.txt (TXT, ')
+    // Each with one line of what it was, made without a model: size and words for an image, a first line for the others.
+    expect(system).toMatch(/- chart\.png \(PNG, \d+ B\), attached by the user in message 1 on \d{4}-\d{2}-\d{2}: 64×48 image, sent with “What do these say\?”/)
+    expect(system).toMatch(/- report\.pdf \(PDF, 2 pages, [^)]+\), attached by the user in message 1 on [\d-]+: Quarterly revenue rose/)
+    expect(system).toMatch(/- notes\.txt \(TXT, [^)]+\), attached by the user in message 1 on [\d-]+: TODO: ship attachments/)
   })
 
   it("the meter shows the files of the messages in context as their own row, counted as the provider does", async () => {
