@@ -152,4 +152,31 @@ describe('a message with attachments, through the router, to each provider', () 
     await app.services.compression.run(session.id, { retentionOverride: 0, summarizer: 'extractive' })
     expect(app.services.usage.context(session.id).breakdown.attachments).toBe(0)
   })
+
+  it('tells the composer whether the chat’s model takes images; a user’s own model says so in Settings', async () => {
+    const app = open()
+    app.services.settings.update({
+      customModels: [
+        { provider: 'openai-compatible', id: 'house-model', contextWindow: 8192, maxOutput: 1024, vision: true },
+        { provider: 'openai-compatible', id: 'llava:13b', contextWindow: 8192, maxOutput: 1024, vision: false }
+      ]
+    })
+    const session = app.services.sessions.create()
+    const accepts = async (provider: ProviderId, modelId: string) => {
+      app.services.sessions.update(session.id, { provider, modelId })
+      const res = await app.router.call('attachments.accepts', { sessionId: session.id })
+      if (!res.ok) throw new Error(res.error.message)
+      return res.data as { vision: boolean; imageRefusal: string | null }
+    }
+    expect(await accepts('openai-compatible', 'house-model')).toEqual({ vision: true, imageRefusal: null })
+    const refused = await accepts('openai-compatible', 'llava:13b')
+    expect(refused.vision).toBe(false)
+    expect(refused.imageRefusal).toMatch(/^llava:13b cannot see images\. Choose a model that can, such as .*GPT/)
+    expect((await accepts('openai', 'gpt-3.5-turbo')).imageRefusal).toMatch(/^GPT-3\.5 Turbo cannot see images/)
+    // The send path agrees: the same image is refused for the model marked text-only, before anything is written.
+    const image = await upload(app, 'chart.png', 'image/png', png)
+    app.services.sessions.update(session.id, { provider: 'openai-compatible', modelId: 'llava:13b' })
+    const res = await app.router.call('chat.send', { sessionId: session.id, text: 'See?', attachments: [{ hash: image.hash!, filename: 'chart.png' }] })
+    expect(res).toMatchObject({ ok: false, error: { message: refused.imageRefusal } })
+  })
 })
