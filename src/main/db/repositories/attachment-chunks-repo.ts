@@ -32,22 +32,34 @@ export interface AttachmentChunkHit {
 /**
  * Passages of the files attached to a chat's messages before `beforeSeq` (the summarized ones, on
  * the conversation's path) that match an FTS5 query, best first. A file attached to several of
- * those messages is found once, with the earliest of them.
+ * those messages is found once, with the earliest of them. The chat's files are listed first (most
+ * chats have none, and then the index is not searched at all), and the search is limited to them.
  */
 export function searchAttachmentChunks(db: Db, sessionId: string, ftsQuery: string, options: { beforeSeq: number; limit: number }): AttachmentChunkHit[] {
-  return db.all<AttachmentChunkHit>(sql`
-    WITH hits AS (
-      SELECT hash, chunk, text, bm25(attachment_chunks) AS score FROM attachment_chunks WHERE attachment_chunks MATCH ${`text : (${ftsQuery})`}
-    )
-    SELECT m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt, m.parts AS parts,
-           h.hash AS hash, h.chunk AS chunk, h.text AS text, h.score AS score
-      FROM hits h
-      JOIN message_attachments ma ON ma.hash = h.hash
-      JOIN chat_messages m ON m.id = ma.message_id
+  const files = db.all<{ hash: string; seq: number }>(sql`
+    SELECT ma.hash AS hash, min(m.seq) AS seq
+      FROM chat_messages m JOIN message_attachments ma ON ma.message_id = m.id
      WHERE m.session_id = ${sessionId} AND m.seq < ${options.beforeSeq} AND m.hidden_in IS NULL
        AND m.role IN ('user', 'assistant') AND m.status IN ('complete', 'aborted')
-       AND m.seq = (SELECT min(m2.seq) FROM message_attachments ma2 JOIN chat_messages m2 ON m2.id = ma2.message_id
-                     WHERE ma2.hash = h.hash AND m2.session_id = ${sessionId} AND m2.hidden_in IS NULL AND m2.seq < ${options.beforeSeq})
-     ORDER BY h.score
+     GROUP BY ma.hash`)
+  if (files.length === 0) return []
+  const seqOf = new Map(files.map((f) => [f.hash, f.seq]))
+  const hits = db.all<{ hash: string; chunk: number; text: string; score: number }>(sql`
+    SELECT hash, chunk, text, bm25(attachment_chunks) AS score
+      FROM attachment_chunks
+     WHERE attachment_chunks MATCH ${`text : (${ftsQuery})`}
+       AND hash IN (${sql.join(files.map((f) => sql`${f.hash}`), sql`, `)})
+     ORDER BY score
      LIMIT ${options.limit}`)
+  if (hits.length === 0) return []
+  const seqs = [...new Set(hits.map((h) => seqOf.get(h.hash)!))]
+  const messages = db.all<{ messageId: string; seq: number; role: 'user' | 'assistant'; createdAt: number; parts: string }>(sql`
+    SELECT id AS messageId, seq, role, created_at AS createdAt, parts
+      FROM chat_messages
+     WHERE session_id = ${sessionId} AND hidden_in IS NULL AND seq IN (${sql.join(seqs.map((q) => sql`${q}`), sql`, `)})`)
+  const bySeq = new Map(messages.map((m) => [m.seq, m]))
+  return hits.flatMap((h) => {
+    const m = bySeq.get(seqOf.get(h.hash)!)
+    return m ? [{ ...m, ...h }] : []
+  })
 }

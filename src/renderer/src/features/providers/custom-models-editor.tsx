@@ -218,9 +218,9 @@ function CustomModelRow({ row, index, errors, disabled, onEdit, onRemove }: Cust
           value={row.vision}
           onChange={(event) => onEdit('vision', event.target.value)}
         >
-          <option value="guess">By its name</option>
+          <option value="guess">By name</option>
           <option value="yes">Yes</option>
-          <option value="no">No, text only</option>
+          <option value="no">No</option>
         </select>
         <CellError id={`${idOf('vision')}-error`} message={errors.vision} />
       </div>
