@@ -3,8 +3,14 @@ import type { Db } from '../client'
 
 /** The recall index of attachments' text (`attachment_chunks`, FTS5: drizzle/0014_attachment_recall.sql). */
 
+/** A MATCH term for one file (hashes are hex, one token each: see drizzle/0014_attachment_recall.sql). */
+const fileTerm = (hash: string) => `"${hash.replace(/[^0-9a-f]/g, '')}"`
+
+/** Above this many files a search filters them in SQL rather than in the FTS5 query. */
+const MAX_FILE_TERMS = 200
+
 export function hasChunks(db: Db, hash: string): boolean {
-  return db.get<{ one: number }>(sql`SELECT 1 AS one FROM attachment_chunks WHERE hash = ${hash} LIMIT 1`) !== undefined
+  return db.get<{ one: number }>(sql`SELECT 1 AS one FROM attachment_chunks WHERE attachment_chunks MATCH ${`hash : ${fileTerm(hash)}`} LIMIT 1`) !== undefined
 }
 
 /** Indexes a file's passages once; a file indexed before is left as it is. */
@@ -44,11 +50,14 @@ export function searchAttachmentChunks(db: Db, sessionId: string, ftsQuery: stri
      GROUP BY ma.hash`)
   if (files.length === 0) return []
   const seqOf = new Map(files.map((f) => [f.hash, f.seq]))
+  const inFiles =
+    files.length <= MAX_FILE_TERMS
+      ? { match: ` AND hash : (${files.map((f) => fileTerm(f.hash)).join(' OR ')})`, where: sql`` }
+      : { match: '', where: sql` AND hash IN (${sql.join(files.map((f) => sql`${f.hash}`), sql`, `)})` }
   const hits = db.all<{ hash: string; chunk: number; text: string; score: number }>(sql`
-    SELECT hash, chunk, text, bm25(attachment_chunks) AS score
+    SELECT hash, chunk, text, bm25(attachment_chunks, 1.0, 0.0) AS score
       FROM attachment_chunks
-     WHERE attachment_chunks MATCH ${`text : (${ftsQuery})`}
-       AND hash IN (${sql.join(files.map((f) => sql`${f.hash}`), sql`, `)})
+     WHERE attachment_chunks MATCH ${`text : (${ftsQuery})${inFiles.match}`}${inFiles.where}
      ORDER BY score
      LIMIT ${options.limit}`)
   if (hits.length === 0) return []
