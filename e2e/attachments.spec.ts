@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { samplePdf, samplePng } from '../test/support/sample-files'
@@ -121,27 +121,108 @@ test('a pasted image and a dropped PDF go to Anthropic as image and document blo
   ])
 })
 
-test('a text-only model refuses an image before sending, naming models that can see', async ({ page, distill, fake }) => {
+test('the composer refuses what the chat cannot take: an image for a text-only model, and files of other types', async ({ page, distill, fake }) => {
   await page.goto(distill.url)
   const sessionId = await newChat(page)
   await rpc(page, 'sessions.update', { id: sessionId, provider: 'openai', modelId: 'gpt-3.5-turbo' })
   await page.reload()
+  const tray = page.getByRole('list', { name: 'Attached files' })
+
+  // Refused when attached, before it is uploaded: the sentence names models that can see.
   await attachThroughButton(page, [{ name: 'chart.png', mimeType: 'image/png', buffer: png }])
-  await expect(page.getByRole('list', { name: 'Attached files' }).getByText('chart.png')).toBeVisible()
+  await expect(page.getByText('“chart.png” is an image. GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5', { exact: false })).toBeVisible()
+  await expect(tray).toBeHidden()
+  await showScheme(page, 'light')
+  await snap(page, 'attachments-refused-image-light')
+  await showScheme(page, 'dark')
+  await snap(page, 'attachments-refused-image-dark')
+  await showScheme(page, 'light')
+
+  // Files of types Distill does not take are refused when attached, with a sentence each.
+  await attachThroughButton(page, [
+    { name: 'song.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from([1, 2, 3]) },
+    { name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ\x90\x00binary') },
+    { name: 'backup.zip', mimeType: 'application/zip', buffer: Buffer.from('PK\x03\x04zip') }
+  ])
+  for (const name of ['song.mp3', 'setup.exe', 'backup.zip']) {
+    await expect(page.getByText(`“${name}” can’t be attached. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.`)).toBeVisible()
+  }
+  // A binary file under a text name is found out by its bytes.
+  await attachThroughButton(page, [{ name: 'data.txt', mimeType: 'text/plain', buffer: Buffer.from([0x50, 0x00, 0xff, 0x13, 0x00]) }])
+  await expect(page.getByText('“data.txt” holds binary data, not text. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.')).toBeVisible()
+  await expect(tray).toBeHidden()
+  await snap(page, 'attachments-refused-types-light')
+
+  // A model changed after the image was attached: the send is refused, nothing is written, the draft stays.
+  await rpc(page, 'sessions.update', { id: sessionId, provider: 'openai', modelId: 'gpt-4o-mini' })
+  await page.reload()
+  await attachThroughButton(page, [{ name: 'chart.png', mimeType: 'image/png', buffer: png }])
+  await expect(tray.getByText('chart.png')).toBeVisible()
+  await rpc(page, 'sessions.update', { id: sessionId, provider: 'openai', modelId: 'gpt-3.5-turbo' })
   await page.getByRole('textbox', { name: 'Message' }).fill('What is in this picture?')
   await page.getByRole('button', { name: 'Send' }).click()
-  await expect(page.getByRole('alert').filter({ hasText: 'Not sent' })).toContainText(
-    'GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5'
-  )
-  // Nothing was sent or stored; the draft and the file are still there to change.
+  await expect(page.getByRole('alert').filter({ hasText: 'Not sent' })).toContainText('GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5')
   expect(fake.requests.filter((r) => r.provider === 'openai-chat')).toEqual([])
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('What is in this picture?')
-  await expect(page.getByRole('list', { name: 'Attached files' }).getByText('chart.png')).toBeVisible()
+  await expect(tray.getByText('chart.png')).toBeVisible()
   await snap(page, 'attachments-refused-light')
+})
 
-  // A file of an unsupported type is refused when attached, with a sentence.
-  await attachThroughButton(page, [{ name: 'song.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from([1, 2, 3]) }])
-  await expect(page.getByText('“song.mp3” can’t be attached. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.')).toBeVisible()
+test('a chat exported as JSON with an image and a text file comes back whole after it was deleted', async ({ page, distill, fake }) => {
+  await page.goto(distill.url)
+  const sessionId = await newChat(page)
+  await rpc(page, 'sessions.rename', { id: sessionId, title: 'Launch files' })
+  await attachThroughButton(page, [
+    { name: 'chart.png', mimeType: 'image/png', buffer: png },
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: notes }
+  ])
+  await expect(page.getByRole('list', { name: 'Attached files' }).getByText('PNG · 320×200')).toBeVisible()
+  await page.getByRole('textbox', { name: 'Message' }).fill('Keep these files')
+  await page.getByRole('button', { name: 'Send' }).click()
+  const log = page.getByRole('log', { name: 'Messages' })
+  await expect(log.getByText('Reply to: Keep these files')).toBeVisible()
+
+  await page.getByRole('button', { name: 'More actions' }).click()
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Export as JSON' }).click()])
+  const exported = (await download.path())!
+  const data = JSON.parse(readFileSync(exported, 'utf8')) as { attachments: { hash: string; data: string }[] }
+  expect(data.attachments.map((a) => a.hash).sort()).toEqual([sha(png), sha(notes)].sort())
+
+  const item = page.getByRole('navigation', { name: 'Chats' }).getByRole('listitem').filter({ hasText: 'Launch files' })
+  await item.hover()
+  await item.getByRole('button', { name: 'Delete' }).click()
+  await page.getByRole('alertdialog', { name: 'Delete chat?' }).getByRole('button', { name: 'Delete' }).click()
+  await expect(item).toBeHidden()
+  await expect.poll(() => storedFiles(distill.dbFile)).toEqual([])
+
+  const chooser = page.waitForEvent('filechooser')
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Import chat' }).click()
+  await (await chooser).setFiles(exported)
+  await expect(page.getByText('Imported “Launch files”')).toBeVisible()
+  await expect(page.getByText('2 messages, 2 files')).toBeVisible()
+  await expect(log.getByRole('img', { name: 'chart.png' })).toBeVisible()
+  await expect(log.getByRole('list', { name: 'Attachments' }).getByText('notes.txt')).toBeVisible()
+  expect(storedFiles(distill.dbFile).sort()).toEqual([sha(png), sha(notes)].sort())
+  await snap(page, 'attachments-imported-light')
+
+  // The provider receives them again with the next message: the bytes are the ones exported.
+  fake.reset()
+  await page.getByRole('textbox', { name: 'Message' }).fill('Are they still there?')
+  await page.getByRole('button', { name: 'Send' }).click()
+  await expect(log.getByText('Reply to: Are they still there?')).toBeVisible()
+  const request = fake.requests.find((r) => (r.attachments?.length ?? 0) > 0)!
+  expect(request.attachments!.map((a) => [a.wire, a.sha256])).toEqual([['image_url', sha(png)]])
+  expect(JSON.stringify(request.body)).toContain('<attachment name=\\"notes.txt\\" type=\\"text/plain\\">\\nTODO: ship attachments')
+
+  // A damaged export is refused with a sentence, and nothing is imported.
+  data.attachments[0]!.data = Buffer.from('not the picture').toString('base64')
+  const damaged = join(dirname(distill.dbFile), 'damaged.distill.json')
+  writeFileSync(damaged, JSON.stringify(data))
+  const again = page.waitForEvent('filechooser')
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Import chat' }).click()
+  await (await again).setFiles(damaged)
+  await expect(page.getByText(/does not match its checksum: it was damaged or changed\. Nothing was imported\./)).toBeVisible()
+  await expect(page.getByRole('navigation', { name: 'Chats' }).getByRole('listitem').filter({ hasText: 'Launch files' })).toHaveCount(1)
 })
 
 test('deleting the chat frees its files in the data directory', async ({ page, distill }) => {
@@ -185,7 +266,10 @@ test('after a summary the attachments are listed as having left the context, and
   await summary.getByRole('button', { name: /Summary/ }).click()
   const manifest = summary.getByRole('region', { name: 'Attachments that left the active context' })
   await expect(manifest.getByText('report.pdf')).toBeVisible()
-  await expect(manifest.getByText(/^Message 1, from you, /).first()).toBeVisible()
+  await expect(manifest.getByText(/Message 1, from you, /).first()).toBeVisible()
+  // One line of what each file was, made without a model: an image's size and the words sent with it, a PDF's first line.
+  await expect(manifest.getByText('320×200 image, sent with “Here are the figures”')).toBeVisible()
+  await expect(manifest.getByText('Quarterly revenue rose 12%')).toBeVisible()
   await snap(page, 'attachments-manifest-light')
   await expectAccessible(page)
   await page.emulateMedia({ colorScheme: 'dark' })
@@ -202,4 +286,40 @@ test('after a summary the attachments are listed as having left the context, and
   const request = fake.requests.find((r) => r.attachments !== undefined)!
   expect(request.attachments!.map((a) => [a.wire, a.sha256])).toEqual([['image_url', sha(png)]])
   expect(JSON.stringify(request.body)).toContain('Attachments in the summarized messages')
+  expect(JSON.stringify(request.body)).toMatch(/- report\.pdf \(PDF, 2 pages, [^)]+\), attached by the user in message 1 on [\d-]+: Quarterly revenue rose 12%/)
+})
+
+test('a model added in Settings can be marked as taking no images, and the composer then refuses one', async ({ page, distill }) => {
+  await page.goto(distill.url)
+  const sessionId = await newChat(page)
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Settings' }).click()
+  await page.getByRole('button', { name: 'Add model' }).click()
+  const row = page.getByRole('group', { name: 'Custom model 1' })
+  await row.getByRole('combobox', { name: 'Provider' }).selectOption({ label: 'Local / OpenAI-compatible' })
+  // Its name says vision; the user knows better.
+  await row.getByRole('textbox', { name: 'Model ID' }).fill('llava-house')
+  await row.getByRole('textbox', { name: 'Context window' }).fill('8192')
+  await row.getByRole('textbox', { name: 'Max output' }).fill('1024')
+  await expect(row.getByRole('combobox', { name: 'Takes images' })).toHaveValue('guess')
+  await row.getByRole('combobox', { name: 'Takes images' }).selectOption({ label: 'No' })
+  await row.scrollIntoViewIfNeeded()
+  await showScheme(page, 'light')
+  await snap(page, 'attachments-settings-vision-light')
+  await showScheme(page, 'dark')
+  await snap(page, 'attachments-settings-vision-dark')
+  await showScheme(page, 'light')
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('Settings saved')).toBeVisible()
+  const saved = await rpc<{ customModels: { id: string; vision?: boolean }[] }>(page, 'settings.get', {})
+  expect(saved.customModels).toEqual([expect.objectContaining({ id: 'llava-house', vision: false })])
+
+  await page.getByRole('button', { name: 'Back to chat' }).click()
+  await rpc(page, 'sessions.update', { id: sessionId, provider: 'openai-compatible', modelId: 'llava-house' })
+  await page.reload()
+  await attachThroughButton(page, [{ name: 'chart.png', mimeType: 'image/png', buffer: png }])
+  await expect(page.getByText('“chart.png” is an image. llava-house cannot see images. Choose a model that can, such as', { exact: false })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Attached files' })).toBeHidden()
+  // Text files still go.
+  await attachThroughButton(page, [{ name: 'notes.txt', mimeType: 'text/plain', buffer: notes }])
+  await expect(page.getByRole('list', { name: 'Attached files' }).getByText('notes.txt')).toBeVisible()
 })

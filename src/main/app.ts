@@ -129,7 +129,20 @@ export function createApp(options: AppOptions): App {
   }
   const settings = createSettingsService(deps)
   // Called when a chat is created, after everything below exists.
-  const sessions = createSessionsService(deps, () => newChatModel())
+  const attachments = createAttachmentStore({
+    db: database.db,
+    dir: attachmentsDir(onDisk ? dirname(options.dbFile) : join(tmpdir(), `distill-memory-${process.pid}`)),
+    now: () => deps.clock.now()
+  })
+  const sessions = createSessionsService(deps, () => newChatModel(), (hash) => {
+    const row = attachments.describe(hash)
+    if (!row) return undefined
+    try {
+      return { mediaType: row.mediaType, bytes: attachments.read(hash) }
+    } catch {
+      return undefined
+    }
+  })
   const secrets =
     options.secrets ??
     createFileSecretStore(options.dbFile === ':memory:' ? join(tmpdir(), `distill-secrets-${process.pid}.json`) : join(dirname(options.dbFile), 'secrets.json'))
@@ -149,14 +162,11 @@ export function createApp(options: AppOptions): App {
   })
   const newChatModel = createNewChatModel({ settings, providers, models })
   const recall = createRecallService({ db: database.db, settings })
-  const attachments = createAttachmentStore({
-    db: database.db,
-    dir: attachmentsDir(onDisk ? dirname(options.dbFile) : join(tmpdir(), `distill-memory-${process.pid}`)),
-    now: () => deps.clock.now()
-  })
   if (!readOnly) {
     // Files a deleted chat left, unsent uploads past their grace, and any a crash left without a row.
     attachments.sweep({ orphanFiles: true })
+    // Text files stored before recall indexed attachments become findable (once: indexed ones are skipped).
+    attachments.indexStored()
     events.subscribe(({ event, payload }) => {
       if (event === 'sessions.changed' && (payload as { reason?: string }).reason === 'deleted') attachments.sweep()
     })

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, statSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../db/client'
 import { appendMessage } from '../db/repositories/messages-repo'
@@ -98,6 +99,36 @@ describe('attachment store (real SQLite file, real folder)', () => {
     const old = (clock.now() - UNSENT_GRACE_MS * 2) / 1000
     utimesSync(store.pathOf(orphan), old, old)
     expect(store.sweep({ orphanFiles: true })).toEqual([orphan])
+    close()
+  })
+
+  it('indexes text and PDF files for recall on upload, once, and the index goes with the file', async () => {
+    const { db, store, close } = open()
+    const notes = Buffer.from('# Ops notes\n\nThe backup bucket is s3://amber-vault.\n')
+    await store.upload({ filename: 'ops.md', mediaType: 'text/markdown', data: notes })
+    await store.upload({ filename: 'ops.md', mediaType: 'text/markdown', data: notes })
+    await store.upload({ filename: 'report.pdf', mediaType: 'application/pdf', data: samplePdf(['Quarterly revenue rose', 'Costs fell']) })
+    const chunks = () => db.all<{ hash: string; text: string }>(sql`SELECT hash, text FROM attachment_chunks ORDER BY text`)
+    expect(chunks().map((c) => c.text)).toEqual(['# Ops notes\n\nThe backup bucket is s3://amber-vault.', expect.stringMatching(/^\[page 1\]\nQuarterly revenue rose/)])
+    expect(store.describe(sha(notes))?.description).toBe('Ops notes')
+    // Unsent past its grace: swept, and its passages with it.
+    store.sweep()
+    expect(chunks()).toHaveLength(2)
+    db.run(sql`UPDATE attachments SET created_at = 0`)
+    store.sweep()
+    expect(chunks()).toEqual([])
+    close()
+  })
+
+  it('indexes at start-up the text files stored before the index existed', async () => {
+    const { db, store, close } = open()
+    const notes = Buffer.from('Deploy with the blue-green switch on Fridays.\n')
+    await store.upload({ filename: 'deploy.txt', mediaType: 'text/plain', data: notes })
+    db.run(sql`DELETE FROM attachment_chunks`)
+    db.run(sql`UPDATE attachments SET description = NULL`)
+    expect(store.indexStored()).toBe(1)
+    expect(store.indexStored()).toBe(0)
+    expect(store.describe(sha(notes))?.description).toBe('Deploy with the blue-green switch on Fridays.')
     close()
   })
 })

@@ -15,7 +15,10 @@ import {
 import type { AttachmentPart, MessagePart } from '../../shared/domain/chat-message'
 import type { Db } from '../db/client'
 import { attachments, chatMessages, messageAttachments, type AttachmentRow } from '../db/schema'
-import { pdfPageCount } from './pdf-text'
+import { hasChunks, indexChunks } from '../db/repositories/attachment-chunks-repo'
+import { chunkText } from './chunk-text'
+import { describePdf, describeText } from './describe-attachment'
+import { pdfPageCount, pdfText } from './pdf-text'
 import { decodeText, isPdf, sniffImage } from './sniff-file'
 
 /** An upload nothing has referenced yet (a draft's file) is kept this long before a sweep removes it. */
@@ -67,16 +70,20 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
       if (refusal && bytes.length > MAX_ATTACHMENT_BYTES) throw new AppError('invalid_input', refusal)
       const pages = await pdfPageCount(bytes)
       if (pages === null) throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
-      return { mediaType: 'application/pdf', pages }
+      // Its text, for the manifest's line and recall; a PDF of scans has none, which is no error.
+      const texts = await pdfText(bytes).catch(() => [] as string[])
+      const text = texts.map((t, i) => `[page ${i + 1}]\n${t}`).join('\n\n')
+      return { mediaType: 'application/pdf', pages, description: describePdf(texts), text: texts.some((t) => t.trim()) ? text : null }
     }
     if (refusal) throw new AppError('invalid_input', refusal)
     const kind = attachmentKind(claimed, filename)
     if (kind === 'image') throw new AppError('invalid_input', `“${filename}” is not a PNG, JPEG, WebP or GIF image the way its name says.`)
     if (kind === 'pdf') throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
-    if (decodeText(bytes) === null) {
+    const text = decodeText(bytes)
+    if (text === null) {
       throw new AppError('invalid_input', `“${filename}” holds binary data, not text. Distill takes ${ATTACHMENT_TYPES_SENTENCE}.`)
     }
-    return { mediaType: textMediaType(claimed) }
+    return { mediaType: textMediaType(claimed), description: describeText(text, filename), text }
   }
 
   return {
@@ -86,19 +93,49 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
     /** Stores a file (or finds it stored) and returns the message part that attaches it. */
     async upload(input: { filename: string; mediaType: string; data: Uint8Array }): Promise<AttachmentPart> {
       const filename = cleanFilename(input.filename)
-      const info = await inspect(filename, input.mediaType, input.data)
+      const { text, ...info } = await inspect(filename, input.mediaType, input.data)
       const hash = createHash('sha256').update(input.data).digest('hex')
       writeFile(hash, input.data)
       const at = now()
+      const row = {
+        mediaType: info.mediaType,
+        pages: info.pages ?? null,
+        width: info.width ?? null,
+        height: info.height ?? null,
+        description: info.description ?? null
+      }
       // Uploading again marks it unsent, so a sweep after another chat's deletion keeps it for this draft.
       db.insert(attachments)
-        .values({ hash, size: input.data.length, createdAt: at, ...info, pages: info.pages ?? null, width: info.width ?? null, height: info.height ?? null })
-        .onConflictDoUpdate({ target: attachments.hash, set: { used: false, createdAt: at } })
+        .values({ hash, size: input.data.length, createdAt: at, ...row })
+        .onConflictDoUpdate({ target: attachments.hash, set: { used: false, createdAt: at, description: row.description } })
         .run()
+      if (text) indexChunks(db, hash, chunkText(text))
       const part: AttachmentPart = { type: 'attachment', filename, mediaType: info.mediaType, size: input.data.length, hash }
       if (info.pages !== undefined) part.pages = info.pages
       if (info.width && info.height) Object.assign(part, { width: info.width, height: info.height })
       return part
+    },
+
+    /**
+     * Indexes for recall the text files stored before the index existed (their description too).
+     * PDFs need an async read and are left to their next upload.
+     */
+    indexStored(): number {
+      let indexed = 0
+      for (const row of db.select().from(attachments).all()) {
+        if (attachmentKind(row.mediaType, 'file') !== 'text' || hasChunks(db, row.hash)) continue
+        let text: string | null
+        try {
+          text = decodeText(readFileSync(pathOf(row.hash)))
+        } catch {
+          continue
+        }
+        if (!text) continue
+        indexChunks(db, row.hash, chunkText(text))
+        if (row.description === null) db.update(attachments).set({ description: describeText(text) }).where(eq(attachments.hash, row.hash)).run()
+        indexed++
+      }
+      return indexed
     },
 
     describe(hash: string): AttachmentRow | undefined {
@@ -129,7 +166,13 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
 
     /** The files of a chat's summarized messages (seq ≤ cutoff): the manifest. */
     summarized(sessionId: string, cutoffSeq: number): ManifestItem[] {
-      return cutoffSeq <= 0 ? [] : attachmentManifest(this.attachedMessages(sessionId, { upTo: cutoffSeq }), cutoffSeq)
+      if (cutoffSeq <= 0) return []
+      // Parts sent before descriptions existed take the file's own, where the store has one.
+      return attachmentManifest(this.attachedMessages(sessionId, { upTo: cutoffSeq }), cutoffSeq).map((item) => {
+        if (item.description || !item.hash) return item
+        const description = this.describe(item.hash)?.description
+        return description ? { ...item, description } : item
+      })
     },
 
     /** The stored bytes; not_found when the file is gone. */

@@ -7,6 +7,7 @@ import { SUMMARY_PREFIX } from '../engine/build-context'
 import { CATALOG } from '../models/catalog'
 import { countTextTokens } from '../tokens/encoders'
 import type { AttachmentStore } from './attachment-store'
+import { describeImage } from './describe-attachment'
 import { resolveAttachments } from './resolve-attachments'
 
 export interface ModelAbilities {
@@ -17,11 +18,13 @@ export interface ModelAbilities {
 /** What the chat service needs from attachments: the parts of a message being sent, and a request's files. */
 export interface ChatAttachments {
   /** The stored parts for the files being sent; refuses a file that is gone or that the model cannot take. */
-  partsFor(sent: readonly { hash: string; filename: string }[], provider: ProviderId, modelId: string): AttachmentPart[]
+  partsFor(sent: readonly { hash: string; filename: string }[], provider: ProviderId, modelId: string, messageText?: string): AttachmentPart[]
   /**
    * Reads the files a request carries, in the provider's format, and lists after the summary the
    * files of the messages it stands for (those up to `cutoffSeq`).
    */
+  /** Whether the model takes images, and if not the sentence refusing one (for the composer's check before upload). */
+  accepts(provider: ProviderId, modelId: string): { vision: boolean; imageRefusal: string | null }
   resolve(messages: ModelMessage[], target: { provider: ProviderId; modelId: string; sessionId: string; cutoffSeq: number }): Promise<ModelMessage[]>
 }
 
@@ -43,7 +46,7 @@ export function createChatAttachments(deps: {
   configured?: (provider: ProviderId) => boolean
 }): ChatAttachments {
   return {
-    partsFor(sent, provider, modelId) {
+    partsFor(sent, provider, modelId, messageText = '') {
       if (sent.length > MAX_ATTACHMENTS_PER_MESSAGE) throw new AppError('invalid_input', TOO_MANY_ATTACHMENTS)
       const parts = sent.map((s): AttachmentPart => {
         const row = deps.store.describe(s.hash)
@@ -52,7 +55,11 @@ export function createChatAttachments(deps: {
         if (row.pages !== null) part.pages = row.pages
         if (row.width !== null && row.height !== null) Object.assign(part, { width: row.width, height: row.height })
         // Counted once here, so the meter knows what the file costs without reading it again.
-        if (attachmentKind(row.mediaType, s.filename) === 'text') part.tokens = countTextTokens(deps.store.read(row.hash).toString('utf8'), 'o200k_base')
+        const kind = attachmentKind(row.mediaType, s.filename)
+        if (kind === 'text') part.tokens = countTextTokens(deps.store.read(row.hash).toString('utf8'), 'o200k_base')
+        // Kept with the part, so the manifest says what the file was wherever the message goes (export, import).
+        const description = kind === 'image' ? describeImage({ width: row.width ?? undefined, height: row.height ?? undefined }, messageText) : row.description
+        if (description) part.description = description
         return part
       })
       const model = deps.abilities(provider, modelId)
@@ -60,6 +67,11 @@ export function createChatAttachments(deps: {
         throw new AppError('invalid_input', visionRefusal(model, provider, deps.configured))
       }
       return parts
+    },
+
+    accepts(provider, modelId) {
+      const model = deps.abilities(provider, modelId)
+      return { vision: model.vision, imageRefusal: model.vision ? null : visionRefusal(model, provider, deps.configured) }
     },
 
     resolve(messages, { provider, modelId, sessionId, cutoffSeq }) {

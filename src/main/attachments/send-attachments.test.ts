@@ -134,9 +134,10 @@ describe('a message with attachments, through the router, to each provider', () 
     expect(request.attachments).toEqual([])
     const system = JSON.stringify((request.body as { system?: unknown }).system)
     expect(system).toContain('Attachments in the summarized messages (no longer in your context; the user can attach them again):')
-    expect(system).toMatch(/- chart\.png \(PNG, \d+ B\), attached by the user in message 1 on \d{4}-\d{2}-\d{2}/)
-    expect(system).toContain('- report.pdf (PDF, 2 pages, ')
-    expect(system).toContain('- notes.txt (TXT, ')
+    // Each with one line of what it was, made without a model: size and words for an image, a first line for the others.
+    expect(system).toMatch(/- chart\.png \(PNG, \d+ B\), attached by the user in message 1 on \d{4}-\d{2}-\d{2}: 64×48 image, sent with “What do these say\?”/)
+    expect(system).toMatch(/- report\.pdf \(PDF, 2 pages, [^)]+\), attached by the user in message 1 on [\d-]+: Quarterly revenue rose/)
+    expect(system).toMatch(/- notes\.txt \(TXT, [^)]+\), attached by the user in message 1 on [\d-]+: TODO: ship attachments/)
   })
 
   it("the meter shows the files of the messages in context as their own row, counted as the provider does", async () => {
@@ -150,5 +151,32 @@ describe('a message with attachments, through the router, to each provider', () 
     expect(usage.breakdown.history).toBeLessThan(200)
     await app.services.compression.run(session.id, { retentionOverride: 0, summarizer: 'extractive' })
     expect(app.services.usage.context(session.id).breakdown.attachments).toBe(0)
+  })
+
+  it('tells the composer whether the chat’s model takes images; a user’s own model says so in Settings', async () => {
+    const app = open()
+    app.services.settings.update({
+      customModels: [
+        { provider: 'openai-compatible', id: 'house-model', contextWindow: 8192, maxOutput: 1024, vision: true },
+        { provider: 'openai-compatible', id: 'llava:13b', contextWindow: 8192, maxOutput: 1024, vision: false }
+      ]
+    })
+    const session = app.services.sessions.create()
+    const accepts = async (provider: ProviderId, modelId: string) => {
+      app.services.sessions.update(session.id, { provider, modelId })
+      const res = await app.router.call('attachments.accepts', { sessionId: session.id })
+      if (!res.ok) throw new Error(res.error.message)
+      return res.data as { vision: boolean; imageRefusal: string | null }
+    }
+    expect(await accepts('openai-compatible', 'house-model')).toEqual({ vision: true, imageRefusal: null })
+    const refused = await accepts('openai-compatible', 'llava:13b')
+    expect(refused.vision).toBe(false)
+    expect(refused.imageRefusal).toMatch(/^llava:13b cannot see images\. Choose a model that can, such as .*GPT/)
+    expect((await accepts('openai', 'gpt-3.5-turbo')).imageRefusal).toMatch(/^GPT-3\.5 Turbo cannot see images/)
+    // The send path agrees: the same image is refused for the model marked text-only, before anything is written.
+    const image = await upload(app, 'chart.png', 'image/png', png)
+    app.services.sessions.update(session.id, { provider: 'openai-compatible', modelId: 'llava:13b' })
+    const res = await app.router.call('chat.send', { sessionId: session.id, text: 'See?', attachments: [{ hash: image.hash!, filename: 'chart.png' }] })
+    expect(res).toMatchObject({ ok: false, error: { message: refused.imageRefusal } })
   })
 })

@@ -34,6 +34,19 @@ export type ExportedMessage = z.infer<typeof exportedMessageSchema>
 const exportedSnapshotSchema = snapshotSchema.omit({ sessionId: true, cutoffSeq: true })
 export type ExportedSnapshot = z.infer<typeof exportedSnapshotSchema>
 
+/**
+ * A stored file the messages attach, with its bytes: an import stores it again by its hash, so the
+ * chat comes back with its images and files, not just their names.
+ */
+const exportedAttachmentSchema = z.object({
+  hash: z.string().regex(/^[0-9a-f]{64}$/, 'not a sha-256'),
+  mediaType: z.string().min(1).max(200),
+  size: z.number().int().nonnegative(),
+  /** The bytes, base64. */
+  data: z.string()
+})
+export type ExportedAttachment = z.infer<typeof exportedAttachmentSchema>
+
 export const distillExportSchema = z.object({
   format: z.literal(DISTILL_EXPORT_FORMAT),
   version: z.literal(DISTILL_EXPORT_VERSION),
@@ -52,7 +65,9 @@ export const distillExportSchema = z.object({
     })
     .loose(),
   messages: z.array(exportedMessageSchema),
-  snapshots: z.array(exportedSnapshotSchema)
+  snapshots: z.array(exportedSnapshotSchema),
+  /** Absent in exports made before files were exported: the parts then name files the import lacks. */
+  attachments: z.array(exportedAttachmentSchema).optional()
 })
 export type DistillExport = z.infer<typeof distillExportSchema>
 

@@ -35,8 +35,30 @@ function toExportedMessage(m: ChatMessage): ExportedMessage {
   return out
 }
 
-/** The versioned JSON envelope `distill import` reads back into an equal chat. */
-export function chatToJson(session: Session, messages: readonly ChatMessage[], snapshots: readonly Snapshot[], exportedAt: number): DistillExport {
+/** Reads a stored file for the export; undefined when it is no longer stored. */
+export type ExportFileSource = (hash: string) => { mediaType: string; bytes: Uint8Array } | undefined
+
+/** The stored files the messages attach, once each, in the order first attached. */
+function exportedAttachments(messages: readonly ChatMessage[], read: ExportFileSource): NonNullable<DistillExport['attachments']> {
+  const hashes = new Set(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'attachment' && p.hash ? [p.hash] : []))))
+  return [...hashes].flatMap((hash) => {
+    const file = read(hash)
+    return file ? [{ hash, mediaType: file.mediaType, size: file.bytes.length, data: Buffer.from(file.bytes).toString('base64') }] : []
+  })
+}
+
+/**
+ * The versioned JSON envelope `distill import` reads back into an equal chat. With `files`, the
+ * stored attachments go with it (base64, checked by their sha-256 on import).
+ */
+export function chatToJson(
+  session: Session,
+  messages: readonly ChatMessage[],
+  snapshots: readonly Snapshot[],
+  exportedAt: number,
+  files?: ExportFileSource
+): DistillExport {
+  const attachments = files ? exportedAttachments(messages, files) : []
   return {
     format: DISTILL_EXPORT_FORMAT,
     version: DISTILL_EXPORT_VERSION,
@@ -56,7 +78,8 @@ export function chatToJson(session: Session, messages: readonly ChatMessage[], s
     // Oldest first, so a reader sees the cascade in the order it was written.
     snapshots: [...snapshots]
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
-      .map(({ sessionId: _s, cutoffSeq: _c, ...rest }) => rest)
+      .map(({ sessionId: _s, cutoffSeq: _c, ...rest }) => rest),
+    ...(attachments.length ? { attachments } : {})
   }
 }
 
@@ -80,7 +103,7 @@ function partMarkdown(part: MessagePart): string {
     case 'tool-result':
       return `**Tool result** \`${part.toolName}\`\n\n${fenced(asString(part.output))}`
     case 'attachment':
-      return `*Attachment: ${part.filename} (${part.mediaType}, ${part.size} bytes)*`
+      return `*Attachment: ${part.filename} (${part.mediaType}, ${part.size} bytes)${part.description ? ` — ${part.description}` : ''}*`
   }
 }
 

@@ -212,13 +212,21 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   }
 
   /** The parts of the files being sent, refused before anything is written when the chat's model cannot take them. */
-  function attachmentParts(sessionId: string, attached: readonly { hash: string; filename: string }[]): MessagePart[] {
+  function attachmentParts(sessionId: string, attached: readonly { hash: string; filename: string }[], text: string): MessagePart[] {
     if (attached.length === 0) return []
     if (!deps.attachments) throw new AppError('invalid_input', 'This process cannot take attachments.')
     const session = sessions.get(sessionId)
     const provider = session.provider ?? deps.settings.get().defaultProvider
     const modelId = session.modelId ?? deps.settings.get().defaultModel
-    return deps.attachments.partsFor(attached, provider, modelId)
+    return deps.attachments.partsFor(attached, provider, modelId, text)
+  }
+
+  /** What the chat's model takes: the composer refuses an image before upload when it takes none. */
+  function attachmentsAccepted(sessionId: string): { vision: boolean; imageRefusal: string | null } {
+    const session = sessions.get(sessionId)
+    const provider = session.provider ?? deps.settings.get().defaultProvider
+    const modelId = session.modelId ?? deps.settings.get().defaultModel
+    return deps.attachments?.accepts(provider, modelId) ?? { vision: false, imageRefusal: 'This process cannot take attachments.' }
   }
 
   /** A message on the chat's path that may get a new version: not summarized, nothing running. */
@@ -243,6 +251,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   }
 
   return {
+    attachmentsAccepted,
     messages: conversation,
 
     /** A new reply in place of `messageId`; it and the turns after it stay as the previous version. */
@@ -298,7 +307,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
      */
     send(sessionId: string, text: string, attached: readonly { hash: string; filename: string }[] = []): { message: ChatMessage; reply: ChatMessage } {
       assertIdle(sessionId)
-      const files = attachmentParts(sessionId, attached)
+      const files = attachmentParts(sessionId, attached, text)
       const { message, reply, session } = writeTurn(sessionId, text, undefined, files)
       publish(message)
       publish(reply)

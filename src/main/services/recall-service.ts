@@ -12,6 +12,7 @@ import type { Session } from '../../shared/domain/session'
 import type { ServiceDeps } from './service-deps'
 import type { SettingsService } from './settings-service'
 import type { Conversation } from './conversation'
+import { attachmentRecallRows, mergeRecallRows } from './attachment-recall'
 
 /** Hits read from the index per request: more than ever fit, so the plan can choose. */
 const SEARCH_LIMIT = 24
@@ -54,7 +55,11 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     const budget = recallRoom({ usable: conv.budget.usable, usedTokens: used, percent: settings.get().recallBudgetPercent })
     if (budget < MIN_PASSAGE_TOKENS) return EMPTY_RECALL
     const beforeSeq = summary.cutoffSeq + 1
-    const rows = searchSummarized(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT })
+    const rows = mergeRecallRows(
+      searchSummarized(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT }),
+      // Summarized messages' text, code and PDF files can be brought back too, labelled with their names.
+      attachmentRecallRows(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT })
+    )
     if (rows.length === 0) return EMPTY_RECALL
     const neighbours = summarizedAtSeqs(db, conv.session.id, rows.flatMap((r) => [r.seq - 1, r.seq + 1]), beforeSeq)
     const dateOf = dater(conv.session.id)

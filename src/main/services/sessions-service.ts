@@ -16,7 +16,7 @@ import type { DistillExport } from '../importers/distill-export'
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { SessionSearchResult } from '../../shared/contract/sessions'
 import { AppError, notFound } from '../../shared/app-error'
-import { chatToJson, chatToMarkdown, exportFileName, type ExportFormat } from './chat-export'
+import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
 import type { ServiceDeps } from './service-deps'
 
 export const DEFAULT_SESSION_TITLE = 'New chat'
@@ -35,7 +35,12 @@ export interface SessionUpdate {
   thresholdPercent?: number | null
 }
 
-export function createSessionsService({ db, clock, ids, emit }: ServiceDeps, defaults: () => { provider: ProviderId; modelId: string }) {
+export function createSessionsService(
+  { db, clock, ids, emit }: ServiceDeps,
+  defaults: () => { provider: ProviderId; modelId: string },
+  /** Stored attachments, for a JSON export to carry their bytes. */
+  files?: ExportFileSource
+) {
   function get(id: string): Session {
     const session = findSession(db, id)
     if (!session) throw notFound('The chat')
@@ -142,7 +147,7 @@ export function createSessionsService({ db, clock, ids, emit }: ServiceDeps, def
         : {
             filename: exportFileName(session.title, 'json'),
             mimeType: 'application/json',
-            text: `${JSON.stringify(chatToJson(session, messages, snapshots, clock.now()), null, 2)}\n`
+            text: `${JSON.stringify(chatToJson(session, messages, snapshots, clock.now(), files), null, 2)}\n`
           }
     },
 

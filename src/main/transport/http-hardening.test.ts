@@ -175,6 +175,23 @@ describe('browser mode under malformed requests', () => {
     expect((await authorizedCall(base)).status).toBe(200)
   })
 
+  it('lets an import carry a chat export larger than other calls may, within its own bound', async () => {
+    const { base } = await start()
+    const call = (size: number) =>
+      fetch(`${base}/rpc/sessions.import`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: 'x'.repeat(size) })
+      })
+    const large = await call(12 * 1024 * 1024)
+    // Read and handed to the route, which judges the text (not an export).
+    expect(large.status).toBe(200)
+    expect(await large.json()).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/not valid JSON/) } })
+    const huge = await call(50 * 1024 * 1024)
+    expect(huge.status).toBe(413)
+    expect(await huge.json()).toMatchObject({ ok: false, error: { message: 'Request too large (more than 48 MB).' } })
+  })
+
   it('requires a JSON content type for API calls', async () => {
     const { base } = await start()
     for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx']) {

@@ -11,6 +11,11 @@ import type { Router } from './router'
 
 /** Above the largest message (1M characters of UTF-8) plus its envelope. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024
+/**
+ * A chat export being imported carries its files as base64 (5 MB each at most): routes named here
+ * may send more. Still bounded, and only after the token was checked.
+ */
+const LARGE_BODY_ROUTES: Readonly<Record<string, number>> = { 'sessions.import': 48 * 1024 * 1024 }
 /** A larger body is still read (and dropped) up to this size so the client sees the 413. */
 const MAX_DISCARD_BYTES = 64 * 1024 * 1024
 const HEARTBEAT_MS = 25_000
@@ -93,18 +98,18 @@ function decodePath(path: string): string | null {
 }
 
 /** The body as text, or 'too-large' once it passes MAX_BODY_BYTES (the rest is read and dropped). */
-function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
+function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
+      if (size <= limit) chunks.push(chunk)
       else chunks.length = 0
       // Past this, reading on would only let one client tie up the server.
       if (size > MAX_DISCARD_BYTES) resolve('too-large')
     })
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => resolve(size > limit ? 'too-large' : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
 }
@@ -202,8 +207,9 @@ export function createHttpServer(options: HttpServerOptions): Server {
 
   async function handleRpc(route: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: string
+    const limit = LARGE_BODY_ROUTES[route] ?? MAX_BODY_BYTES
     try {
-      body = await readBody(req)
+      body = await readBody(req, limit)
     } catch {
       // A broken chunked encoding or a client that went away mid-body.
       if (!res.destroyed) refuse(res, 400, 'The request body could not be read.')
@@ -211,7 +217,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     }
     if (body === 'too-large') {
       res.setHeader('Connection', 'close')
-      return refuse(res, 413, `Request too large (more than ${MAX_BODY_BYTES / 1024 / 1024} MB).`)
+      return refuse(res, 413, `Request too large (more than ${limit / 1024 / 1024} MB).`)
     }
     let input: unknown
     try {

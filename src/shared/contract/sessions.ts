@@ -59,6 +59,14 @@ export const sessionRoutes = {
   'sessions.export': route(
     z.object({ id: z.string().min(1), format: z.enum(['md', 'json']) }).strict(),
     z.object({ filename: z.string(), mimeType: z.string(), text: z.string() })
+  ),
+  /**
+   * A chat exported as JSON, written back as a new chat with its summaries and files (checked by
+   * their sha-256; a damaged file refuses the import before anything is written).
+   */
+  'sessions.import': route(
+    z.object({ text: z.string().min(1, 'The file is empty.') }).strict(),
+    z.object({ id: z.string(), title: z.string(), messages: z.number().int(), snapshots: z.number().int(), attachments: z.number().int() })
   )
 }
 

@@ -101,6 +101,8 @@ export interface ManifestItem {
   width?: number
   height?: number
   hash?: string
+  /** One line of what it was (see AttachmentPart.description). */
+  description?: string
 }
 
 interface ManifestSource {
@@ -137,7 +139,8 @@ export function manifestText(items: readonly ManifestItem[]): string {
   const lines = items.map(
     (i) =>
       `- ${i.filename} (${attachmentTypeLabel(i.mediaType, i.filename)}${i.pages !== undefined ? `, ${i.pages} ${i.pages === 1 ? 'page' : 'pages'}` : ''}, ${formatBytes(i.size)}), ` +
-      `attached by the ${i.role === 'user' ? 'user' : i.role} in message ${i.seq} on ${new Date(i.createdAt).toISOString().slice(0, 10)}`
+      `attached by the ${i.role === 'user' ? 'user' : i.role} in message ${i.seq} on ${new Date(i.createdAt).toISOString().slice(0, 10)}` +
+      (i.description ? `: ${i.description}` : '')
   )
   return `Attachments in the summarized messages (no longer in your context; the user can attach them again):\n${lines.join('\n')}`
 }

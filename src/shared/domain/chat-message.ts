@@ -39,7 +39,9 @@ export const attachmentPartSchema = z.object({
   width: z.number().int().positive().optional(),
   height: z.number().int().positive().optional(),
   /** Text and code files: the o200k tokens of the content, counted when sent (what the meter adds for it). */
-  tokens: z.number().int().nonnegative().optional()
+  tokens: z.number().int().nonnegative().optional(),
+  /** One line of what the file was (its heading, first line, or the message sent with an image), for the manifest. */
+  description: z.string().max(300).optional()
 })
 export type AttachmentPart = z.infer<typeof attachmentPartSchema>
 

@@ -14,6 +14,11 @@ export const attachments = sqliteTable('attachments', {
   pages: integer('pages'),
   width: integer('width'),
   height: integer('height'),
+  /**
+   * One line of what the file is, made from its bytes without a model (a text file's first heading
+   * or line, a PDF's first line): the compression manifest shows it once the file left the context.
+   */
+  description: text('description'),
   createdAt: integer('created_at').notNull(),
   /** Set once a message referenced it: unreferenced after that means its messages were deleted. */
   used: integer('used', { mode: 'boolean' }).notNull().default(false)

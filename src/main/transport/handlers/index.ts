@@ -1,6 +1,7 @@
 import type { AppInfo } from '../../../shared/contract'
 import type { Services } from '../../app'
 import type { Handlers } from '../router'
+import { importDistillChatText } from '../../services/import-distill-chat'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
@@ -15,6 +16,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'sessions.delete': ({ id }) => sessions.remove(id),
     'sessions.search': ({ query }) => sessions.search(query),
     'sessions.export': ({ id, format }) => sessions.export(id, format),
+    'sessions.import': ({ text }) => importDistillChatText(services, text),
     'chat.messages': ({ sessionId }) => chat.messages(sessionId),
     'chat.send': ({ sessionId, text, attachments: files }) => chat.send(sessionId, text, files),
     'chat.retry': ({ sessionId }) => chat.retry(sessionId),
@@ -45,6 +47,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
       const row = attachments.describe(hash)
       return { mediaType: row?.mediaType ?? 'application/octet-stream', data: attachments.read(hash).toString('base64') }
     },
+    'attachments.accepts': ({ sessionId }) => chat.attachmentsAccepted(sessionId),
     'history.recalls': ({ sessionId }) => {
       sessions.get(sessionId)
       return { replies: recall.replies(sessionId) }

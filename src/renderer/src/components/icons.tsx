@@ -257,3 +257,11 @@ export function FileIcon(props: IconProps) {
     </Icon>
   )
 }
+export function ImportIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 3v12M7 10l5 5 5-5" />
+      <path d="M5 19h14" />
+    </Icon>
+  )
+}

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import { attachmentRefusal, MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../../../shared/domain/attachments'
+import { attachmentKind, attachmentRefusal, MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../../../shared/domain/attachments'
 import type { AttachmentPart } from '../../../shared/domain/chat-message'
 import { api } from '../api/client'
 import { errorMessage } from '../api/api-error'
@@ -52,6 +52,19 @@ function nameOf(file: File): string {
 
 const loading = new Map<string, Promise<string>>()
 
+/**
+ * The sentence refusing an image for the chat's current model (which models can see), or null when
+ * it takes images. Asked when an image is attached, so it is refused before it is uploaded, not
+ * when the message is sent. A failed check lets the server decide on send.
+ */
+export async function imageRefusal(sessionId: string): Promise<string | null> {
+  try {
+    return (await api.request('attachments.accepts', { sessionId })).imageRefusal
+  } catch {
+    return null
+  }
+}
+
 export const useAttachmentsStore = create<AttachmentsState>()((set, get) => ({
   pending: {},
   contents: {},
@@ -60,9 +73,13 @@ export const useAttachmentsStore = create<AttachmentsState>()((set, get) => ({
     const refusals: string[] = []
     const room = MAX_ATTACHMENTS_PER_MESSAGE - (get().pending[sessionId]?.length ?? 0)
     if (files.length > room) refusals.push(TOO_MANY_ATTACHMENTS)
-    const uploads = files.slice(0, Math.max(0, room)).map(async (file) => {
+    const accepted = files.slice(0, Math.max(0, room))
+    const visionRefusal = accepted.some((f) => attachmentKind(f.type, f.name) === 'image') ? await imageRefusal(sessionId) : null
+    const uploads = accepted.map(async (file) => {
       const filename = nameOf(file)
-      const refusal = attachmentRefusal({ filename, mediaType: file.type, size: file.size })
+      const refusal =
+        attachmentRefusal({ filename, mediaType: file.type, size: file.size }) ??
+        (visionRefusal && attachmentKind(file.type, filename) === 'image' ? `“${filename}” is an image. ${visionRefusal}` : null)
       if (refusal) {
         refusals.push(refusal)
         return

@@ -1,9 +1,9 @@
 import { useMemo } from 'react'
 import { toast } from 'sonner'
-import { attachmentManifest, attachmentsLeftSentence, type ManifestItem } from '../../../../shared/domain/attachments'
+import { attachmentKind, attachmentManifest, attachmentsLeftSentence, type ManifestItem } from '../../../../shared/domain/attachments'
 import type { AttachmentPart } from '../../../../shared/domain/chat-message'
 import { formatFull } from '../../lib/relative-time'
-import { useAttachmentsStore } from '../../stores/attachments-store'
+import { imageRefusal, useAttachmentsStore } from '../../stores/attachments-store'
 import { useChatStore } from '../../stores/chat-store'
 import { useSummaryCutoff } from '../../stores/compression-store'
 import { FileChip } from './message-attachments'
@@ -16,8 +16,10 @@ export function useManifest(sessionId: string): ManifestItem[] {
 }
 
 /** Puts a file of an earlier message back on the draft, to go with the next message. */
-export function attachAgain(sessionId: string, part: AttachmentPart): void {
-  const refusal = useAttachmentsStore.getState().reattach(sessionId, part)
+export async function attachAgain(sessionId: string, part: AttachmentPart): Promise<void> {
+  // An image for a model that cannot see is refused here, as when it is first attached.
+  const unseen = attachmentKind(part.mediaType, part.filename) === 'image' ? await imageRefusal(sessionId) : null
+  const refusal = unseen ? `“${part.filename}” is an image. ${unseen}` : useAttachmentsStore.getState().reattach(sessionId, part)
   if (refusal) toast.error('Not attached', { description: refusal })
   else toast.success(`${part.filename} attached again`, { description: 'It goes with your next message.' })
 }
@@ -25,7 +27,7 @@ export function attachAgain(sessionId: string, part: AttachmentPart): void {
 export function AttachAgainButton({ sessionId, part }: { sessionId: string; part: AttachmentPart }) {
   if (!part.hash) return null
   return (
-    <button type="button" className="button button-small attach-again" aria-label={`Attach again: ${part.filename}`} onClick={() => attachAgain(sessionId, part)}>
+    <button type="button" className="button button-small attach-again" aria-label={`Attach again: ${part.filename}`} onClick={() => void attachAgain(sessionId, part)}>
       Attach again
     </button>
   )
@@ -47,6 +49,7 @@ export function AttachmentManifest({ sessionId }: { sessionId: string }) {
             <li key={i} className="attachment-manifest-item">
               <FileChip part={part} />
               <span className="attachment-manifest-where">
+                {item.description && <span className="attachment-manifest-description">{item.description}</span>}
                 Message {item.seq}, from {ROLE[item.role] ?? item.role}, {formatFull(item.createdAt)}
               </span>
               <AttachAgainButton sessionId={sessionId} part={part} />

@@ -13,7 +13,8 @@ import {
   toRows,
   type CustomField,
   type CustomRow,
-  type RowErrors
+  type RowErrors,
+  type VisionChoice
 } from './custom-models-values'
 import './custom-models-editor.css'
 
@@ -21,7 +22,8 @@ const COLUMNS: ReadonlyArray<{ field: CustomField; label: string }> = [
   { field: 'provider', label: 'Provider' },
   { field: 'id', label: 'Model ID' },
   { field: 'contextWindow', label: 'Context window' },
-  { field: 'maxOutput', label: 'Max output' }
+  { field: 'maxOutput', label: 'Max output' },
+  { field: 'vision', label: 'Images' }
 ]
 
 /** Models the catalog does not know, with their windows, so budgets and the meter fit them. */
@@ -57,7 +59,9 @@ export function CustomModelsEditor({ settings }: { settings: Settings }) {
 
   function edit(key: string, field: CustomField, value: string) {
     setRows((current) =>
-      current.map((row) => (row.key === key ? { ...row, [field]: field === 'provider' ? (value as ProviderId) : value } : row))
+      current.map((row) =>
+        row.key === key ? { ...row, [field]: field === 'provider' ? (value as ProviderId) : field === 'vision' ? (value as VisionChoice) : value } : row
+      )
     )
     if (errors[key]?.[field]) {
       setErrors(({ [key]: rowErrors, ...rest }) => {
@@ -94,7 +98,8 @@ export function CustomModelsEditor({ settings }: { settings: Settings }) {
         </h3>
         <p id="custom-models-hint" className="setting-hint">
           For local servers such as Ollama or LM Studio, or any model the list above lacks: give each its context
-          window and the most it may write, so the meter and compression fit it.
+          window and the most it may write, so the meter and compression fit it. Say whether it takes images, or
+          let Distill guess from its name (llava, …-vision, gemma3); images go only to models that take them.
         </p>
       </div>
       {rows.length > 0 ? (
@@ -204,6 +209,20 @@ function CustomModelRow({ row, index, errors, disabled, onEdit, onRemove }: Cust
           onChange={(event) => onEdit('maxOutput', event.target.value)}
         />
         <CellError id={`${idOf('maxOutput')}-error`} message={errors.maxOutput} />
+      </div>
+      <div className="custom-model-cell">
+        <select
+          {...common('vision')}
+          className="input select"
+          aria-label="Takes images"
+          value={row.vision}
+          onChange={(event) => onEdit('vision', event.target.value)}
+        >
+          <option value="guess">By name</option>
+          <option value="yes">Yes</option>
+          <option value="no">No</option>
+        </select>
+        <CellError id={`${idOf('vision')}-error`} message={errors.vision} />
       </div>
       <button
         type="button"

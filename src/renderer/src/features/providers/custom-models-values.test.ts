@@ -26,6 +26,17 @@ describe('custom model rows', () => {
     expect(models[1]!.contextWindow).toBe(2048)
   })
 
+  it('keep whether a model takes images, saying nothing when it is left to the name', () => {
+    const withVision = [{ ...saved[0]!, vision: true, tokenizer: 'estimate' as const }]
+    const rows = toRows(withVision)
+    expect(rows[0]!.vision).toBe('yes')
+    expect(rowsDiffer(rows, withVision)).toBe(false)
+    expect(toModels(rows).models).toEqual(withVision)
+    expect(rowsDiffer([{ ...rows[0]!, vision: 'no' }], withVision)).toBe(true)
+    expect(toModels([{ ...rows[0]!, vision: 'no' }]).models[0]!.vision).toBe(false)
+    expect(toModels([{ ...rows[0]!, vision: 'guess' }]).models[0]).not.toHaveProperty('vision')
+  })
+
   it('place server issues on their rows', () => {
     const rows = [emptyRow(), emptyRow()]
     const errors = serverRowErrors(rows, [

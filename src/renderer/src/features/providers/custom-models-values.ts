@@ -1,6 +1,9 @@
 import type { CustomModel, ProviderId } from '../../../../shared/domain/provider'
 
-export type CustomField = 'provider' | 'id' | 'contextWindow' | 'maxOutput'
+export type CustomField = 'provider' | 'id' | 'contextWindow' | 'maxOutput' | 'vision'
+
+/** Whether the model takes images: said by the user, or guessed from its name (llava, …-vision, gemma3…). */
+export type VisionChoice = 'guess' | 'yes' | 'no'
 export type RowErrors = Partial<Record<CustomField, string>>
 
 /** One editable row: numbers as the text in their inputs. `key` only tells React rows apart. */
@@ -10,9 +13,13 @@ export interface CustomRow {
   id: string
   contextWindow: string
   maxOutput: string
-  /** Kept as it is: the editor does not show labels, but must not drop one set elsewhere. */
+  vision: VisionChoice
+  /** Kept as they are: the editor does not show labels or tokenizers, but must not drop one set elsewhere. */
   label?: string
+  tokenizer?: CustomModel['tokenizer']
 }
+
+const visionChoice = (vision: boolean | undefined): VisionChoice => (vision === undefined ? 'guess' : vision ? 'yes' : 'no')
 
 let nextKey = 0
 const newKey = () => `row-${++nextKey}`
@@ -24,12 +31,14 @@ export function toRows(models: readonly CustomModel[]): CustomRow[] {
     id: m.id,
     contextWindow: String(m.contextWindow),
     maxOutput: String(m.maxOutput),
-    ...(m.label !== undefined ? { label: m.label } : {})
+    vision: visionChoice(m.vision),
+    ...(m.label !== undefined ? { label: m.label } : {}),
+    ...(m.tokenizer !== undefined ? { tokenizer: m.tokenizer } : {})
   }))
 }
 
 export function emptyRow(): CustomRow {
-  return { key: newKey(), provider: 'openai-compatible', id: '', contextWindow: '', maxOutput: '4096' }
+  return { key: newKey(), provider: 'openai-compatible', id: '', contextWindow: '', maxOutput: '4096', vision: 'guess' }
 }
 
 /** Whether the rows say something else than the saved models. */
@@ -41,7 +50,8 @@ export function rowsDiffer(rows: readonly CustomRow[], models: readonly CustomMo
       row.provider !== m.provider ||
       row.id.trim() !== m.id ||
       row.contextWindow.trim() !== String(m.contextWindow) ||
-      row.maxOutput.trim() !== String(m.maxOutput)
+      row.maxOutput.trim() !== String(m.maxOutput) ||
+      row.vision !== visionChoice(m.vision)
     )
   })
 }
@@ -81,7 +91,9 @@ export function toModels(rows: readonly CustomRow[]): { models: CustomModel[]; e
       id,
       contextWindow: contextWindow ?? 0,
       maxOutput: maxOutput ?? 0,
-      ...(row.label !== undefined ? { label: row.label } : {})
+      ...(row.label !== undefined ? { label: row.label } : {}),
+      ...(row.tokenizer !== undefined ? { tokenizer: row.tokenizer } : {}),
+      ...(row.vision !== 'guess' ? { vision: row.vision === 'yes' } : {})
     })
   }
   return { models, errors }
@@ -99,7 +111,7 @@ export function serverRowErrors(
     const row = rows[index]
     if (!row) continue
     const key: CustomField =
-      field === 'provider' || field === 'id' || field === 'contextWindow' || field === 'maxOutput' ? field : 'id'
+      field === 'provider' || field === 'id' || field === 'contextWindow' || field === 'maxOutput' || field === 'vision' ? field : 'id'
     if (!errors[row.key]?.[key]) errors[row.key] = { ...errors[row.key], [key]: issue.message }
   }
   return errors

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { CloseIcon, GearIcon, LogoMark, PlusIcon } from '../../components/icons'
 import { useUiStore } from '../../stores/ui-store'
+import { ImportChatButton } from './import-chat-button'
 import { KeyboardShortcuts } from './keyboard-shortcuts'
 import { SearchBox } from './search-box'
 import { SessionList } from './session-list'
@@ -69,6 +70,7 @@ export function Sidebar() {
           <SessionList />
         </div>
         <div className="sidebar-footer">
+          <ImportChatButton />
           <button
             type="button"
             className="sidebar-link"

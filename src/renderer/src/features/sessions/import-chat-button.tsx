@@ -1,0 +1,61 @@
+import { useRef, useState } from 'react'
+import { toast } from 'sonner'
+import { api } from '../../api/client'
+import { errorMessage } from '../../api/api-error'
+import { ImportIcon } from '../../components/icons'
+import { useUiStore } from '../../stores/ui-store'
+
+/** "3 messages, 2 files" */
+function counted(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+/**
+ * Imports a chat saved with "Export as JSON": a new chat with its summaries and files, opened
+ * when it arrives. A damaged file is refused with a sentence and changes nothing.
+ */
+export function ImportChatButton() {
+  const inputRef = useRef<HTMLInputElement>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function importFile(file: File) {
+    setBusy(true)
+    try {
+      const imported = await api.request('sessions.import', { text: await file.text() })
+      useUiStore.getState().openSession(imported.id)
+      const files = imported.attachments ? `, ${counted(imported.attachments, 'file', 'files')}` : ''
+      toast.success(`Imported “${imported.title}”`, { description: `${counted(imported.messages, 'message', 'messages')}${files}` })
+    } catch (error) {
+      toast.error(`Could not import ${file.name}`, { description: errorMessage(error) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className="sidebar-link"
+        title="Import a chat saved with Export as JSON"
+        disabled={busy}
+        onClick={() => inputRef.current?.click()}
+      >
+        <ImportIcon />
+        Import chat
+      </button>
+      <input
+        ref={inputRef}
+        type="file"
+        hidden
+        accept=".json,application/json"
+        data-testid="import-chat-input"
+        onChange={(event) => {
+          const file = event.target.files?.[0]
+          event.target.value = ''
+          if (file) void importFile(file)
+        }}
+      />
+    </>
+  )
+}
