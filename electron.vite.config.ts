@@ -2,15 +2,17 @@ import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 
-// One build, three main-process entries: the Electron shell, the browser-mode server and the CLI
-// run the same bundled code (DESIGN §9).
+// One build, main-process entries for the Electron shell, the browser-mode server and the CLI, which
+// run the same bundled code (DESIGN §9), and for the summary worker thread.
 export default defineConfig({
   main: {
     build: {
       rolldownOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
-          cli: resolve(__dirname, 'src/main/cli/index.ts')
+          cli: resolve(__dirname, 'src/main/cli/index.ts'),
+          // Extractive summaries run on a worker thread (src/main/workers/extractive-thread.ts).
+          'extractive-worker': resolve(__dirname, 'src/main/workers/extractive-worker.ts')
         }
       }
     }

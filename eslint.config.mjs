@@ -22,7 +22,7 @@ const elements = [
   { type: 'app', pattern: ['src/main/app.ts', 'src/main/browser-mode.ts'], mode: 'full' },
   // Single-file elements: each file is its own element, so a layer lists itself to import its neighbours.
   { type: 'support', pattern: ['src/main/logger.ts', 'src/main/data-location.ts'], mode: 'full' },
-  ...['transport', 'services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'cli', 'attachments'].map((layer) => ({
+  ...['transport', 'services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'cli', 'attachments', 'workers'].map((layer) => ({
     type: layer,
     pattern: `src/main/${layer}`,
     partialMatch: false
@@ -33,7 +33,7 @@ const elements = [
 ]
 
 const sharedLayers = ['contract', 'domain', 'shared']
-const mainCore = ['services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'attachments']
+const mainCore = ['services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'attachments', 'workers']
 
 /**
  * What one layer may import. `may`: layers imported for values; `types`: layers imported with `import type` only;
@@ -105,6 +105,8 @@ const layerPolicies = [
     packages: ['ai', 'drizzle-orm', 'unpdf'],
     builtins: ['fs', 'path', 'crypto']
   }),
+  // Worker threads and their clients: pure engine work on plain data, off the main thread.
+  ...layer('workers', { may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers'], packages: ['better-sqlite3'], builtins: ['worker_threads', 'fs', 'path'] }),
   // The CLI drives the app and its services like any other client; it never reaches into transport.
   ...layer('cli', {
     may: [...sharedLayers, 'app', 'support', 'services', 'importers', 'models', 'tokens', 'manifest'],

@@ -28,6 +28,7 @@ import { createTitleService, type TitleService } from './services/title-service'
 import { createEventHub, type EventHub } from './transport/event-hub'
 import { createHandlers } from './transport/handlers'
 import { createRouter, type Router } from './transport/router'
+import { createExtractiveThread } from './workers/extractive-thread'
 
 export interface AppOptions {
   dbFile: string
@@ -53,6 +54,8 @@ export interface AppOptions {
   /** Used for countTokens endpoints and local server model lists (tests inject it). */
   fetch?: typeof fetch
   mode: AppInfo['mode']
+  /** false writes extractive summaries on the main thread (the bench's baseline); a worker thread otherwise. */
+  summaryThread?: boolean
   clock?: Clock
   ids?: IdGenerator
   log?: Logger
@@ -186,8 +189,10 @@ export function createApp(options: AppOptions): App {
     attachmentTokens: (sessionId, cutoffSeq, spec) =>
       attachments.attachedMessages(sessionId, { after: cutoffSeq }).reduce((sum, m) => sum + attachmentTokens(m.parts, spec), 0)
   })
+  const extractive = options.summaryThread === false ? undefined : createExtractiveThread({ warn: (message) => log.warn(message), dbFile: database.file })
   const compression = createCompressionService({
     ...deps,
+    extractive,
     usage,
     settings,
     providers,
@@ -251,6 +256,7 @@ export function createApp(options: AppOptions): App {
     close: async () => {
       await chat.close()
       await compression.close()
+      await extractive?.close()
       await titles.close()
       try {
         usage.dispose()

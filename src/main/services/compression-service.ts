@@ -20,6 +20,7 @@ import { createCompressionRunner, type RunRequest, type RunResult } from './comp
 import type { SettingsService } from './settings-service'
 import type { Conversation } from './conversation'
 import type { UsageService } from './usage-service'
+import type { ExtractiveThread } from '../workers/extractive-thread'
 
 export interface RunOptions {
   type: RunType
@@ -51,6 +52,8 @@ export function createCompressionService(
     models: ModelsService
     stallMs?: number
     retry?: RetryPolicy
+    /** Writes extractive summaries off the main thread. */
+    extractive?: ExtractiveThread
     /** Waits before each retry of a model summary written in the background. */
     backgroundRetryMs?: readonly number[]
     /** Waits before a failed summary written ahead is tried again. */
@@ -101,7 +104,7 @@ export function createCompressionService(
   }
 
   const runner = createCompressionRunner(deps)
-  const summaryDeps = { clock, settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry }
+  const summaryDeps = { clock, settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry, extractive: deps.extractive }
   const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
 
   /**

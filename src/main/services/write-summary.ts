@@ -15,6 +15,7 @@ import type { SettingsService } from './settings-service'
 import { summaryCostUsd } from './summary-cost'
 import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
 import type { Conversation } from './conversation'
+import type { ExtractiveThread } from '../workers/extractive-thread'
 
 /** Of the summarization model's window, what the prompt may use (the rest is for the summary). */
 const SUMMARIZER_INPUT_SHARE = 0.75
@@ -30,6 +31,8 @@ export interface SummaryDeps {
   emit: Emit
   stallMs?: number
   retry?: RetryPolicy
+  /** Where extractive summaries are written off the main thread; inline when absent. */
+  extractive?: ExtractiveThread
 }
 
 export interface SummaryRequest {
@@ -74,15 +77,30 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
   const base = { ...request, countTokens }
   const kind = options.summarizer ?? settings.get().summarizer
   if (kind === 'truncate') return { text: truncationMarkerSummary(base, request.messagesIncluded), summarizer: 'truncate', fellBack: false, warnings: [] }
-  if (kind === 'extractive') return { text: extractiveSummary(base), summarizer: 'extractive', fellBack: false, warnings: [] }
+  const offline = (): Promise<string> | string =>
+    options.extractive
+      ? options.extractive.summarize(
+          {
+            spec: conv.spec,
+            request: {
+              previousSummary: request.previousSummary,
+              messages: request.messages,
+              targetTokens: request.targetTokens,
+              focus: request.focus
+            }
+          },
+          signal
+        )
+      : extractiveSummary(base)
+  if (kind === 'extractive') return { text: await offline(), summarizer: 'extractive', fellBack: false, warnings: [] }
 
   const provider = conv.spec.provider
   const modelId = summarizationModelOf(settings, conv)
-  const fallback = (why: string) => {
+  const fallback = async (why: string): Promise<WrittenSummary> => {
     if (options.onModelFailure === 'throw') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
     log.warn(`Auto-compression falls back to the extractive summarizer: ${why}`)
     return {
-      text: extractiveSummary(base),
+      text: await offline(),
       summarizer: 'extractive',
       fellBack: true,
       warnings: [`${why} An offline extractive summary was used instead; the model will be tried again next time.`]

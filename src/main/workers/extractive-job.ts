@@ -1,0 +1,48 @@
+import { SUMMARY_PREFIX } from '../engine/build-context'
+import { summarizeExtractive } from '../engine/extractive/summarize-extractive'
+import type { EngineRole } from '../engine/types'
+import type { ModelSpec } from '../models/catalog'
+import { countMessage } from '../tokens/message-tokens'
+
+/** A message to summarize: its text, or its id for the thread to read the text from the database itself. */
+export type JobMessage = { role: EngineRole; createdAt?: number } & ({ text: string } | { id: string })
+
+/** One extractive summary to write off the main thread: plain, cloneable data. */
+export interface ExtractiveJob {
+  spec: ModelSpec
+  request: {
+    previousSummary?: string
+    messages: JobMessage[]
+    targetTokens: number
+    focus?: string
+  }
+}
+
+export type ExtractiveOutcome = { id: number; text: string } | { id: number; error: string }
+
+/** Marks the threads this module starts, so the entry never answers another thread's messages. */
+export const EXTRACTIVE_WORKER = 'distill-extractive-summaries'
+
+/** What a summary thread starts with. */
+export interface ExtractiveWorkerData {
+  role: typeof EXTRACTIVE_WORKER
+  /** The database the thread reads message text from; texts come with each job when absent. */
+  dbFile?: string
+}
+
+/**
+ * Writes the summary, counting as the conversation counts a summary (its system message, prefix
+ * included: Conversation.summaryTokensOf), so a threaded run equals an inline one.
+ */
+export function runExtractiveJob(job: ExtractiveJob, readTexts?: (ids: string[]) => Map<string, string>): string {
+  const countTokens = (text: string) => countMessage({ role: 'system', parts: [{ type: 'text', text: SUMMARY_PREFIX + text }] }, job.spec).tokens
+  const ids = job.request.messages.flatMap((m) => ('id' in m ? [m.id] : []))
+  const texts = ids.length > 0 && readTexts ? readTexts(ids) : new Map<string, string>()
+  const messages = job.request.messages.map((m) => {
+    const text = 'text' in m ? m.text : texts.get(m.id)
+    // A message gone from the database since the plan: the caller writes the summary from its own copy.
+    if (text === undefined) throw new Error(`Message ${'id' in m ? m.id : ''} was not found.`)
+    return { role: m.role, createdAt: m.createdAt, text }
+  })
+  return summarizeExtractive({ ...job.request, messages, countTokens })
+}

@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openDatabase } from '../db/client'
+import { appendMessage } from '../db/repositories/messages-repo'
+import { insertSession } from '../db/repositories/sessions-repo'
+import { CATALOG } from '../models/catalog'
+import { runExtractiveJob } from './extractive-job'
+import { createExtractiveThread, type ExtractiveInput, type ExtractiveThread } from './extractive-thread'
+
+const spec = CATALOG.find((m) => m.provider === 'openai' && m.id === 'gpt-4o')!
+
+const textOf = (i: number) => `On day ${(i % 28) + 1} we moved ${i * 7} pallets to zone ${i % 97}. Maria said dock door ${i % 5} sticks again.`
+
+function job(n: number): ExtractiveInput {
+  return {
+    spec,
+    request: {
+      messages: Array.from({ length: n }, (_, i) => ({ id: `m${i}`, role: i % 2 ? ('assistant' as const) : ('user' as const), text: textOf(i), createdAt: i * 60_000 })),
+      targetTokens: 400
+    }
+  }
+}
+/** The same job as an inline run sees it. */
+const inline = (input: ExtractiveInput) =>
+  runExtractiveJob({ ...input, request: { ...input.request, messages: input.request.messages.map((m) => ({ role: m.role, text: m.text, createdAt: m.createdAt })) } })
+
+let thread: ExtractiveThread | undefined
+afterEach(async () => {
+  await thread?.close()
+  thread = undefined
+})
+
+describe('extractive summaries on a worker thread', () => {
+  it('writes the same summary as an inline run, while the main thread keeps turning', async () => {
+    const warnings: string[] = []
+    thread = createExtractiveThread({ warn: (m) => warnings.push(m) })
+    const big = job(3000)
+    let turns = 0
+    const ticker = setInterval(() => turns++, 1)
+    const text = await thread.summarize(big)
+    clearInterval(ticker)
+    expect(warnings).toEqual([])
+    expect(thread.threaded).toBe(true)
+    expect(text).toBe(inline(big))
+    expect(text).toContain('pallets')
+    // An inline run of this size holds the event loop for its whole length: no timer could fire.
+    expect(turns).toBeGreaterThan(0)
+  })
+
+  it('a cancelled summary rejects at once, and the next one runs on a fresh thread', async () => {
+    thread = createExtractiveThread({ warn: () => {} })
+    const controller = new AbortController()
+    const running = thread.summarize(job(20_000), controller.signal)
+    setTimeout(() => controller.abort(), 20)
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' })
+    const small = job(20)
+    expect(await thread.summarize(small)).toBe(inline(small))
+  })
+
+  it('an already cancelled signal writes nothing', async () => {
+    thread = createExtractiveThread({ warn: () => {} })
+    const controller = new AbortController()
+    controller.abort()
+    await expect(thread.summarize(job(5), controller.signal)).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('reads the span from the database on the thread: the main thread never loads the messages\' text', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distill-thread-'))
+    const handle = openDatabase(join(dir, 'chats.db'))
+    try {
+      const sessionId = 's1'
+      insertSession(handle.db, { id: sessionId, title: 'Warehouse', createdAt: 0, updatedAt: 0 })
+      const input = job(500)
+      handle.db.transaction((tx) => {
+        input.request.messages.forEach((m, i) =>
+          appendMessage(tx, { id: m.id, sessionId, role: m.role as 'user' | 'assistant', parts: [{ type: 'text', text: textOf(i) }], status: 'complete', createdAt: i * 60_000 })
+        )
+      })
+      const expected = inline(input)
+      const untouched: ExtractiveInput = {
+        ...input,
+        request: {
+          ...input.request,
+          messages: input.request.messages.map((m) => ({
+            id: m.id,
+            role: m.role,
+            createdAt: m.createdAt,
+            get text(): string {
+              throw new Error('the main thread read a message text')
+            }
+          }))
+        }
+      }
+      const warnings: string[] = []
+      thread = createExtractiveThread({ warn: (m) => warnings.push(m), dbFile: handle.file })
+      expect(await thread.summarize(untouched)).toBe(expected)
+      expect(warnings).toEqual([])
+    } finally {
+      await thread?.close()
+      handle.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

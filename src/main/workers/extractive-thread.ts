@@ -1,0 +1,157 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { EngineRole } from '../engine/types'
+import type { ModelSpec } from '../models/catalog'
+import { EXTRACTIVE_WORKER, runExtractiveJob, type ExtractiveJob, type ExtractiveOutcome, type ExtractiveWorkerData } from './extractive-job'
+
+export type ExtractiveThread = ReturnType<typeof createExtractiveThread>
+
+/** What to summarize: stored messages (their text is read only where it is needed) and the target. */
+export interface ExtractiveInput {
+  spec: ModelSpec
+  request: {
+    previousSummary?: string
+    messages: ReadonlyArray<{ id: string; role: EngineRole; readonly text: string; createdAt?: number }>
+    targetTokens: number
+    focus?: string
+  }
+}
+
+/** The job with each message's text, for a run on this thread. */
+function withTexts(input: ExtractiveInput): ExtractiveJob {
+  return { ...input, request: { ...input.request, messages: input.request.messages.map((m) => ({ role: m.role, createdAt: m.createdAt, text: m.text })) } }
+}
+
+/** Where the worker's code is: beside the bundle (out/main) or, run from source (tests, tsx), the .ts file. */
+function workerSource(): { code: string; eval: boolean } | undefined {
+  if (__filename.endsWith('.ts')) {
+    const file = join(__dirname, 'extractive-worker.ts')
+    // Source has to be compiled on load: tsx registers itself in the thread first.
+    return { code: `require('tsx/cjs/api').register(); require(${JSON.stringify(file)})`, eval: true }
+  }
+  const file = [join(__dirname, 'extractive-worker.js'), join(__dirname, '..', 'extractive-worker.js')].find((f) => existsSync(f))
+  return file ? { code: file, eval: false } : undefined
+}
+
+class Aborted extends Error {
+  constructor() {
+    super('The summary was cancelled.')
+    this.name = 'AbortError'
+  }
+}
+
+/**
+ * Extractive summaries on a worker thread, so a 10,000-message span (about a second of tokenizing and
+ * scoring) never stalls the main process: replies keep streaming and requests keep being answered
+ * while it runs. One thread, started on first use and unref'd; a cancelled job ends the thread (it is
+ * busy with that job) and the next job starts a fresh one. Where no thread can run, or it fails, the
+ * job runs inline: slower to the event loop, same summary.
+ */
+export function createExtractiveThread(options: {
+  warn(message: string): void
+  /** A database file: the thread reads the messages' text itself, so the main thread never loads it. */
+  dbFile?: string
+}) {
+  const dbFile = options.dbFile && options.dbFile !== ':memory:' ? options.dbFile : undefined
+  let worker: Worker | undefined
+  let unavailable = false
+  let nextId = 1
+  const pending = new Map<number, { resolve(text: string): void; reject(err: Error): void }>()
+
+  const failAll = (err: Error) => {
+    for (const job of pending.values()) job.reject(err)
+    pending.clear()
+  }
+
+  function start(): Worker | undefined {
+    if (worker || unavailable) return worker
+    const source = workerSource()
+    if (!source) {
+      unavailable = true
+      options.warn('The summary worker was not found beside the app; extractive summaries run on the main thread.')
+      return undefined
+    }
+    try {
+      const w = new Worker(source.code, { eval: source.eval, workerData: { role: EXTRACTIVE_WORKER, dbFile } satisfies ExtractiveWorkerData })
+      w.unref()
+      w.on('message', (outcome: ExtractiveOutcome) => {
+        const job = pending.get(outcome.id)
+        pending.delete(outcome.id)
+        if (!job) return
+        if ('error' in outcome) job.reject(new Error(outcome.error))
+        else job.resolve(outcome.text)
+      })
+      w.on('error', (err) => {
+        if (worker === w) worker = undefined
+        failAll(err)
+      })
+      w.on('exit', (code) => {
+        if (worker === w) worker = undefined
+        if (code !== 0) failAll(new Error(`The summary worker stopped (exit code ${code}).`))
+      })
+      worker = w
+      return w
+    } catch (err) {
+      unavailable = true
+      options.warn(`The summary worker could not start (${err instanceof Error ? err.message : String(err)}); extractive summaries run on the main thread.`)
+      return undefined
+    }
+  }
+
+  function onThread(w: Worker, job: ExtractiveJob, signal?: AbortSignal): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const id = nextId++
+      const onAbort = () => {
+        if (!pending.delete(id)) return
+        reject(new Aborted())
+        // The thread is busy with this job: end it rather than wait for a result nobody wants.
+        if (worker === w) worker = undefined
+        void w.terminate()
+      }
+      pending.set(id, {
+        resolve: (text) => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(text)
+        },
+        reject: (err) => {
+          signal?.removeEventListener('abort', onAbort)
+          reject(err)
+        }
+      })
+      signal?.addEventListener('abort', onAbort, { once: true })
+      w.postMessage({ id, job })
+    })
+  }
+
+  return {
+    /** The extractive summary of a span, written off the main thread. */
+    async summarize(input: ExtractiveInput, signal?: AbortSignal): Promise<string> {
+      if (signal?.aborted) throw new Aborted()
+      const w = start()
+      if (!w) return runExtractiveJob(withTexts(input))
+      // Ids only where the thread can read the texts: a 10,000-message span is neither loaded nor copied here.
+      const job: ExtractiveJob = dbFile
+        ? { ...input, request: { ...input.request, messages: input.request.messages.map((m) => ({ id: m.id, role: m.role, createdAt: m.createdAt })) } }
+        : withTexts(input)
+      try {
+        return await onThread(w, job, signal)
+      } catch (err) {
+        if (err instanceof Aborted) throw err
+        // A crashed thread must not cost the user their summary.
+        options.warn(`The summary worker failed (${err instanceof Error ? err.message : String(err)}); the summary was written on the main thread.`)
+        return runExtractiveJob(withTexts(input))
+      }
+    },
+    /** Whether summaries run on a thread (false before the first one, or where none can run). */
+    get threaded(): boolean {
+      return worker !== undefined
+    },
+    async close(): Promise<void> {
+      const w = worker
+      worker = undefined
+      failAll(new Aborted())
+      if (w) await w.terminate()
+    }
+  }
+}
