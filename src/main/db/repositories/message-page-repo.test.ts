@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../../../../test/support/temp-dir'
 import { openDatabase, type Db } from '../client'
-import { countPathUpTo, pathSeqBefore, readMessagePage, seqOfMessage } from './message-page-repo'
+import { countPathUpTo, pathSeqBefore, readMessagePage, seqOfMessage, type PageCursor } from './message-page-repo'
 import { setAsideFrom } from './message-versions-repo'
 import { appendMessage, listMessages } from './messages-repo'
 
@@ -94,7 +94,8 @@ describe('pages of a conversation', () => {
   it('answers an empty chat with an empty page', () => {
     const { db, close } = open()
     chat(db, 'empty', 0)
-    for (const cursor of [{}, { before: 10 }, { after: 0 }, { aroundSeq: 1 }]) {
+    const cursors: PageCursor[] = [{}, { before: 10 }, { after: 0 }, { aroundSeq: 1 }]
+    for (const cursor of cursors) {
       expect(readMessagePage(db, 'empty', cursor, 10)).toEqual({ messages: [], hasOlder: false, hasNewer: false })
     }
     close()

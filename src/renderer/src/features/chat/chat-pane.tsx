@@ -38,7 +38,10 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
 
   useEffect(() => {
     const chat = useChatStore.getState()
-    if (!chat.threads[sessionId] || chat.threads[sessionId].status === 'error') void chat.load(sessionId)
+    // Opened from a search hit: the page around that message, not the newest one.
+    const jump = useSessionsStore.getState().pendingJump
+    if (jump?.sessionId === sessionId) void chat.loadAround(sessionId, jump.messageId)
+    else if (!chat.threads[sessionId] || chat.threads[sessionId].status === 'error') void chat.load(sessionId)
     void useSessionsStore.getState().fetchOne(sessionId)
     void useCompressionStore.getState().load(sessionId)
   }, [sessionId])
