@@ -200,7 +200,8 @@ function VirtualMessages({
         <div className="message-column" style={{ height: totalSize }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index]!
-            const isLast = item.index === rows.length - 1
+            // The chat's newest message, not only the newest loaded (retry and waiting apply to it).
+            const isLast = item.index === rows.length - 1 && !hasNewer
             return (
               <div
                 key={item.key}
