@@ -42,7 +42,8 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
     const chat = useChatStore.getState()
     // Opened from a search hit: the page around that message, not the newest one.
     const jump = useSessionsStore.getState().pendingJump
-    if (jump?.sessionId === sessionId) void chat.loadAround(sessionId, jump.messageId)
+    const loaded = chat.threads[sessionId]?.messages.some((m) => m.id === jump?.messageId)
+    if (jump?.sessionId === sessionId && !loaded) void chat.loadAround(sessionId, jump.messageId)
     else if (!chat.threads[sessionId] || chat.threads[sessionId].status === 'error') void chat.load(sessionId)
     void useSessionsStore.getState().fetchOne(sessionId)
     void useCompressionStore.getState().load(sessionId)
