@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { App } from '../app'
+import { samplePng } from '../../../test/support/sample-files'
 import { useTestApps } from '../../../test/support/test-apps'
 
 describe('chat.messages and history.list in pages', () => {
@@ -70,6 +71,20 @@ describe('chat.messages and history.list in pages', () => {
     const first = await call<Page>(app, 'history.list', { sessionId, after: 0, limit: 10 })
     expect(first.messages.map((m) => [m.seq, m.inContext])).toEqual(Array.from({ length: 10 }, (_, i) => [i + 1, false]))
     expect(first).toMatchObject({ hasOlder: false, hasNewer: true })
+  })
+
+  it('lists the files the summary stands for from the server, past what the newest page holds', async () => {
+    const app = openApp()
+    const session = app.services.sessions.create()
+    const part = await app.services.attachments.upload({ filename: 'chart.png', mediaType: 'image/png', data: samplePng(8, 6) })
+    await app.services.chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: 'Here is the chart' }, part] })
+    for (let i = 2; i <= 260; i++) await app.services.chat.append(session.id, { role: i % 2 ? 'user' : 'assistant', parts: [{ type: 'text', text: `Message ${i}` }] })
+    await app.services.compression.run(session.id, { summarizer: 'truncate', retentionOverride: 40 })
+    const page = await call<Page>(app, 'chat.messages', { sessionId: session.id })
+    expect(page.messages.some((m) => m.seq === 1)).toBe(false)
+    const manifest = await call<{ cutoffSeq: number; items: Array<{ filename: string; seq: number }> }>(app, 'attachments.manifest', { sessionId: session.id })
+    expect(manifest.cutoffSeq).toBeGreaterThan(200)
+    expect(manifest.items).toMatchObject([{ filename: 'chart.png', seq: 1, hash: part.hash }])
   })
 
   it('refuses a bad cursor before reading anything', async () => {
