@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { MessageCursor } from '../../shared/contract/message-page'
 import { countPathUpTo } from '../db/repositories/message-page-repo'
+import { lowestTouchedSince, writeMark, type WriteMark } from '../db/repositories/write-generation'
 import { listMessages } from '../db/repositories/messages-repo'
 import { searchMessages } from '../db/repositories/history-repo'
 import { activeSummary } from '../db/repositories/snapshots-repo'
@@ -19,12 +20,23 @@ export function createHistoryService({ db, sessions, usage, settings }: ServiceD
   type Scored = { score: number; class: TurnClass }
   type HistoryMessage = ChatMessage & { inContext: boolean; importance?: Scored }
 
+  /**
+   * Per chat, the scores as of a point in its writes: the pages of one look at Full history are
+   * scored once (scores need every turn: novelty is against all earlier ones).
+   */
+  const scored = new Map<string, { mark: WriteMark; scores: Map<string, Scored> }>()
+
   /** Importance scores, only with that strategy: computed when someone looks, not on the request path. */
   function scoresOf(sessionId: string): Map<string, Scored> {
+    if ((sessions.get(sessionId).strategy ?? settings.get().strategy) !== 'importance') return new Map()
+    const kept = scored.get(sessionId)
+    if (kept && lowestTouchedSince(db, sessionId, kept.mark).lowest === Number.POSITIVE_INFINITY) return kept.scores
+    const mark = writeMark(db, sessionId)
     const scores = new Map<string, Scored>()
-    if ((sessions.get(sessionId).strategy ?? settings.get().strategy) === 'importance') {
-      for (const s of scoreTurns(usage.engineMessages(sessionId, 0, Infinity))) scores.set(s.id, { score: Math.round(s.score * 10) / 10, class: s.class })
-    }
+    for (const s of scoreTurns(usage.engineMessages(sessionId, 0, Infinity))) scores.set(s.id, { score: Math.round(s.score * 10) / 10, class: s.class })
+    // One chat's scores are kept: the one whose Full history is open.
+    scored.clear()
+    scored.set(sessionId, { mark, scores })
     return scores
   }
 
