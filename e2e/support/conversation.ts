@@ -49,7 +49,7 @@ export async function sendAndWait(page: Page, sessionId: string, text: string): 
   await rpc(page, 'chat.send', { sessionId, text })
   await expect
     .poll(async () => {
-      const messages = await rpc<Message[]>(page, 'chat.messages', { sessionId })
+      const { messages } = await rpc<{ messages: Message[] }>(page, 'chat.messages', { sessionId })
       return messages.at(-1)?.status
     })
     .not.toBe('streaming')

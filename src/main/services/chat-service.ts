@@ -11,7 +11,10 @@ import {
   markInterruptedReplies,
   updateMessage
 } from '../db/repositories/messages-repo'
-import { listVersions, restoreVersion, setAsideFrom, versionGroupOf, versionInfo, versionsOnPath } from '../db/repositories/message-versions-repo'
+import { isOnPath, listVersions, restoreVersion, setAsideFrom, versionGroupOf, versionInfo, versionsOf, versionsOnPath } from '../db/repositories/message-versions-repo'
+import { pathSeqBefore } from '../db/repositories/message-page-repo'
+import type { MessageCursor } from '../../shared/contract/message-page'
+import { readPage } from './message-page'
 import { createLanguageModel } from '../providers/create-language-model'
 import { describeProviderError } from '../providers/describe-provider-error'
 import { DEFAULT_STALL_MS } from '../providers/provider-timing'
@@ -232,7 +235,8 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   /** A message on the chat's path that may get a new version: not summarized, nothing running. */
   function editable(sessionId: string, messageId: string, role: ChatMessage['role']): ChatMessage {
     assertIdle(sessionId)
-    const message = listMessages(db, sessionId).find((m) => m.id === messageId)
+    const found = findMessage(db, messageId)
+    const message = found?.sessionId === sessionId && isOnPath(db, messageId) ? found : undefined
     if (!message || message.role !== role) throw new AppError('not_found', 'That message is not in this chat any more.')
     const state = deps.summaryState?.(sessionId) ?? { cutoffSeq: 0, running: false }
     if (state.running) throw new AppError('busy', 'A summary is being written for this chat. Try again when it is done.')
@@ -250,9 +254,19 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     return versions.size ? messages.map((m) => (versions.has(m.id) ? { ...m, version: versions.get(m.id)! } : m)) : messages
   }
 
+  /** A page of the conversation, each versioned message of it with its number. */
+  function page(sessionId: string, cursor: MessageCursor = {}): { messages: ChatMessage[]; hasOlder: boolean; hasNewer: boolean } {
+    sessions.get(sessionId)
+    const read = readPage(db, sessionId, cursor)
+    const versions = versionsOf(db, read.messages.map((m) => m.id))
+    return versions.size ? { ...read, messages: read.messages.map((m) => (versions.has(m.id) ? { ...m, version: versions.get(m.id)! } : m)) } : read
+  }
+
   return {
     attachmentsAccepted,
+    /** The whole conversation (tests, tools); the app reads it in pages. */
     messages: conversation,
+    page,
 
     /** A new reply in place of `messageId`; it and the turns after it stay as the previous version. */
     regenerate(sessionId: string, messageId: string): { reply: ChatMessage } {
@@ -282,8 +296,11 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       return { message: shown, reply }
     },
 
-    /** Puts version `number` of a message, with the turns that followed it, back in use. */
-    switchVersion(sessionId: string, messageId: string, number: number): ChatMessage[] {
+    /**
+     * Puts version `number` of a message, with the turns that followed it, back in use. Returns the
+     * conversation from that message on (a page): everything before it is unchanged.
+     */
+    switchVersion(sessionId: string, messageId: string, number: number): { messages: ChatMessage[]; hasOlder: boolean; hasNewer: boolean } {
       const current = editable(sessionId, messageId, findMessage(db, messageId)?.role ?? 'user')
       const group = versionGroupOf(db, current.id)
       const versions = group ? listVersions(db, group) : []
@@ -298,7 +315,8 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         // The sidebar's preview shows the last message of the version in use.
         emit('sessions.changed', { sessionId, reason: 'updated' })
       }
-      return conversation(sessionId)
+      // Every version of the message sits after the path message before the first of them.
+      return page(sessionId, { after: pathSeqBefore(db, sessionId, versions[0]!.seq) })
     },
 
     /**

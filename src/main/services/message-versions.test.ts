@@ -27,6 +27,21 @@ describe('versions of messages: regenerate and edit keep what came before', () =
     await app.services.chat.idle()
   }
 
+  /**
+   * Switches a version and checks the page it answers with: the conversation from the switched
+   * message on, everything before it unchanged. Returns the whole conversation.
+   */
+  function switchTo(app: App, id: string, messageId: string, number: number) {
+    const before = app.services.chat.messages(id)
+    const position = before.findIndex((m) => m.id === messageId)
+    const page = app.services.chat.switchVersion(id, messageId, number)
+    const whole = app.services.chat.messages(id)
+    expect(whole.slice(0, position)).toEqual(before.slice(0, position))
+    expect(page.messages).toEqual(whole.slice(position))
+    expect(page).toMatchObject({ hasOlder: position > 0, hasNewer: false })
+    return whole
+  }
+
   it('regenerates a reply as version 2/2 and switches back to 1/2 with the turns that followed it', async () => {
     const { app, id } = open()
     await turn(app, id, 'Name a colour', 'Blue')
@@ -46,14 +61,14 @@ describe('versions of messages: regenerate and edit keep what came before', () =
     expect(texts(now)).toEqual(['Name a colour', 'Green'])
     expect(now[1]!.version).toEqual({ number: 2, count: 2 })
 
-    const back = app.services.chat.switchVersion(id, now[1]!.id, 1)
+    const back = switchTo(app, id, now[1]!.id, 1)
     expect(texts(back)).toEqual(['Name a colour', 'Blue', 'And a fruit?', 'Apple'])
     expect(back[1]!.version).toEqual({ number: 1, count: 2 })
     // The next request follows the version in use.
     await turn(app, id, 'And a vegetable?', 'Leek')
     expect(lastRequest()).toContain('Apple')
     expect(lastRequest()).not.toContain('Green')
-    expect(texts(app.services.chat.switchVersion(id, back[1]!.id, 2))).toEqual(['Name a colour', 'Green'])
+    expect(texts(switchTo(app, id, back[1]!.id, 2))).toEqual(['Name a colour', 'Green'])
   })
 
   it('edits a user message: the original and its turns stay as version 1, and the meter follows the version in use', async () => {
@@ -76,7 +91,7 @@ describe('versions of messages: regenerate and edit keep what came before', () =
     expect(app.services.sessions.search('fish soup')).toHaveLength(0)
     expect(app.services.sessions.list().find((s) => s.id === id)!.messageCount).toBe(4)
 
-    const original = app.services.chat.switchVersion(id, edited[2]!.id, 1)
+    const original = switchTo(app, id, edited[2]!.id, 1)
     expect(texts(original)).toEqual(['Plan a trip to Oslo', 'Oslo it is', 'Three days, please', expect.stringMatching(/^Day one/), 'Any food tips?', 'Try the fish soup'])
     expect(app.services.history.search(id, 'fish soup').hits).toHaveLength(1)
     expect(app.services.sessions.search('fish soup')).toHaveLength(1)
@@ -98,10 +113,10 @@ describe('versions of messages: regenerate and edit keep what came before', () =
     expect(texts(inner)).toEqual(['First question, edited', 'Second try at it'])
     expect(inner[1]!.version).toEqual({ number: 2, count: 2 })
 
-    expect(texts(app.services.chat.switchVersion(id, inner[0]!.id, 1))).toEqual(['First question', 'First answer'])
-    const again = app.services.chat.switchVersion(id, first.id, 2)
+    expect(texts(switchTo(app, id, inner[0]!.id, 1))).toEqual(['First question', 'First answer'])
+    const again = switchTo(app, id, first.id, 2)
     expect(texts(again)).toEqual(['First question, edited', 'Second try at it'])
-    expect(texts(app.services.chat.switchVersion(id, again[1]!.id, 1))).toEqual(['First question, edited', 'Answer to the edit'])
+    expect(texts(switchTo(app, id, again[1]!.id, 1))).toEqual(['First question, edited', 'Answer to the edit'])
   })
 
   it('refuses to change a summarized message, in words, and changes nothing', async () => {

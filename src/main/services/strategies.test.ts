@@ -64,6 +64,12 @@ describe('the tiered and importance strategies in the real compression path', ()
     const scored = history.messages.filter((m) => m.importance)
     expect(scored).toHaveLength(messages.length)
     expect(new Set(scored.map((m) => m.importance!.class)).size).toBeGreaterThan(1)
+    // A page of it carries the same scores (scored over the whole chat, once per change).
+    const page = app.services.history.page(result.sessionId, { limit: 10 })
+    expect(page.messages.map((m) => m.importance)).toEqual(history.messages.slice(-10).map((m) => m.importance))
+    await app.services.chat.append(result.sessionId, { role: 'user', parts: [{ type: 'text', text: 'A decision: we ship on 3 May with 12 people.' }] })
+    const after = app.services.history.page(result.sessionId, { limit: 1 })
+    expect(after.messages[0]!.importance).toBeDefined()
     await app.close()
   })
 

@@ -22,6 +22,31 @@ export const attachmentRoutes = {
       .strict(),
     attachmentPartSchema
   ),
+  /**
+   * The stored files of the messages the active summary stands for (the manifest), for the Summary
+   * and the divider: read on the server, since the window holds only the pages it loaded.
+   */
+  'attachments.manifest': route(
+    z.object({ sessionId: z.string().min(1) }).strict(),
+    z.object({
+      cutoffSeq: z.number().int(),
+      items: z.array(
+        z.object({
+          messageId: z.string(),
+          seq: z.number().int(),
+          role: z.string(),
+          createdAt: z.number(),
+          filename: z.string(),
+          mediaType: z.string(),
+          size: z.number(),
+          pages: z.number().optional(),
+          width: z.number().optional(),
+          height: z.number().optional(),
+          hash: z.string().optional()
+        })
+      )
+    })
+  ),
   /** A stored file's bytes, base64: image thumbnails and the viewer. */
   'attachments.content': route(z.object({ hash: hashSchema }).strict(), z.object({ mediaType: z.string(), data: z.string() })),
   /**

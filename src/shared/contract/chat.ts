@@ -3,6 +3,7 @@ import { chatMessageSchema, MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG } from '../domai
 import { MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../domain/attachments'
 import { sentAttachmentSchema } from './attachments'
 import { route } from './define'
+import { messagePageInput, messagePageOutput } from './message-page'
 
 export const messageTextSchema = z
   .string()
@@ -12,7 +13,8 @@ export const messageTextSchema = z
 const sessionInput = z.object({ sessionId: z.string().min(1) }).strict()
 
 export const chatRoutes = {
-  'chat.messages': route(sessionInput, z.array(chatMessageSchema)),
+  /** A page of the conversation (the newest messages unless a cursor says where); never the whole history. */
+  'chat.messages': route(messagePageInput, messagePageOutput(chatMessageSchema)),
   /** Stores the message, then streams the reply through chat.delta / chat.message events. */
   'chat.send': route(
     z
@@ -37,10 +39,13 @@ export const chatRoutes = {
     z.object({ sessionId: z.string().min(1), messageId: z.string().min(1), text: messageTextSchema }).strict(),
     z.object({ message: chatMessageSchema, reply: chatMessageSchema })
   ),
-  /** Puts another version of a message (and the turns that followed it) in use; returns the conversation. */
+  /**
+   * Puts another version of a message (and the turns that followed it) in use; returns the page of
+   * the conversation from that message on (what changed; everything before it is as it was).
+   */
   'chat.version': route(
     z.object({ sessionId: z.string().min(1), messageId: z.string().min(1), number: z.number().int().positive() }).strict(),
-    z.array(chatMessageSchema)
+    messagePageOutput(chatMessageSchema)
   ),
   'chat.stop': route(sessionInput, z.object({ stopped: z.boolean() }))
 }

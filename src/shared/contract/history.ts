@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { chatMessageSchema } from '../domain/chat-message'
 import { route } from './define'
+import { messagePageInput, messagePageOutput } from './message-page'
 
 export const historyHitSchema = z.object({
   messageId: z.string(),
@@ -15,19 +16,23 @@ export const historyHitSchema = z.object({
 export type HistoryHit = z.infer<typeof historyHitSchema>
 
 export const historyRoutes = {
-  /** Every message, summarized ones included, each saying whether the model still sees it (FR-6.3). */
+  /**
+   * A page of every message, summarized ones included, each saying whether the model still sees it
+   * (FR-6.3). The newest page unless a cursor says where.
+   */
   'history.list': route(
-    z.object({ sessionId: z.string().min(1) }).strict(),
-    z.object({
-      messages: z.array(
-        chatMessageSchema.extend({
-          inContext: z.boolean(),
-          /** With the importance strategy: the turn's local score (0–10) and class (Sigma ADR-006). */
-          importance: z.object({ score: z.number(), class: z.enum(['paradigm-shift', 'important', 'routine']) }).optional()
-        })
-      ),
+    messagePageInput,
+    messagePageOutput(
+      chatMessageSchema.extend({
+        inContext: z.boolean(),
+        /** With the importance strategy: the turn's local score (0–10) and class (Sigma ADR-006). */
+        importance: z.object({ score: z.number(), class: z.enum(['paradigm-shift', 'important', 'routine']) }).optional()
+      })
+    ).extend({
       /** Messages up to this seq are represented by the active summary. */
-      summaryCutoffSeq: z.number().int()
+      summaryCutoffSeq: z.number().int(),
+      /** How many messages of the whole chat the summary represents (not only this page's). */
+      summarizedCount: z.number().int().nonnegative()
     })
   ),
   /** Which summarized originals each reply's request recalled (DESIGN §11). */

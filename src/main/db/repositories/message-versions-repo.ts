@@ -64,3 +64,28 @@ export function versionInfo(db: Db, id: string): VersionInfo | undefined {
   const ids = db.all<{ id: string }>(sql`SELECT id FROM chat_messages WHERE version_group = ${group} ORDER BY seq`).map((r) => r.id)
   return ids.length > 1 ? { number: ids.indexOf(id) + 1, count: ids.length } : undefined
 }
+
+/**
+ * Number and count for the versioned messages among `ids` (id → info): what a page of the
+ * conversation shows as ‹ 2/3 ›, read through the version_group index for those messages only.
+ */
+export function versionsOf(db: Db, ids: readonly string[]): Map<string, VersionInfo> {
+  const out = new Map<string, VersionInfo>()
+  for (let i = 0; i < ids.length; i += 500) {
+    const batch = ids.slice(i, i + 500)
+    if (batch.length === 0) continue
+    const rows = db.all<{ id: string; number: number; count: number }>(sql`
+      SELECT m.id AS id,
+             (SELECT count(*) FROM chat_messages v WHERE v.version_group = m.version_group AND v.seq <= m.seq) AS number,
+             (SELECT count(*) FROM chat_messages v WHERE v.version_group = m.version_group) AS count
+        FROM chat_messages m
+       WHERE m.version_group IS NOT NULL AND m.id IN (${sql.join(batch.map((id) => sql`${id}`), sql`, `)})`)
+    for (const r of rows) if (r.count > 1) out.set(r.id, { number: r.number, count: r.count })
+  }
+  return out
+}
+
+/** Whether a message is on its chat's path (not set aside as the turn of another version). */
+export function isOnPath(db: Db, id: string): boolean {
+  return !!db.get(sql`SELECT 1 FROM chat_messages WHERE id = ${id} AND hidden_in IS NULL`)
+}

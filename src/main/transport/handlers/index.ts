@@ -17,7 +17,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'sessions.search': ({ query }) => sessions.search(query),
     'sessions.export': ({ id, format }) => sessions.export(id, format),
     'sessions.import': ({ text }) => importDistillChatText(services, text),
-    'chat.messages': ({ sessionId }) => chat.messages(sessionId),
+    'chat.messages': ({ sessionId, ...cursor }) => chat.page(sessionId, cursor),
     'chat.send': ({ sessionId, text, attachments: files }) => chat.send(sessionId, text, files),
     'chat.retry': ({ sessionId }) => chat.retry(sessionId),
     'chat.regenerate': ({ sessionId, messageId }) => chat.regenerate(sessionId, messageId),
@@ -40,9 +40,13 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'compression.snapshots': ({ sessionId }) => compression.snapshots(sessionId),
     'compression.newTopic': ({ sessionId }) => compression.newTopic(sessionId),
     'compression.active': ({ sessionId }) => compression.active(sessionId),
-    'history.list': ({ sessionId }) => history.list(sessionId),
+    'history.list': ({ sessionId, ...cursor }) => history.page(sessionId, cursor),
     'history.search': ({ sessionId, query }) => history.search(sessionId, query),
     'attachments.upload': ({ filename, mediaType, data }) => attachments.upload({ filename, mediaType, data: Buffer.from(data, 'base64') }),
+    'attachments.manifest': ({ sessionId }) => {
+      const cutoffSeq = compression.active(sessionId).summary?.cutoffSeq ?? 0
+      return { cutoffSeq, items: attachments.summarized(sessionId, cutoffSeq) }
+    },
     'attachments.content': ({ hash }) => {
       const row = attachments.describe(hash)
       return { mediaType: row?.mediaType ?? 'application/octet-stream', data: attachments.read(hash).toString('base64') }

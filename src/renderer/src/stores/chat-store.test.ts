@@ -49,6 +49,16 @@ function message(id: string, seq: number, text: string, status: ChatMessage['sta
   }
 }
 
+/** A page as chat.messages answers it: the whole chat unless told there is more. */
+function page(messages: ChatMessage[], more: { hasOlder?: boolean; hasNewer?: boolean } = {}) {
+  return { messages, hasOlder: more.hasOlder ?? false, hasNewer: more.hasNewer ?? false }
+}
+
+/** Messages seq from…to, with ids m<seq>. */
+function run(from: number, to: number): ChatMessage[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => message(`m${from + i}`, from + i, `Text ${from + i}`))
+}
+
 /** What the chat shows: one line per message, in order. */
 function shown(sessionId = SESSION): string[] {
   return (useChatStore.getState().threads[sessionId]?.messages ?? []).map((m) => `${m.id} ${m.status}: ${messageText(m.parts)}`)
@@ -58,12 +68,13 @@ let transport: ReturnType<typeof heldTransport>
 
 beforeEach(() => {
   useChatStore.setState({ threads: {}, drafts: {}, sending: {}, sendErrors: {} })
+  useChatStore.getState().forget(SESSION)
   transport = heldTransport()
 })
 
 async function open(messages: ChatMessage[]): Promise<void> {
   const loading = useChatStore.getState().load(SESSION)
-  transport.answer('chat.messages', { ok: true, data: messages })
+  transport.answer('chat.messages', { ok: true, data: page(messages) })
   await loading
 }
 
@@ -71,7 +82,7 @@ describe('chat store', () => {
   it('shows the loaded messages in order once the load returns', async () => {
     const loading = useChatStore.getState().load(SESSION)
     expect(useChatStore.getState().threads[SESSION]?.status).toBe('loading')
-    transport.answer('chat.messages', { ok: true, data: [message('b', 2, 'Second'), message('a', 1, 'First')] })
+    transport.answer('chat.messages', { ok: true, data: page([message('b', 2, 'Second'), message('a', 1, 'First')]) })
     await loading
     expect(useChatStore.getState().threads[SESSION]?.status).toBe('ready')
     expect(shown()).toEqual(['a complete: First', 'b complete: Second'])
@@ -81,7 +92,7 @@ describe('chat store', () => {
     const loading = useChatStore.getState().load(SESSION)
     // The reply finishes while the (older) list of messages is on its way.
     useChatStore.getState().receive(message('r', 1, 'The whole answer.'))
-    transport.answer('chat.messages', { ok: true, data: [message('q', 0, 'A question'), message('r', 1, 'The', 'streaming')] })
+    transport.answer('chat.messages', { ok: true, data: page([message('q', 0, 'A question'), message('r', 1, 'The', 'streaming')]) })
     await loading
     expect(shown()).toEqual(['q complete: A question', 'r complete: The whole answer.'])
   })
@@ -90,7 +101,7 @@ describe('chat store', () => {
     await open([message('r', 1, 'Hel', 'streaming')])
     const reloading = useChatStore.getState().load(SESSION)
     useChatStore.getState().appendDelta(SESSION, 'r', 'lo')
-    transport.answer('chat.messages', { ok: true, data: [message('r', 1, 'Hel', 'streaming')] })
+    transport.answer('chat.messages', { ok: true, data: page([message('r', 1, 'Hel', 'streaming')]) })
     await reloading
     expect(shown()).toEqual(['r streaming: Hello'])
   })
@@ -98,7 +109,7 @@ describe('chat store', () => {
   it('a later load wins over what an earlier event said', async () => {
     const first = useChatStore.getState().load(SESSION)
     useChatStore.getState().receive(message('r', 1, 'Partial', 'streaming'))
-    transport.answer('chat.messages', { ok: true, data: [] })
+    transport.answer('chat.messages', { ok: true, data: page([]) })
     await first
     await open([message('r', 1, 'Stopped here.', 'aborted')])
     expect(shown()).toEqual(['r aborted: Stopped here.'])
@@ -157,5 +168,93 @@ describe('chat store', () => {
     expect(thread?.error).toContain('The database is busy.')
     expect(shown()).toEqual(['q complete: A question'])
     expect(transport.pending).toEqual([])
+  })
+})
+
+describe('chat store, in pages', () => {
+  const seqsShown = () => (useChatStore.getState().threads[SESSION]?.messages ?? []).map((m) => m.seq)
+  const thread = () => useChatStore.getState().threads[SESSION]!
+
+  it('opens at the newest page and puts older pages before it as the reader scrolls up', async () => {
+    const loading = useChatStore.getState().load(SESSION)
+    transport.answer('chat.messages', { ok: true, data: page(run(201, 400), { hasOlder: true }) })
+    await loading
+    expect(thread()).toMatchObject({ hasOlder: true, hasNewer: false })
+    const older = useChatStore.getState().loadOlder(SESSION)
+    // Asking again while a page is on its way asks nothing more.
+    void useChatStore.getState().loadOlder(SESSION)
+    expect(transport.pending).toEqual(['chat.messages'])
+    expect(thread().loadingOlder).toBe(true)
+    transport.answer('chat.messages', { ok: true, data: page(run(1, 200), { hasNewer: true }) })
+    await older
+    expect(seqsShown()).toEqual(run(1, 400).map((m) => m.seq))
+    expect(thread()).toMatchObject({ hasOlder: false, hasNewer: false, loadingOlder: false })
+    // Nothing older: nothing is asked.
+    await useChatStore.getState().loadOlder(SESSION)
+    expect(transport.pending).toEqual([])
+  })
+
+  it('opens around a search hit, then loads newer pages until the newest; new messages wait until then', async () => {
+    const around = useChatStore.getState().loadAround(SESSION, 'm50')
+    // The pane and the list asking for the same jump share one request.
+    const again = useChatStore.getState().loadAround(SESSION, 'm50')
+    transport.answer('chat.messages', { ok: true, data: page(run(40, 59), { hasOlder: true, hasNewer: true }) })
+    expect(await around).toBe(true)
+    expect(await again).toBe(true)
+    expect(transport.pending).toEqual([])
+    // A reply elsewhere in the chat (at its newest end) is not put after message 59.
+    useChatStore.getState().receive(message('late', 900, 'A new reply'))
+    expect(seqsShown()).toEqual(run(40, 59).map((m) => m.seq))
+    // But a change to a message shown is.
+    useChatStore.getState().receive(message('m45', 45, 'Edited text'))
+    expect(thread().messages.find((m) => m.id === 'm45')!.parts).toEqual([{ type: 'text', text: 'Edited text' }])
+
+    const newer = useChatStore.getState().loadNewer(SESSION)
+    transport.answer('chat.messages', { ok: true, data: page(run(60, 79), { hasOlder: true, hasNewer: false }) })
+    await newer
+    expect(seqsShown()).toEqual(run(40, 79).map((m) => m.seq))
+    expect(thread()).toMatchObject({ hasOlder: true, hasNewer: false })
+    useChatStore.getState().receive(message('late', 80, 'A new reply'))
+    expect(seqsShown().at(-1)).toBe(80)
+  })
+
+  it('a page that arrives after the chat was reopened elsewhere is dropped', async () => {
+    await open(run(101, 120).map((m) => m))
+    useChatStore.setState((s) => ({ threads: { ...s.threads, [SESSION]: { ...s.threads[SESSION]!, hasOlder: true } } }))
+    const older = useChatStore.getState().loadOlder(SESSION)
+    const jump = useChatStore.getState().loadAround(SESSION, 'm5')
+    transport.answer('chat.messages', { ok: true, data: page(run(81, 100), { hasOlder: true, hasNewer: true }) })
+    transport.answer('chat.messages', { ok: true, data: page(run(1, 10), { hasNewer: true }) })
+    await older
+    await jump
+    expect(seqsShown()).toEqual(run(1, 10).map((m) => m.seq))
+    expect(thread()).toMatchObject({ hasOlder: false, hasNewer: true, loadingOlder: false })
+  })
+
+  it('sending while reading an older stretch goes to the newest messages', async () => {
+    const around = useChatStore.getState().loadAround(SESSION, 'm5')
+    transport.answer('chat.messages', { ok: true, data: page(run(1, 10), { hasNewer: true }) })
+    await around
+    useChatStore.getState().setDraft(SESSION, 'Next question')
+    const sending = useChatStore.getState().send(SESSION)
+    transport.answer('chat.send', { ok: true, data: { message: message('q', 500, 'Next question'), reply: message('r', 501, '', 'streaming') } })
+    await sending
+    transport.answer('chat.messages', { ok: true, data: page([...run(310, 499), message('q', 500, 'Next question'), message('r', 501, '', 'streaming')], { hasOlder: true }) })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(seqsShown().slice(-2)).toEqual([500, 501])
+    expect(seqsShown()[0]).toBe(310)
+    expect(thread()).toMatchObject({ hasOlder: true, hasNewer: false })
+  })
+
+  it('a new version replaces the conversation from the message on and keeps the older pages before it', async () => {
+    await open(run(1, 30))
+    const regenerating = useChatStore.getState().regenerate(SESSION, 'm21')
+    transport.answer('chat.regenerate', { ok: true, data: { reply: message('v2', 31, '', 'streaming') } })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(transport.pending).toEqual(['chat.messages'])
+    transport.answer('chat.messages', { ok: true, data: page([message('v2', 31, '', 'streaming')], { hasOlder: true }) })
+    expect(await regenerating).toBeNull()
+    expect(seqsShown()).toEqual([...run(1, 20).map((m) => m.seq), 31])
+    expect(thread()).toMatchObject({ hasOlder: false, hasNewer: false })
   })
 })

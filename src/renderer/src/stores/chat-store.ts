@@ -1,13 +1,29 @@
 import { create } from 'zustand'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import { api } from '../api/client'
-import { errorMessage } from '../api/api-error'
+import { errorMessage, isApiError } from '../api/api-error'
 import { messageText } from '../lib/message-text'
 
 export interface Thread {
+  /** The loaded stretch of the conversation (a page or a few), oldest first. */
   messages: ChatMessage[]
   status: 'loading' | 'ready' | 'error'
   error: string | null
+  /** The chat has older messages than those loaded: scrolling up loads them. */
+  hasOlder: boolean
+  /** The chat has newer messages than those loaded (it was opened at an older one). */
+  hasNewer: boolean
+  /** A page is on its way at that end. */
+  loadingOlder: boolean
+  loadingNewer: boolean
+  /** Loading a page at either end failed; scrolling there again tries again. */
+  pageError: string | null
+}
+
+interface Page {
+  messages: ChatMessage[]
+  hasOlder: boolean
+  hasNewer: boolean
 }
 
 interface ChatState {
@@ -16,7 +32,14 @@ interface ChatState {
   drafts: Record<string, string>
   sending: Record<string, boolean>
   sendErrors: Record<string, string | null>
+  /** Loads the newest page (the chat opens at its newest message). */
   load(sessionId: string): Promise<void>
+  /** Loads the page around a message (a search hit), in place of what is loaded. Resolves false if it is not there. */
+  loadAround(sessionId: string, messageId: string): Promise<boolean>
+  /** The page before the oldest message loaded. */
+  loadOlder(sessionId: string): Promise<void>
+  /** The page after the newest message loaded, while the newest of the chat is not. */
+  loadNewer(sessionId: string): Promise<void>
   /** A 'chat.message' event: the newest word on that message. */
   receive(message: ChatMessage): void
   /**
@@ -40,7 +63,7 @@ interface ChatState {
   /** Puts version `number` of a message in use. Resolves with the error, if any. */
   switchVersion(sessionId: string, messageId: string, number: number): Promise<string | null>
   forget(sessionId: string): void
-  /** Reload every thread in memory (after the event stream reconnects). */
+  /** Reload every thread in memory (after the event stream reconnects): the newest page, or the stretch being read. */
   reloadAll(): void
 }
 
@@ -74,6 +97,51 @@ function merge(
 /** Per chat being loaded: the messages events changed meanwhile, which the snapshot must not undo. */
 const changedDuringLoad = new Map<string, Set<string>>()
 
+/**
+ * Per chat, bumped by every load that replaces what is shown (newest page, around a message): a page
+ * that arrives after a newer replacement started is dropped.
+ */
+const generations = new Map<string, number>()
+const bump = (sessionId: string) => {
+  const next = (generations.get(sessionId) ?? 0) + 1
+  generations.set(sessionId, next)
+  return next
+}
+
+/** The around-load in flight per chat, so the pane and the list asking for the same jump share it. */
+const aroundInFlight = new Map<string, { messageId: string; done: Promise<boolean> }>()
+
+const emptyThread = (messages: ChatMessage[] = []): Thread => ({
+  messages,
+  status: 'loading',
+  error: null,
+  hasOlder: false,
+  hasNewer: false,
+  loadingOlder: false,
+  loadingNewer: false,
+  pageError: null
+})
+
+/** Whether a message belongs in the loaded stretch: not before it while older pages are missing, nor after it while newer are. */
+function inLoadedStretch(thread: Thread, message: ChatMessage): boolean {
+  const first = thread.messages[0]
+  const last = thread.messages[thread.messages.length - 1]
+  if (thread.messages.some((m) => m.id === message.id)) return true
+  if (thread.hasNewer && last && message.seq > last.seq) return false
+  if (thread.hasOlder && first && message.seq < first.seq) return false
+  return true
+}
+
+/**
+ * A page in place of what is loaded. Copies events delivered while it was read (`changed`) win, and
+ * such messages newer than the page's end stay (a reply that streamed in meanwhile).
+ */
+function pageInPlace(previous: readonly ChatMessage[], page: Page, changed: ReadonlySet<string>): ChatMessage[] {
+  const start = page.messages[0]?.seq ?? -Infinity
+  const fresh = previous.filter((m) => changed.has(m.id) && m.seq >= start && (!page.hasNewer || m.seq <= (page.messages.at(-1)?.seq ?? Infinity)))
+  return merge(fresh, page.messages, changed)
+}
+
 function without<T>(record: Record<string, T>, key: string): Record<string, T> {
   const { [key]: _gone, ...rest } = record
   return rest
@@ -86,19 +154,40 @@ export function isStreaming(thread: Thread | undefined): boolean {
 
 export const useChatStore = create<ChatState>()((set, get) => {
   /**
-   * The conversation as the server now has it: a version switch takes messages off the path, which
-   * a merge would keep. Streaming text shown from deltas is kept where the copy knows less.
+   * The conversation as the server now has it from `messageId` on (a new version of it, or of a
+   * message it follows): a version change takes messages off the path, which a merge would keep.
+   * Everything loaded before that message is unchanged. Streaming text shown from deltas is kept
+   * where the copy knows less.
    */
-  async function replace(sessionId: string, fetch: () => Promise<ChatMessage[]>): Promise<string | null> {
+  async function replaceFrom(sessionId: string, messageId: string, fetch: () => Promise<Page>): Promise<string | null> {
     // Events that arrive while this runs (the new reply streams, even finishes) know more than the copy.
     const changed = new Set<string>()
     changedDuringLoad.set(sessionId, changed)
+    const generation = bump(sessionId)
     try {
-      const messages = await fetch()
+      const page = await fetch()
+      if (generations.get(sessionId) !== generation) return null
       set((s) => {
-        const current = new Map((s.threads[sessionId]?.messages ?? []).map((m) => [m.id, m]))
-        const next = messages.map((m) => (changed.has(m.id) && current.has(m.id) ? current.get(m.id)! : newer(current.get(m.id), m)))
-        return { threads: { ...s.threads, [sessionId]: { messages: next, status: 'ready', error: null } } }
+        const thread = s.threads[sessionId] ?? emptyThread()
+        const at = thread.messages.findIndex((m) => m.id === messageId)
+        const kept = at >= 0 ? thread.messages.slice(0, at) : []
+        const current = new Map(thread.messages.map((m) => [m.id, m]))
+        const next = page.messages.map((m) => (changed.has(m.id) && current.has(m.id) ? current.get(m.id)! : newer(current.get(m.id), m)))
+        return {
+          threads: {
+            ...s.threads,
+            [sessionId]: {
+              ...thread,
+              messages: [...kept, ...next],
+              status: 'ready',
+              error: null,
+              hasOlder: at > 0 ? thread.hasOlder : page.hasOlder,
+              hasNewer: page.hasNewer,
+              loadingOlder: false,
+              loadingNewer: false
+            }
+          }
+        }
       })
       return null
     } catch (error) {
@@ -108,6 +197,88 @@ export const useChatStore = create<ChatState>()((set, get) => {
     }
   }
 
+  /** Loads a page that replaces what is shown, unless it meets the loaded newest end (then it joins it). */
+  async function loadPage(sessionId: string, cursor: { around?: string }): Promise<boolean> {
+    const changed = new Set<string>()
+    changedDuringLoad.set(sessionId, changed)
+    const generation = bump(sessionId)
+    set((s) => {
+      const thread = s.threads[sessionId]
+      return { threads: { ...s.threads, [sessionId]: { ...(thread ?? emptyThread()), status: 'loading', error: null } } }
+    })
+    try {
+      const page = await api.request('chat.messages', { sessionId, ...cursor })
+      if (generations.get(sessionId) !== generation) return false
+      if (changedDuringLoad.get(sessionId) === changed) changedDuringLoad.delete(sessionId)
+      set((s) => {
+        const thread = s.threads[sessionId] ?? emptyThread()
+        const previous = thread.messages
+        const last = previous[previous.length - 1]
+        // The newest page again (a reconnect) over a loaded newest end it overlaps: join, keeping older pages.
+        const joins = cursor.around === undefined && !thread.hasNewer && last !== undefined && (!page.hasOlder || (page.messages[0]?.seq ?? Infinity) <= last.seq)
+        const messages = joins ? merge(previous, page.messages, changed) : pageInPlace(previous, page, changed)
+        const hasOlder = joins && previous[0] && messages[0]?.id === previous[0].id ? thread.hasOlder : page.hasOlder
+        return {
+          threads: {
+            ...s.threads,
+            [sessionId]: { ...thread, messages, status: 'ready', error: null, hasOlder, hasNewer: page.hasNewer, loadingOlder: false, loadingNewer: false, pageError: null }
+          }
+        }
+      })
+      return true
+    } catch (error) {
+      if (changedDuringLoad.get(sessionId) === changed) changedDuringLoad.delete(sessionId)
+      if (generations.get(sessionId) !== generation) return false
+      const shown = get().threads[sessionId]?.messages.length ?? 0
+      if (cursor.around !== undefined && isApiError(error) && error.code === 'not_found') {
+        // The message asked for is gone (deleted, another version in use): the chat shows as it is.
+        set((s) => ({ threads: { ...s.threads, [sessionId]: { ...(s.threads[sessionId] ?? emptyThread()), status: 'ready', error: null } } }))
+        if (shown === 0) void get().load(sessionId)
+        return false
+      }
+      set((s) => {
+        const thread = s.threads[sessionId] ?? emptyThread()
+        return { threads: { ...s.threads, [sessionId]: { ...thread, status: 'error', error: errorMessage(error) } } }
+      })
+      return false
+    }
+  }
+
+  /** The page at one end of what is loaded; dropped if the thread was replaced meanwhile. */
+  async function loadEnd(sessionId: string, end: 'older' | 'newer'): Promise<void> {
+    const thread = get().threads[sessionId]
+    const flag = end === 'older' ? 'loadingOlder' : 'loadingNewer'
+    const more = end === 'older' ? thread?.hasOlder : thread?.hasNewer
+    if (!thread || !more || thread[flag] || thread.messages.length === 0 || thread.status !== 'ready') return
+    const generation = generations.get(sessionId)
+    const cursor = end === 'older' ? { before: thread.messages[0]!.seq } : { after: thread.messages[thread.messages.length - 1]!.seq }
+    set((s) => ({ threads: { ...s.threads, [sessionId]: { ...s.threads[sessionId]!, [flag]: true, pageError: null } } }))
+    try {
+      const page = await api.request('chat.messages', { sessionId, ...cursor })
+      if (generations.get(sessionId) !== generation || !get().threads[sessionId]) return
+      set((s) => {
+        const current = s.threads[sessionId]!
+        // What is loaded knows at least as much as the page (events kept it current).
+        const messages = merge(page.messages, current.messages)
+        return {
+          threads: {
+            ...s.threads,
+            [sessionId]: { ...current, messages, [flag]: false, ...(end === 'older' ? { hasOlder: page.hasOlder } : { hasNewer: page.hasNewer }) }
+          }
+        }
+      })
+    } catch (error) {
+      if (generations.get(sessionId) !== generation || !get().threads[sessionId]) return
+      set((s) => ({ threads: { ...s.threads, [sessionId]: { ...s.threads[sessionId]!, [flag]: false, pageError: errorMessage(error) } } }))
+    }
+  }
+
+  /** The seq just before a message, where the page after a new version of it starts. */
+  const seqBefore = (sessionId: string, messageId: string) => {
+    const message = get().threads[sessionId]?.messages.find((m) => m.id === messageId)
+    return message ? message.seq - 1 : undefined
+  }
+
   return {
   threads: {},
   drafts: {},
@@ -115,42 +286,28 @@ export const useChatStore = create<ChatState>()((set, get) => {
   sendErrors: {},
 
   async load(sessionId) {
-    const changed = new Set<string>()
-    changedDuringLoad.set(sessionId, changed)
-    set((s) => ({
-      threads: {
-        ...s.threads,
-        [sessionId]: { messages: s.threads[sessionId]?.messages ?? [], status: 'loading', error: null }
-      }
-    }))
-    try {
-      const messages = await api.request('chat.messages', { sessionId })
-      if (changedDuringLoad.get(sessionId) === changed) changedDuringLoad.delete(sessionId)
-      set((s) => ({
-        threads: {
-          ...s.threads,
-          [sessionId]: {
-            messages: merge(s.threads[sessionId]?.messages ?? [], messages, changed),
-            status: 'ready',
-            error: null
-          }
-        }
-      }))
-    } catch (error) {
-      if (changedDuringLoad.get(sessionId) === changed) changedDuringLoad.delete(sessionId)
-      set((s) => ({
-        threads: {
-          ...s.threads,
-          [sessionId]: { messages: s.threads[sessionId]?.messages ?? [], status: 'error', error: errorMessage(error) }
-        }
-      }))
-    }
+    await loadPage(sessionId, {})
   },
+
+  loadAround(sessionId, messageId) {
+    const inFlight = aroundInFlight.get(sessionId)
+    if (inFlight?.messageId === messageId) return inFlight.done
+    const done = loadPage(sessionId, { around: messageId }).finally(() => {
+      if (aroundInFlight.get(sessionId)?.done === done) aroundInFlight.delete(sessionId)
+    })
+    aroundInFlight.set(sessionId, { messageId, done })
+    return done
+  },
+
+  loadOlder: (sessionId) => loadEnd(sessionId, 'older'),
+  loadNewer: (sessionId) => loadEnd(sessionId, 'newer'),
 
   receive(message) {
     const thread = get().threads[message.sessionId]
-    if (!thread) return // not open yet: loaded in full when it is
+    if (!thread) return // not open yet: its newest page is loaded when it is
     changedDuringLoad.get(message.sessionId)?.add(message.id)
+    // Outside the loaded stretch: the page that holds it is read when the reader gets there.
+    if (!inLoadedStretch(thread, message)) return
     set((s) => ({
       threads: { ...s.threads, [message.sessionId]: { ...thread, messages: merge(thread.messages, [message]) } }
     }))
@@ -158,7 +315,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
 
   adopt(message) {
     const thread = get().threads[message.sessionId]
-    if (!thread || thread.messages.some((m) => m.id === message.id)) return
+    if (!thread || thread.messages.some((m) => m.id === message.id) || !inLoadedStretch(thread, message)) return
     set((s) => ({
       threads: { ...s.threads, [message.sessionId]: { ...thread, messages: merge(thread.messages, [message]) } }
     }))
@@ -197,6 +354,8 @@ export const useChatStore = create<ChatState>()((set, get) => {
       const { message, reply } = await api.request('chat.send', { sessionId, text, ...(attachments.length ? { attachments } : {}) })
       get().adopt(message)
       get().adopt(reply)
+      // Sent while reading an older stretch: the chat goes to its newest messages, where the reply is.
+      if (get().threads[sessionId]?.hasNewer) void get().load(sessionId)
       set((s) => ({
         sending: { ...s.sending, [sessionId]: false },
         // Only clear what was sent: the draft may have changed meanwhile.
@@ -233,24 +392,28 @@ export const useChatStore = create<ChatState>()((set, get) => {
   },
 
   regenerate(sessionId, messageId) {
-    return replace(sessionId, async () => {
+    const after = seqBefore(sessionId, messageId)
+    return replaceFrom(sessionId, messageId, async () => {
       await api.request('chat.regenerate', { sessionId, messageId })
-      return api.request('chat.messages', { sessionId })
+      // The new version and what follows it: everything before the message is unchanged.
+      return api.request('chat.messages', after === undefined ? { sessionId } : { sessionId, after })
     })
   },
 
   edit(sessionId, messageId, text) {
-    return replace(sessionId, async () => {
+    const after = seqBefore(sessionId, messageId)
+    return replaceFrom(sessionId, messageId, async () => {
       await api.request('chat.edit', { sessionId, messageId, text })
-      return api.request('chat.messages', { sessionId })
+      return api.request('chat.messages', after === undefined ? { sessionId } : { sessionId, after })
     })
   },
 
   switchVersion(sessionId, messageId, number) {
-    return replace(sessionId, () => api.request('chat.version', { sessionId, messageId, number }))
+    return replaceFrom(sessionId, messageId, () => api.request('chat.version', { sessionId, messageId, number }))
   },
 
   forget(sessionId) {
+    bump(sessionId)
     set((s) => ({
       threads: without(s.threads, sessionId),
       drafts: without(s.drafts, sessionId),
@@ -260,7 +423,11 @@ export const useChatStore = create<ChatState>()((set, get) => {
   },
 
   reloadAll() {
-    for (const sessionId of Object.keys(get().threads)) void get().load(sessionId)
+    for (const [sessionId, thread] of Object.entries(get().threads)) {
+      // Reading an older stretch: reload that stretch, around its middle.
+      const middle = thread.hasNewer ? thread.messages[Math.floor(thread.messages.length / 2)] : undefined
+      void (middle ? get().loadAround(sessionId, middle.id) : get().load(sessionId))
+    }
   }
 }
 })

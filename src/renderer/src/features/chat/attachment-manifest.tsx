@@ -1,18 +1,30 @@
-import { useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
 import { toast } from 'sonner'
 import { attachmentKind, attachmentManifest, attachmentsLeftSentence, type ManifestItem } from '../../../../shared/domain/attachments'
 import type { AttachmentPart } from '../../../../shared/domain/chat-message'
 import { formatFull } from '../../lib/relative-time'
 import { imageRefusal, useAttachmentsStore } from '../../stores/attachments-store'
 import { useChatStore } from '../../stores/chat-store'
+import { useManifestStore } from '../../stores/manifest-store'
 import { useSummaryCutoff } from '../../stores/compression-store'
 import { FileChip } from './message-attachments'
 
-/** The files of the messages the active summary stands for. */
+/**
+ * The files of the messages the active summary stands for, as the server lists them; until that
+ * list arrives, those of the summarized messages loaded.
+ */
 export function useManifest(sessionId: string): ManifestItem[] {
   const messages = useChatStore((s) => s.threads[sessionId]?.messages)
   const cutoff = useSummaryCutoff(sessionId)
-  return useMemo(() => (messages ? attachmentManifest(messages, cutoff) : []), [messages, cutoff])
+  const fetched = useManifestStore((s) => s.bySession[sessionId])
+  useEffect(() => {
+    if (cutoff > 0) useManifestStore.getState().ensure(sessionId, cutoff)
+  }, [sessionId, cutoff])
+  return useMemo(() => {
+    if (cutoff <= 0) return []
+    if (fetched?.cutoffSeq === cutoff) return fetched.items
+    return messages ? attachmentManifest(messages, cutoff) : []
+  }, [messages, cutoff, fetched])
 }
 
 /** Puts a file of an earlier message back on the draft, to go with the next message. */

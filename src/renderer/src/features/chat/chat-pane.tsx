@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useLayoutEffect } from 'react'
 import { HistoryIcon, StackIcon, SummarizeIcon } from '../../components/icons'
 import { PaneHeader } from '../../components/pane-header'
 import { useChatStore } from '../../stores/chat-store'
@@ -36,9 +36,15 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
   const hasMessages = useChatStore((s) => (s.threads[sessionId]?.messages.length ?? 0) > 0)
   const drop = useFileDrop(sessionId)
 
-  useEffect(() => {
+  // A layout effect, so the page is asked for before the header's meter and summary ask for theirs
+  // (children's passive effects run first): on a long chat those take longer on the server.
+  useLayoutEffect(() => {
     const chat = useChatStore.getState()
-    if (!chat.threads[sessionId] || chat.threads[sessionId].status === 'error') void chat.load(sessionId)
+    // Opened from a search hit: the page around that message, not the newest one.
+    const jump = useSessionsStore.getState().pendingJump
+    const loaded = chat.threads[sessionId]?.messages.some((m) => m.id === jump?.messageId)
+    if (jump?.sessionId === sessionId && !loaded) void chat.loadAround(sessionId, jump.messageId)
+    else if (!chat.threads[sessionId] || chat.threads[sessionId].status === 'error') void chat.load(sessionId)
     void useSessionsStore.getState().fetchOne(sessionId)
     void useCompressionStore.getState().load(sessionId)
   }, [sessionId])

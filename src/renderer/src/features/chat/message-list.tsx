@@ -3,8 +3,10 @@ import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from '
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import { ArrowDownIcon } from '../../components/icons'
 import { messageText } from '../../lib/message-text'
-import { useChatStore } from '../../stores/chat-store'
+import { useChatStore, type Thread } from '../../stores/chat-store'
 import { useCompressionStore, useSummaryCutoff } from '../../stores/compression-store'
+import { usePageEdges } from '../../lib/use-page-edges'
+import { useSessionsStore } from '../../stores/sessions-store'
 import { useJumpToMessage } from '../sessions/use-jump-to-message'
 import { ChatEmpty } from './chat-empty'
 import { ContextDivider } from './context-divider'
@@ -54,27 +56,28 @@ export function MessageList({ sessionId }: { sessionId: string }) {
       </div>
     )
   }
-  return <VirtualMessages sessionId={sessionId} messages={thread.messages} cutoffSeq={cutoffSeq} compressing={compressing} />
+  return <VirtualMessages sessionId={sessionId} thread={thread} cutoffSeq={cutoffSeq} compressing={compressing} />
 }
 
 function VirtualMessages({
   sessionId,
-  messages,
+  thread,
   cutoffSeq,
   compressing
 }: {
   sessionId: string
-  messages: ChatMessage[]
+  thread: Thread
   cutoffSeq: number
   compressing: boolean
 }) {
+  const { messages, hasOlder, hasNewer } = thread
   const scrollRef = useRef<HTMLDivElement>(null)
   const following = useRef(true)
   const lastId = useRef<string | null>(null)
   const lastUserId = useRef<string | null>(null)
   /** Scrolled up, away from the newest message: "Jump to latest" shows. */
   const [away, setAway] = useState(false)
-  const rows = useMemo(() => buildRows(messages, cutoffSeq), [messages, cutoffSeq])
+  const rows = useMemo(() => buildRows(messages, cutoffSeq, hasNewer), [messages, cutoffSeq, hasNewer])
   /** The row moved to with Alt+↑/↓: it shows a focus ring (a click on a message does not). */
   const [keyboardRow, setKeyboardRow] = useState<string | null>(null)
 
@@ -87,8 +90,26 @@ function VirtualMessages({
     overscan: 6,
     gap: 20,
     paddingStart: 28,
-    paddingEnd: 16
+    paddingEnd: 16,
+    // A page of older messages put above keeps the row at the top of the view where it was.
+    anchorTo: 'end'
   })
+
+  const jumpPending = useSessionsStore((s) => s.pendingJump?.sessionId === sessionId)
+  const checkEdges = usePageEdges(
+    scrollRef,
+    {
+      hasOlder,
+      hasNewer,
+      loadingOlder: thread.loadingOlder,
+      loadingNewer: thread.loadingNewer,
+      loadOlder: () => void useChatStore.getState().loadOlder(sessionId),
+      loadNewer: () => void useChatStore.getState().loadNewer(sessionId),
+      // After a failed page, only "Try again" asks again (no loop of failing requests).
+      paused: jumpPending || thread.status === 'loading' || thread.pageError !== null
+    },
+    rows.length
+  )
 
   useJumpToMessage(sessionId, rows.map((r) => (r.kind === 'message' ? r.message.id : null)), virtualizer, scrollRef, () => {
     following.current = false
@@ -110,18 +131,25 @@ function VirtualMessages({
     lastUserId.current = newestUser
     // New messages: follow if the reader was at the bottom, and always after they send. A growing
     // (streaming) reply, or rows measured taller than guessed: follow only while at the bottom.
-    if (first || following.current || sent) {
+    // Opened at an older message (newer pages not loaded), the jump places the view instead.
+    if (hasNewer) following.current = false
+    else if (first || following.current || sent) {
       el.scrollTop = el.scrollHeight
       following.current = true
       setAway(false)
     }
-  }, [last, lastLength, totalSize, newestUser])
+  }, [last, lastLength, totalSize, newestUser, hasNewer])
 
   function jumpToLatest() {
     const el = scrollRef.current
     if (!el) return
     following.current = true
     setAway(false)
+    // Reading an older stretch: the newest page takes its place, and the list follows it down.
+    if (hasNewer) {
+      void useChatStore.getState().load(sessionId)
+      return
+    }
     virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })
     requestAnimationFrame(() => (el.scrollTop = el.scrollHeight))
   }
@@ -161,8 +189,9 @@ function VirtualMessages({
         onKeyDown={onKeyDown}
         onScroll={(event) => {
           const el = event.currentTarget
-          following.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK
+          following.current = !hasNewer && el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_SLACK
           if (away === following.current) setAway(!following.current)
+          checkEdges()
         }}
       >
         <span id="message-list-keys" className="sr-only">
@@ -171,7 +200,8 @@ function VirtualMessages({
         <div className="message-column" style={{ height: totalSize }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index]!
-            const isLast = item.index === rows.length - 1
+            // The chat's newest message, not only the newest loaded (retry and waiting apply to it).
+            const isLast = item.index === rows.length - 1 && !hasNewer
             return (
               <div
                 key={item.key}
@@ -201,12 +231,39 @@ function VirtualMessages({
           })}
         </div>
       </div>
-      {away && (
+      <PageStatus
+        thread={thread}
+        onRetry={() => {
+          void useChatStore.getState().loadOlder(sessionId)
+          void useChatStore.getState().loadNewer(sessionId)
+        }}
+      />
+      {(away || hasNewer) && (
         <button type="button" className="jump-to-latest" onClick={jumpToLatest}>
           <ArrowDownIcon width={14} height={14} />
           Jump to latest
         </button>
       )}
+    </div>
+  )
+}
+
+/** Says when earlier or later messages are on their way, or could not be loaded. */
+function PageStatus({ thread, onRetry }: { thread: Thread; onRetry(): void }) {
+  if (thread.pageError) {
+    return (
+      <div className="message-page-status" role="alert" data-end="top">
+        Could not load more messages: {thread.pageError}{' '}
+        <button type="button" className="button button-ghost button-small" onClick={onRetry}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+  if (!thread.loadingOlder && !thread.loadingNewer) return null
+  return (
+    <div className="message-page-status" role="status" data-end={thread.loadingOlder ? 'top' : 'bottom'}>
+      {thread.loadingOlder ? 'Loading earlier messages…' : 'Loading later messages…'}
     </div>
   )
 }

@@ -36,4 +36,9 @@ describe('buildRows', () => {
   it('ends with the divider when everything is summarized', () => {
     expect(kinds(buildRows(messages, 5))).toEqual(['1-', '2-', '3-', '4-', '5-', '|'])
   })
+
+  it('in a page of summarized messages with newer ones not loaded, leaves the divider to where it belongs', () => {
+    expect(kinds(buildRows(messages, 9, true))).toEqual(['1-', '2-', '3-', '4-', '5-'])
+    expect(kinds(buildRows(messages, 3, true))).toEqual(['1-', '2-', '3-', '|', '4', '5'])
+  })
 })

@@ -4,8 +4,12 @@ export type Row =
   | { kind: 'message'; key: string; message: ChatMessage; inContext: boolean }
   | { kind: 'divider'; key: string }
 
-/** The messages, with the "Active context starts here" divider after the last summarized one. */
-export function buildRows(messages: readonly ChatMessage[], cutoffSeq: number): Row[] {
+/**
+ * The messages, with the "Active context starts here" divider after the last summarized one. When
+ * newer messages are not loaded (`hasNewer`), a list of summarized ones gets no divider at its end:
+ * the divider belongs before the first message in context, which is further on.
+ */
+export function buildRows(messages: readonly ChatMessage[], cutoffSeq: number, hasNewer = false): Row[] {
   const rows: Row[] = []
   let dividerPlaced = cutoffSeq <= 0
   for (const message of messages) {
@@ -16,6 +20,6 @@ export function buildRows(messages: readonly ChatMessage[], cutoffSeq: number): 
     }
     rows.push({ kind: 'message', key: message.id, message, inContext })
   }
-  if (!dividerPlaced && rows.length > 0) rows.push({ kind: 'divider', key: 'context-divider' })
+  if (!dividerPlaced && !hasNewer && rows.length > 0) rows.push({ kind: 'divider', key: 'context-divider' })
   return rows
 }

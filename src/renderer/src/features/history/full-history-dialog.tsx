@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { HistoryHit } from '../../../../shared/contract'
 import { CloseIcon, SearchIcon } from '../../components/icons'
 import { MarkdownText } from '../../components/markdown-text'
@@ -8,6 +8,7 @@ import { formatFull } from '../../lib/relative-time'
 import { messageText } from '../../lib/message-text'
 import { AttachAgainButton } from '../chat/attachment-manifest'
 import { MessageAttachments } from '../chat/message-attachments'
+import { usePageEdges } from '../../lib/use-page-edges'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useHistoryStore, type HistoryMessage } from '../../stores/history-store'
 import { useRecallStore } from '../../stores/recall-store'
@@ -96,7 +97,7 @@ function HistoryContent() {
   const jump = useMemo(() => (loaded && jumpTo ? { id: jumpTo, at: openedAt } : null), [loaded, jumpTo, openedAt])
   const shownFlash = flash ?? jump
 
-  const summarized = messages.filter((m) => !m.inContext).length
+  const summarized = useHistoryStore((s) => s.summarizedCount)
   const searching = query.trim() !== ''
 
   return (
@@ -203,6 +204,11 @@ function HitButton({ hit, onJump }: { hit: HistoryHit; onJump(messageId: string)
 function HistoryList({ rows, flash }: { rows: Row[]; flash: { id: string; at: number } | null }) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const [flashing, setFlashing] = useState<string | null>(null)
+  const hasOlder = useHistoryStore((s) => s.hasOlder)
+  const hasNewer = useHistoryStore((s) => s.hasNewer)
+  const loadingOlder = useHistoryStore((s) => s.loadingOlder)
+  const loadingNewer = useHistoryStore((s) => s.loadingNewer)
+  const status = useHistoryStore((s) => s.status)
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render on purpose
   const virtualizer = useVirtualizer({
@@ -215,16 +221,38 @@ function HistoryList({ rows, flash }: { rows: Row[]; flash: { id: string; at: nu
     },
     overscan: 6,
     paddingStart: 12,
-    paddingEnd: 12
+    paddingEnd: 12,
+    // A page of older messages put above keeps the row at the top of the view where it was.
+    anchorTo: 'end'
   })
 
-  // Jump to a search hit: bring it into view, highlight it for a moment, and move focus to it.
+  const flashIndex = flash ? rows.findIndex((r) => r.kind === 'message' && r.message.id === flash.id) : -1
+  const checkEdges = usePageEdges(
+    scrollRef,
+    {
+      hasOlder,
+      hasNewer,
+      loadingOlder,
+      loadingNewer,
+      loadOlder: () => void useHistoryStore.getState().loadOlder(),
+      loadNewer: () => void useHistoryStore.getState().loadNewer(),
+      paused: status !== 'ready' || (flash !== null && flashIndex < 0)
+    },
+    rows.length
+  )
+
+  // A hit outside the loaded stretch: the page around it takes its place, then the jump below runs.
   useEffect(() => {
-    if (!flash) return
-    const index = rows.findIndex((r) => r.kind === 'message' && r.message.id === flash.id)
-    if (index < 0) return
-    virtualizer.scrollToIndex(index, { align: 'center' })
+    if (flash && flashIndex < 0) void useHistoryStore.getState().loadAround(flash.id)
+  }, [flash, flashIndex])
+
+  // Jump to a search hit: bring it into view, highlight it for a moment, and move focus to it.
+  const found = flashIndex >= 0
+  useEffect(() => {
+    if (!flash || !found) return
+    virtualizer.scrollToIndex(flashIndex, { align: 'center' })
     const show = setTimeout(() => {
+      virtualizer.scrollToIndex(flashIndex, { align: 'center' })
       setFlashing(flash.id)
       scrollRef.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(flash.id)}"]`)?.focus({ preventScroll: true })
     }, 60)
@@ -233,12 +261,21 @@ function HistoryList({ rows, flash }: { rows: Row[]; flash: { id: string; at: nu
       clearTimeout(show)
       clearTimeout(hide)
     }
-    // Only a new jump moves the list, not new rows arriving.
+    // Only a new jump (or its page arriving) moves the list, not new rows arriving.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [flash])
+  }, [flash, found])
+
+  // Opened at the newest page: start at its end, like the chat.
+  const opened = useRef(false)
+  useLayoutEffect(() => {
+    if (opened.current || rows.length === 0 || flash) return
+    opened.current = true
+    virtualizer.scrollToIndex(rows.length - 1, { align: 'end' })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows.length])
 
   return (
-    <div ref={scrollRef} className="history-scroll" role="region" aria-label="All messages" tabIndex={0}>
+    <div ref={scrollRef} className="history-scroll" role="region" aria-label="All messages" tabIndex={0} onScroll={checkEdges}>
       <div className="history-column" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!

@@ -1,5 +1,6 @@
 import type { Virtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type RefObject } from 'react'
+import { useChatStore } from '../../stores/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import './session-search.css'
 
@@ -8,7 +9,8 @@ const FLASH_MS = 2400
 
 /**
  * Shows the message a sidebar search opened the chat at: scrolls it to the middle, highlights it
- * for a moment and moves focus to it (as Full history does). Waits until the message is loaded.
+ * for a moment and moves focus to it (as Full history does). When it is not among the loaded
+ * messages, the page around it is loaded in their place first.
  */
 export function useJumpToMessage(
   sessionId: string,
@@ -21,6 +23,17 @@ export function useJumpToMessage(
   const index = target ? messageIds.indexOf(target) : -1
 
   const timers = useRef<Array<ReturnType<typeof setTimeout>>>([])
+
+  useEffect(() => {
+    if (!target || index >= 0) return
+    void useChatStore
+      .getState()
+      .loadAround(sessionId, target)
+      .then((found) => {
+        // Gone (deleted, or another version now): nothing to show; the chat stays where it is.
+        if (!found && useSessionsStore.getState().pendingJump?.messageId === target) useSessionsStore.getState().jumpShown()
+      })
+  }, [sessionId, target, index])
   useEffect(() => () => timers.current.forEach(clearTimeout), [])
 
   // Clearing the pending jump re-renders with no target: the timers must outlive that, so they
