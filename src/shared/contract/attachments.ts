@@ -42,7 +42,9 @@ export const attachmentRoutes = {
           pages: z.number().optional(),
           width: z.number().optional(),
           height: z.number().optional(),
-          hash: z.string().optional()
+          hash: z.string().optional(),
+          /** One line of what the file was (its heading, first line, or an image's size and message). */
+          description: z.string().optional()
         })
       )
     })
