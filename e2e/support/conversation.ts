@@ -119,8 +119,21 @@ export async function snapBoth(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(200)
 }
 
+/**
+ * Waits for transitions and finite animations to end (a toast fading in is half transparent, and axe
+ * would judge its contrast mid-way); endless ones, like the meter's pulsing dot, are left running.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+    undefined,
+    { timeout: 5_000 }
+  )
+}
+
 /** No serious or critical axe violations outside the sidebar (its links are named by title alone, on purpose). */
 export async function expectNoSeriousViolations(page: Page): Promise<void> {
+  await settled(page)
   const { violations } = await new AxeBuilder({ page }).exclude('#sidebar').analyze()
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
@@ -128,6 +141,7 @@ export async function expectNoSeriousViolations(page: Page): Promise<void> {
 
 /** No axe violations of any impact outside the sidebar: the stricter check for the chat header and Settings. */
 export async function expectAccessible(page: Page): Promise<void> {
+  await settled(page)
   const { violations } = await new AxeBuilder({ page }).exclude('#sidebar').analyze()
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`)).toEqual([])
 }

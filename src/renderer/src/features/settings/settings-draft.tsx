@@ -58,9 +58,16 @@ export function useDraftPart(id: string, dirty: boolean, part: DraftPart): { sav
   return { saving: context.saving }
 }
 
+/** Frames to wait for the errors to be on screen: a busy window may take a few to render them. */
+const FOCUS_TRIES = 30
+
 /** Moves the focus to the first field that says it is invalid, once the errors are on screen. */
-export function focusFirstInvalid(root: ParentNode = document) {
-  requestAnimationFrame(() => root.querySelector<HTMLElement>('.settings-pane [aria-invalid="true"]')?.focus())
+export function focusFirstInvalid(root: ParentNode = document, tries = FOCUS_TRIES) {
+  requestAnimationFrame(() => {
+    const field = root.querySelector<HTMLElement>('.settings-pane [aria-invalid="true"]')
+    if (field) field.focus()
+    else if (tries > 1) focusFirstInvalid(root, tries - 1)
+  })
 }
 
 export interface DraftState {
