@@ -120,10 +120,18 @@ export async function snapBoth(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Waits for transitions and finite animations to end (a toast fading in is half transparent, and axe
- * would judge its contrast mid-way); endless ones, like the meter's pulsing dot, are left running.
+ * Waits for leftover toasts to leave, then for transitions and finite animations to end (a toast
+ * fading is half transparent, and axe would judge its contrast mid-way); endless ones, like the
+ * meter's pulsing dot, are left running.
  */
 async function settled(page: Page): Promise<void> {
+  // A passing toast ("Settings saved") is judged by axe mid-way through the theme switch or its
+  // exit; it is checked while it is the point of a test, not as a leftover of an earlier step.
+  await page
+    .locator('[data-sonner-toast]')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => {})
   await page.waitForFunction(
     () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
     undefined,
