@@ -1,6 +1,7 @@
-// The longest stall of the main process's event loop while a chat of N messages is compressed with the
-// offline extractive summarizer: on the main thread (before) and with the summary written on a worker
-// thread (now), same chats, same run. A timer that should fire every 5 ms records the longest gap;
+// The longest stall of the main process's event loop while a chat of N messages is compressed offline,
+// with each strategy: the summary (rolling) or the strategy's decision (tiered, importance) made on the
+// main thread (before) and on a worker thread (now), the history read a page at a time, same chats,
+// same run. A timer that should fire every 5 ms records the longest gap;
 // while the loop is stalled no reply streams and no request is answered. `npm run bench`.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,10 +23,13 @@ function openApp(name: string, summaryThread: boolean): App {
   return app
 }
 
+type Strategy = 'rolling' | 'tiered' | 'importance'
+const STRATEGIES: Strategy[] = ['rolling', 'tiered', 'importance']
+
 /** A chat of n stored messages (counted as the app counts them) on GPT-4o. */
-function chat(app: App, n: number): string {
+function chat(app: App, n: number, strategy: Strategy): string {
   const session = app.services.sessions.create('bench')
-  app.services.sessions.update(session.id, { provider: 'openai', modelId: 'gpt-4o' })
+  app.services.sessions.update(session.id, { provider: 'openai', modelId: 'gpt-4o', strategy })
   const spec = app.services.models.spec('openai', 'gpt-4o')
   app.database.db.transaction((tx) => {
     for (let i = 0; i < n; i++) {
@@ -39,8 +43,8 @@ function chat(app: App, n: number): string {
 }
 
 /** Compresses a fresh chat of n messages and records the longest event-loop stall meanwhile. */
-async function compress(app: App, label: string, n: number): Promise<void> {
-  const sessionId = chat(app, n)
+async function compress(app: App, label: string, n: number, strategy: Strategy): Promise<void> {
+  const sessionId = chat(app, n, strategy)
   let longest = 0
   let last = performance.now()
   const timer = setInterval(() => {
@@ -62,16 +66,22 @@ afterAll(async () => {
   await inline.close()
   await threaded.close()
   rmSync(dir, { recursive: true, force: true })
-  for (const n of [1_000, 10_000]) {
-    const before = median(stalls.get(`inline ${n}`) ?? [])
-    const now = median(stalls.get(`thread ${n}`) ?? [])
-    console.log(`longest event-loop stall compressing ${n.toLocaleString('en-US')} messages: main thread ${before.toFixed(0)} ms, worker ${now.toFixed(0)} ms (${(before / Math.max(1, now)).toFixed(1)}x)`)
+  for (const strategy of STRATEGIES) {
+    for (const n of [1_000, 10_000]) {
+      const before = median(stalls.get(`inline ${strategy} ${n}`) ?? [])
+      const now = median(stalls.get(`thread ${strategy} ${n}`) ?? [])
+      console.log(
+        `longest event-loop stall compressing ${n.toLocaleString('en-US')} messages (${strategy}): main thread ${before.toFixed(0)} ms, worker ${now.toFixed(0)} ms (${(before / Math.max(1, now)).toFixed(1)}x)`
+      )
+    }
   }
 })
 
-for (const n of [1_000, 10_000]) {
-  describe(`compression stall, ${n.toLocaleString('en-US')} messages`, () => {
-    bench(`summary on the main thread (before), ${n}`, () => compress(inline, `inline ${n}`, n), few)
-    bench(`summary on a worker thread, ${n}`, () => compress(threaded, `thread ${n}`, n), few)
-  })
+for (const strategy of STRATEGIES) {
+  for (const n of [1_000, 10_000]) {
+    describe(`compression stall, ${strategy}, ${n.toLocaleString('en-US')} messages`, () => {
+      bench(`on the main thread (before), ${strategy} ${n}`, () => compress(inline, `inline ${strategy} ${n}`, n, strategy), few)
+      bench(`on a worker thread, ${strategy} ${n}`, () => compress(threaded, `thread ${strategy} ${n}`, n, strategy), few)
+    })
+  }
 }

@@ -8,7 +8,7 @@ export interface BackgroundSummariesDeps {
   /** Aborts the chat's running compression (only ever this module's, see `cancel`). */
   abort(sessionId: string): void
   /** The model summary that replaces `quick`; undefined when it is no longer wanted. */
-  build(sessionId: string, quick: Snapshot): RunRequest | undefined
+  build(sessionId: string, quick: Snapshot): Promise<RunRequest | undefined>
   log: Logger
   /** Waits before each retry of a failed model summary (FR-5.1.1); its length is the number of retries. */
   retryDelaysMs?: readonly number[]
@@ -45,13 +45,13 @@ export function createBackgroundSummaries(deps: BackgroundSummariesDeps) {
   function attempt(sessionId: string, job: Job, tries: number): void {
     job.timer = undefined
     if (job.cancelled) return
-    const request = deps.build(sessionId, job.quick)
-    if (!request) {
-      jobs.delete(sessionId)
-      return
-    }
     job.running = deps
-      .run(request)
+      .build(sessionId, job.quick)
+      .then((request) => {
+        // No longer wanted, or cancelled while its messages were read.
+        if (!request || job.cancelled) return
+        return deps.run(request)
+      })
       .then(() => {
         job.running = undefined
         if (jobs.get(sessionId) === job) jobs.delete(sessionId)

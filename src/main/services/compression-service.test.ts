@@ -97,7 +97,7 @@ describe('compression against the real stack', () => {
     const conv = () => app.services.usage.conversation(session.id)
     const before = buildModelRequest(conv())
 
-    const preview = app.services.compression.preview(session.id)
+    const preview = await app.services.compression.preview(session.id)
     expect(preview).toMatchObject({ totalMessages: 6, messagesToSummarize: 6, messagesKept: 0, summaryExists: false })
     expect(preview.estimatedTokensAfter).toBeLessThan(preview.tokensBefore + preview.targetSummaryTokens)
 

@@ -11,7 +11,7 @@ import type { ProvidersService } from './providers-service'
 import type { ServiceDeps } from './service-deps'
 import { createKeyedLock } from './session-lock'
 import { boundaryContent, tierSnapshotRows } from './tier-snapshots'
-import { planStrategyRun } from './strategy-run'
+import { planStrategyRun, type StrategyAsk } from './strategy-run'
 import { isPaid } from './summary-cost'
 import { summarizationModelOf, writeSummary } from './write-summary'
 import { createBackgroundSummaries } from './background-summaries'
@@ -21,6 +21,7 @@ import type { SettingsService } from './settings-service'
 import type { Conversation } from './conversation'
 import type { UsageService } from './usage-service'
 import type { ExtractiveThread } from '../workers/extractive-thread'
+import { runStrategyJob, type StrategyJob } from '../workers/strategy-job'
 
 export interface RunOptions {
   type: RunType
@@ -38,6 +39,11 @@ export interface RunOptions {
 export type { RunResult }
 
 export type CompressionService = ReturnType<typeof createCompressionService>
+
+/** A strategy run on this thread (no worker given): the messages keep their lazily read text. */
+function inlineStrategyJob(ask: StrategyAsk, conv: Conversation): StrategyJob {
+  return { ...ask, spec: conv.spec, messages: ask.messages }
+}
 
 /**
  * The imperative shell around the pure engine (DESIGN §5): plans, summarizes, checks the result
@@ -111,20 +117,22 @@ export function createCompressionService(
    * The tiered and importance strategies (DESIGN §5) decide over the whole stored history, locally;
    * their result is stored like any summary, so context, undo and the UI work the same.
    */
-  function strategyRun(conv: Conversation, strategy: 'tiered' | 'importance', options: RunOptions): RunRequest | undefined {
+  async function strategyRun(conv: Conversation, strategy: 'tiered' | 'importance', options: RunOptions): Promise<RunRequest | undefined> {
     const sessionId = conv.session.id
-    const { pending } = split(conv, options.beforeSeq)
+    // Not `split`: that reads the history after the summary at once, and the strategy reads it all in pages.
+    const pending = options.beforeSeq !== undefined ? conv.pending : undefined
     const upto = options.beforeSeq === undefined ? Infinity : options.beforeSeq - 1
-    const run = planStrategyRun({
+    const run = await planStrategyRun({
       conv,
       strategy,
-      all: usage.engineMessages(sessionId, 0, upto).filter((m) => m.id !== pending?.id),
+      all: (await usage.engineMessagesInPages(sessionId, 0, upto)).filter((m) => m.id !== pending?.id),
       pending,
       type: options.type === 'auto' ? 'auto' : 'manual',
       retentionOverride: options.retentionOverride,
       retentionTokens: settings.get().retentionTokens,
       focus: options.focus,
-      userBoundaries: topicBoundaries(db, sessionId)
+      userBoundaries: topicBoundaries(db, sessionId),
+      decide: (ask) => (deps.extractive ? deps.extractive.strategy({ ...ask, spec: conv.spec }) : Promise.resolve(runStrategyJob(inlineStrategyJob(ask, conv))))
     })
     if (!run) return undefined
     const { summaryText, summarizer: _s, warnings, ...content } = run.content
@@ -199,9 +207,10 @@ export function createCompressionService(
    * `upgrade`: the model summary that replaces a quick one, as if the quick one had never been
    * (Undo goes back to what was before it).
    */
-  function regenerateRun(conv: Conversation, active: Snapshot, focus?: string, upgrade = false): RunRequest {
+  async function regenerateRun(conv: Conversation, active: Snapshot, focus?: string, upgrade = false): Promise<RunRequest> {
     const base = cascadeBase(db, active)
-    const messages = usage.engineMessages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
+    const messages = await usage.engineMessagesInPages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
+    await conv.loadHistory()
     const {
       summaryText: _text,
       summarizer: _summarizer,
@@ -248,7 +257,7 @@ export function createCompressionService(
   const background = createBackgroundSummaries({
     run: (request) => runner.run(request),
     abort: (sessionId) => runner.cancel(sessionId),
-    build(sessionId, quick) {
+    async build(sessionId, quick) {
       const conv = usage.conversation(sessionId)
       // Undone, replaced, or auto-compression turned off since: the model summary is not wanted.
       if (conv.summary?.id !== quick.id || !(conv.session.autoCompress ?? settings.get().autoCompress)) return undefined
@@ -286,7 +295,13 @@ export function createCompressionService(
     prepared.discard(sessionId)
     const conv = usage.conversation(sessionId, options.beforeSeq)
     const strategy = conv.session.strategy ?? settings.get().strategy
-    const request = strategy !== 'rolling' && options.summarizer !== 'truncate' ? strategyRun(conv, strategy, options) : rollingRun(conv, options)
+    let request: RunRequest | undefined
+    if (strategy !== 'rolling' && options.summarizer !== 'truncate') request = await strategyRun(conv, strategy, options)
+    else {
+      // A page at a time, so reading a long history does not hold up replies and requests.
+      await conv.loadHistory()
+      request = rollingRun(conv, options)
+    }
     if (!request) {
       if (options.type === 'auto') return undefined
       throw nothingNew()
@@ -295,8 +310,9 @@ export function createCompressionService(
   }
 
   return {
-    preview(sessionId: string, retentionTokens?: number): CompressionPreview {
+    async preview(sessionId: string, retentionTokens?: number): Promise<CompressionPreview> {
       const conv = usage.conversation(sessionId)
+      await conv.loadHistory()
       const plan = planFor(conv, { type: 'manual', retentionOverride: retentionTokens })
       return {
         totalMessages: conv.historyCount + (conv.summary?.content.messagesIncluded ?? 0),
@@ -372,7 +388,7 @@ export function createCompressionService(
         prepared.discard(sessionId)
         const active = activeSummary(db, sessionId)
         if (!active) throw new AppError('nothing_to_do', 'There is no summary to regenerate.')
-        return runner.run(regenerateRun(usage.conversation(sessionId), active, focus))
+        return runner.run(await regenerateRun(usage.conversation(sessionId), active, focus))
       })
     },
 

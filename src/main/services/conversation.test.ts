@@ -47,6 +47,22 @@ describe('the conversation a request reads', () => {
     expect(roles[0]).not.toBe('tool')
   })
 
+  it('reads the whole history a page at a time, the same messages as at once, with the event loop turning between pages', async () => {
+    // Over 1,600 messages with tool exchanges: more than one page of heads.
+    const { app, sessionId } = await longChat(700)
+    const atOnce = app.services.usage.conversation(sessionId).history
+    let read = false
+    // Work queued by something else (a reply streaming, a request) runs while the read is under way.
+    const other = new Promise<boolean>((resolve) => setImmediate(() => resolve(read)))
+    const reading = app.services.usage.conversation(sessionId).loadHistory()
+    void reading.then(() => (read = true))
+    expect(await other).toBe(false)
+    const paged = await reading
+    expect(atOnce.length).toBeGreaterThan(1000)
+    const shape = (m: (typeof atOnce)[number]) => ({ id: m.id, seq: m.seq, role: m.role, tokens: m.tokens, text: m.text, calls: m.toolCallIds, results: m.toolResultIds })
+    expect(paged.map(shape)).toEqual(atOnce.map(shape))
+  })
+
   it('keeps the meter equal to the stored counts after every kind of write', async () => {
     // Long enough that the oldest messages' totals are kept between requests.
     const { app, sessionId } = await longChat(150)

@@ -8,6 +8,7 @@ import {
   findMessages,
   historyTotals,
   listHistoryHeads,
+  listHistoryHeadsPage,
   newestSeq,
   staleCounted,
   type HistoryTotal,
@@ -64,6 +65,8 @@ export interface Conversation {
   calibrate(raw: number): number
   /** The stored messages behind history entries. */
   loadMessages(ids: readonly string[]): Map<string, ChatMessage>
+  /** Reads `history` a page at a time, the event loop free between pages (before a compression plans). */
+  loadHistory(): Promise<EngineMessage[]>
 }
 
 export interface ConversationReaderDeps {
@@ -129,6 +132,8 @@ const TOTALS_CACHE_LIMIT = 512
 const RECENT_MESSAGES = 256
 /** Heads counted at a time while walking back from the newest message. */
 const WALK_PAGE = 64
+/** Heads per page when a whole history is read with the event loop free between pages (~5 ms each). */
+const HISTORY_PAGE = 1000
 
 export function createConversationReader(deps: ConversationReaderDeps) {
   const { db } = deps
@@ -188,8 +193,34 @@ export function createConversationReader(deps: ConversationReaderDeps) {
 
   /** Every message in (afterSeq, beforeSeq); full rows are read in batches around the first one asked for. */
   function fullHistory(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number) {
-    const heads = listHistoryHeads(db, session.id, afterSeq, beforeSeq)
-    const indexOf = new Map(heads.map((h, i) => [h.id, i]))
+    const history = historyBuilder(session, spec)
+    history.add(listHistoryHeads(db, session.id, afterSeq, beforeSeq))
+    return history.done()
+  }
+
+  /**
+   * The same, read and counted a page at a time with the event loop free between pages: a
+   * compression reads a whole 10,000-message history without holding up replies and requests
+   * meanwhile. The walk stops at the newest message when it starts, so a message sent meanwhile is
+   * not half in.
+   */
+  async function fullHistoryInPages(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number) {
+    const upto = Math.min(beforeSeq, newestSeq(db, session.id) + 1)
+    const history = historyBuilder(session, spec)
+    for (let cursor = afterSeq; ; ) {
+      const page = listHistoryHeadsPage(db, session.id, cursor, upto, HISTORY_PAGE)
+      history.add(page)
+      if (page.length < HISTORY_PAGE) break
+      cursor = page.at(-1)!.seq
+      await new Promise<void>((resolve) => setImmediate(resolve))
+    }
+    return history.done()
+  }
+
+  /** A history as engine messages, built from heads added oldest first. */
+  function historyBuilder(session: Session, spec: ModelSpec) {
+    const heads: MessageHead[] = []
+    const indexOf = new Map<string, number>()
     const rows = new Map<string, ChatMessage>()
     const rowOf = (id: string): ChatMessage => {
       const index = indexOf.get(id)
@@ -200,11 +231,26 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       }
       return rows.get(id)!
     }
-    // A whole history with counts for another tokenizer is scaled (counting 100,000 messages here would freeze the process).
-    const anyStale = heads.some((h) => h.tokenCount !== null && !fitsCounter(h.tokenCounter, spec))
-    const counted = countHeads(heads, spec, rowOf, anyStale ? staleRatio(session, spec) : undefined)
-    if (counted.stale) deps.onStale(session, spec)
-    return { ...counted, rowOf }
+    const messages: EngineMessage[] = []
+    const counters = new Set<string>()
+    let exact = true
+    let stale = false
+    return {
+      add(page: readonly MessageHead[]) {
+        for (const h of page) indexOf.set(h.id, heads.push(h) - 1)
+        // Counts for another tokenizer are scaled (counting 100,000 messages here would freeze the process).
+        const anyStale = page.some((h) => h.tokenCount !== null && !fitsCounter(h.tokenCounter, spec))
+        const counted = countHeads(page, spec, rowOf, anyStale ? staleRatio(session, spec) : undefined)
+        for (const m of counted.messages) messages.push(m)
+        for (const c of counted.counters) counters.add(c)
+        exact &&= counted.exact
+        stale ||= counted.stale
+      },
+      done() {
+        if (stale) deps.onStale(session, spec)
+        return { messages, counters, exact, stale, rowOf }
+      }
+    }
   }
 
   /**
@@ -358,9 +404,16 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       countText,
       summaryTokensOf: (text: string) => countText(SUMMARY_PREFIX + text, 'system'),
       calibrate,
-      loadMessages: (ids: readonly string[]) => new Map(ids.map((id) => [id, rowOf(id)]))
+      loadMessages: (ids: readonly string[]) => new Map(ids.map((id) => [id, rowOf(id)])),
+      async loadHistory() {
+        if (!full) {
+          const read = await fullHistoryInPages(session, spec, afterSeq, beforeSeq)
+          full ??= read
+        }
+        return full.messages
+      }
     }
   }
 
-  return { conversation, fullHistory }
+  return { conversation, fullHistory, fullHistoryInPages }
 }

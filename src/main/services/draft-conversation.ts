@@ -46,6 +46,7 @@ export function withDraft(conv: Conversation, text: string): Conversation {
     get history() {
       return [...conv.history, draft]
     },
+    loadHistory: async () => [...(await conv.loadHistory()), draft],
     requestTail() {
       // An unanswered message before the draft becomes part of the tail the draft follows.
       const earlier = conv.pending

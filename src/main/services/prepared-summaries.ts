@@ -60,6 +60,8 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
   const delays = deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
   const entries = new Map<string, Entry>()
   const failures = new Map<string, { count: number; retryAt: number }>()
+  /** Chats whose history is being read for a preparation. */
+  const reading = new Set<string>()
   let closed = false
 
   const baseOf = (conv: Conversation) => conv.summary?.id ?? null
@@ -110,13 +112,27 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
       const total = conv.calibrate(conv.total())
       // At or past the threshold the next send compresses anyway.
       if (total < (conv.budget.threshold * percent) / 100 || total >= conv.budget.threshold) return
+      if (reading.has(sessionId)) return
       const mark = writeMark(deps.db, sessionId)
-      const request = deps.build(conv)
-      if (!request?.span) return
-      const entry: Entry = { baseId: baseOf(conv), mark, request, controller: new AbortController(), tokens: null }
-      entries.set(sessionId, entry)
-      deps.changed(sessionId)
-      void write(sessionId, entry)
+      reading.add(sessionId)
+      // The history is read a page at a time, so a long chat's reply is not held up by planning.
+      void conv
+        .loadHistory()
+        .then(() => {
+          reading.delete(sessionId)
+          if (closed || entries.has(sessionId)) return
+          const request = deps.build(conv)
+          if (!request?.span) return
+          // A write meanwhile that touched the span (or a new summary) is caught by `stale` when it is taken.
+          const entry: Entry = { baseId: baseOf(conv), mark, request, controller: new AbortController(), tokens: null }
+          entries.set(sessionId, entry)
+          deps.changed(sessionId)
+          void write(sessionId, entry)
+        })
+        .catch((err: unknown) => {
+          reading.delete(sessionId)
+          deps.log.warn('A summary could not be prepared ahead', err instanceof Error ? err.message : err)
+        })
     },
 
     /**

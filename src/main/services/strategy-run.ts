@@ -1,7 +1,7 @@
 import type { Strategy } from '../../shared/domain/session'
 import type { SummaryContent } from '../../shared/domain/snapshot'
 import { AFTER_COMPRESSION_TARGET } from '../engine/plan-compression'
-import { importanceOutcome, tieredOutcome, type StrategyOutcome } from '../engine/strategies/strategy-outcome'
+import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
 import { type EngineMessage, totalTokens } from '../engine/types'
 import type { Conversation } from './conversation'
 
@@ -16,11 +16,21 @@ export interface StrategyRun {
   tokensAfterWithoutSummary: number
 }
 
+/** What a strategy is asked: the whole history and the room it has (see StrategyJob). */
+export interface StrategyAsk {
+  strategy: Exclude<Strategy, 'rolling'>
+  messages: EngineMessage[]
+  historyTokens: number
+  retentionTokens: number
+  userBoundaries: string[]
+}
+
 /**
  * Runs the tiered or importance strategy over the whole stored history (`all`, pending input
- * excluded) and describes the result as a summary up to a cutoff. Undefined when it changes nothing.
+ * excluded; `decide` runs it, off the main thread) and describes the result as a summary up to a
+ * cutoff. Undefined when it changes nothing.
  */
-export function planStrategyRun(options: {
+export async function planStrategyRun(options: {
   conv: Conversation
   strategy: Exclude<Strategy, 'rolling'>
   all: EngineMessage[]
@@ -30,17 +40,20 @@ export function planStrategyRun(options: {
   retentionTokens: number
   focus?: string
   userBoundaries: ReadonlySet<string>
-}): StrategyRun | undefined {
+  decide(ask: StrategyAsk): Promise<StrategyOutcome>
+}): Promise<StrategyRun | undefined> {
   const { conv, all, pending } = options
   const fixed = conv.systemTokens + (pending?.tokens ?? 0) + conv.overheadTokens
   const autoRoom = Math.max(0, Math.floor(conv.budget.threshold * AFTER_COMPRESSION_TARGET) - fixed)
   // By hand, with no retention given, the history is brought down to a quarter of its size.
   const historyTokens = options.type === 'auto' ? autoRoom : Math.min(autoRoom, options.retentionOverride ?? Math.floor(totalTokens(all) / 4))
-  const countTokens = (text: string) => conv.countText(text)
-  const outcome =
-    options.strategy === 'tiered'
-      ? tieredOutcome({ messages: all, historyTokens, countTokens, userBoundaries: options.userBoundaries })
-      : importanceOutcome({ messages: all, historyTokens, countTokens, retentionTokens: options.retentionOverride ?? options.retentionTokens })
+  const outcome = await options.decide({
+    strategy: options.strategy,
+    messages: all,
+    historyTokens,
+    retentionTokens: options.retentionOverride ?? options.retentionTokens,
+    userBoundaries: [...options.userBoundaries]
+  })
   const unchanged =
     conv.summary && all[outcome.cutoffIndex] && all[outcome.cutoffIndex]!.seq <= conv.summary.cutoffSeq && outcome.summaryText === conv.summary.content.summaryText
   if (outcome.cutoffIndex < 0 || unchanged) return undefined

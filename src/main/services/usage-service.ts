@@ -201,9 +201,16 @@ export function createUsageService(
     return reader.fullHistory(session, specOf(session), afterSeq, uptoSeq + 1).messages
   }
 
+  /** The same, read a page at a time with the event loop free between pages (for a compression). */
+  async function engineMessagesInPages(sessionId: string, afterSeq: number, uptoSeq: number): Promise<EngineMessage[]> {
+    const session = sessions.get(sessionId)
+    return (await reader.fullHistoryInPages(session, specOf(session), afterSeq, uptoSeq + 1)).messages
+  }
+
   return {
     conversation,
     engineMessages,
+    engineMessagesInPages,
     countText: (session: Session, text: string) => countTextFor(specOf(session), 'user', text),
     context: (sessionId: string, draft?: string): ContextUsage => {
       const { rawTokens: _raw, ...usage } = context(sessionId, draft)

@@ -3,6 +3,8 @@ import { summarizeExtractive } from '../engine/extractive/summarize-extractive'
 import type { EngineRole } from '../engine/types'
 import type { ModelSpec } from '../models/catalog'
 import { countMessage } from '../tokens/message-tokens'
+import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
+import type { StrategyJob } from './strategy-job'
 
 /** A message to summarize: its text, or its id for the thread to read the text from the database itself. */
 export type JobMessage = { role: EngineRole; createdAt?: number } & ({ text: string } | { id: string })
@@ -18,7 +20,11 @@ export interface ExtractiveJob {
   }
 }
 
-export type ExtractiveOutcome = { id: number; text: string } | { id: number; error: string }
+/** What the thread is asked to do: write a summary, or run a strategy over a whole history. */
+export type ThreadJob = { kind: 'summary'; job: ExtractiveJob } | { kind: 'strategy'; job: StrategyJob }
+
+/** The thread's answer: the summary text, or the strategy's outcome. */
+export type ExtractiveOutcome = { id: number; result: string | StrategyOutcome } | { id: number; error: string }
 
 /** Marks the threads this module starts, so the entry never answers another thread's messages. */
 export const EXTRACTIVE_WORKER = 'distill-extractive-summaries'

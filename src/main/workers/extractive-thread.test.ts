@@ -6,8 +6,10 @@ import { openDatabase } from '../db/client'
 import { appendMessage } from '../db/repositories/messages-repo'
 import { insertSession } from '../db/repositories/sessions-repo'
 import { CATALOG } from '../models/catalog'
+import type { EngineMessage } from '../engine/types'
 import { runExtractiveJob } from './extractive-job'
 import { createExtractiveThread, type ExtractiveInput, type ExtractiveThread } from './extractive-thread'
+import { runStrategyJob } from './strategy-job'
 
 const spec = CATALOG.find((m) => m.provider === 'openai' && m.id === 'gpt-4o')!
 
@@ -96,6 +98,47 @@ describe('extractive summaries on a worker thread', () => {
       const warnings: string[] = []
       thread = createExtractiveThread({ warn: (m) => warnings.push(m), dbFile: handle.file })
       expect(await thread.summarize(untouched)).toBe(expected)
+      expect(warnings).toEqual([])
+    } finally {
+      await thread?.close()
+      handle.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('runs the tiered and importance strategies on the thread from the stored texts, deciding as an inline run does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distill-thread-'))
+    const handle = openDatabase(join(dir, 'chats.db'))
+    try {
+      const sessionId = 's1'
+      insertSession(handle.db, { id: sessionId, title: 'Warehouse', createdAt: 0, updatedAt: 0 })
+      const messages: EngineMessage[] = Array.from({ length: 1500 }, (_, i) => ({
+        id: `m${i}`,
+        seq: i + 1,
+        role: i % 2 ? ('assistant' as const) : ('user' as const),
+        text: textOf(i),
+        tokens: 30,
+        createdAt: i * 60_000
+      }))
+      handle.db.transaction((tx) => {
+        messages.forEach((m, i) => appendMessage(tx, { id: m.id, sessionId, role: m.role as 'user' | 'assistant', parts: [{ type: 'text', text: textOf(i) }], status: 'complete', createdAt: m.createdAt }))
+      })
+      // The main thread hands over heads only: reading a text here would throw.
+      const heads = messages.map((m) => ({
+        ...m,
+        get text(): string {
+          throw new Error('the main thread read a message text')
+        }
+      }))
+      const warnings: string[] = []
+      thread = createExtractiveThread({ warn: (m) => warnings.push(m), dbFile: handle.file })
+      for (const strategy of ['tiered', 'importance'] as const) {
+        const ask = { spec, strategy, historyTokens: 3000, retentionTokens: 600, userBoundaries: ['m700'] }
+        const outcome = await thread.strategy({ ...ask, messages: heads })
+        expect(outcome).toEqual(runStrategyJob({ ...ask, messages }))
+        expect(outcome.cutoffIndex).toBeGreaterThan(0)
+        expect(outcome.summaryText).toContain('pallets')
+      }
       expect(warnings).toEqual([])
     } finally {
       await thread?.close()

@@ -3,7 +3,10 @@ import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { EngineRole } from '../engine/types'
 import type { ModelSpec } from '../models/catalog'
-import { EXTRACTIVE_WORKER, runExtractiveJob, type ExtractiveJob, type ExtractiveOutcome, type ExtractiveWorkerData } from './extractive-job'
+import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
+import type { EngineMessage } from '../engine/types'
+import { EXTRACTIVE_WORKER, runExtractiveJob, type ExtractiveJob, type ExtractiveOutcome, type ExtractiveWorkerData, type ThreadJob } from './extractive-job'
+import { runStrategyJob, type StrategyJob } from './strategy-job'
 
 export type ExtractiveThread = ReturnType<typeof createExtractiveThread>
 
@@ -15,6 +18,29 @@ export interface ExtractiveInput {
     messages: ReadonlyArray<{ id: string; role: EngineRole; readonly text: string; createdAt?: number }>
     targetTokens: number
     focus?: string
+  }
+}
+
+/** A strategy over a whole history: stored messages (text read where it is needed) and its room. */
+export interface StrategyInput extends Omit<StrategyJob, 'messages'> {
+  messages: readonly EngineMessage[]
+}
+
+/** The strategy job with each message's text, for a run on this thread. */
+function strategyWithTexts(input: StrategyInput): StrategyJob {
+  return { ...input, messages: input.messages.map((m) => ({ ...headOf(m), text: m.text })) }
+}
+
+/** A message without its text (a lazy getter is not cloned: the fields are copied one by one). */
+function headOf(m: EngineMessage): Omit<EngineMessage, 'text'> {
+  return {
+    id: m.id,
+    seq: m.seq,
+    role: m.role,
+    tokens: m.tokens,
+    createdAt: m.createdAt,
+    ...(m.toolCallIds ? { toolCallIds: [...m.toolCallIds] } : {}),
+    ...(m.toolResultIds ? { toolResultIds: [...m.toolResultIds] } : {})
   }
 }
 
@@ -57,7 +83,7 @@ export function createExtractiveThread(options: {
   let worker: Worker | undefined
   let unavailable = false
   let nextId = 1
-  const pending = new Map<number, { resolve(text: string): void; reject(err: Error): void }>()
+  const pending = new Map<number, { resolve(result: string | StrategyOutcome): void; reject(err: Error): void }>()
 
   const failAll = (err: Error) => {
     for (const job of pending.values()) job.reject(err)
@@ -80,7 +106,7 @@ export function createExtractiveThread(options: {
         pending.delete(outcome.id)
         if (!job) return
         if ('error' in outcome) job.reject(new Error(outcome.error))
-        else job.resolve(outcome.text)
+        else job.resolve(outcome.result)
       })
       w.on('error', (err) => {
         if (worker === w) worker = undefined
@@ -99,8 +125,8 @@ export function createExtractiveThread(options: {
     }
   }
 
-  function onThread(w: Worker, job: ExtractiveJob, signal?: AbortSignal): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
+  function onThread<T extends string | StrategyOutcome>(w: Worker, job: ThreadJob, signal?: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
       const id = nextId++
       const onAbort = () => {
         if (!pending.delete(id)) return
@@ -110,9 +136,9 @@ export function createExtractiveThread(options: {
         void w.terminate()
       }
       pending.set(id, {
-        resolve: (text) => {
+        resolve: (result) => {
           signal?.removeEventListener('abort', onAbort)
-          resolve(text)
+          resolve(result as T)
         },
         reject: (err) => {
           signal?.removeEventListener('abort', onAbort)
@@ -124,24 +150,34 @@ export function createExtractiveThread(options: {
     })
   }
 
+  /** Runs a job on the thread; where none can run, or it fails, runs it here (same result, slower to the loop). */
+  async function onThreadOrHere<T extends string | StrategyOutcome>(job: ThreadJob, inline: () => T, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw new Aborted()
+    const w = start()
+    if (!w) return inline()
+    try {
+      return await onThread<T>(w, job, signal)
+    } catch (err) {
+      if (err instanceof Aborted) throw err
+      // A crashed thread must not cost the user their summary.
+      options.warn(`The summary worker failed (${err instanceof Error ? err.message : String(err)}); the work was done on the main thread.`)
+      return inline()
+    }
+  }
+
   return {
     /** The extractive summary of a span, written off the main thread. */
-    async summarize(input: ExtractiveInput, signal?: AbortSignal): Promise<string> {
-      if (signal?.aborted) throw new Aborted()
-      const w = start()
-      if (!w) return runExtractiveJob(withTexts(input))
+    summarize(input: ExtractiveInput, signal?: AbortSignal): Promise<string> {
       // Ids only where the thread can read the texts: a 10,000-message span is neither loaded nor copied here.
       const job: ExtractiveJob = dbFile
         ? { ...input, request: { ...input.request, messages: input.request.messages.map((m) => ({ id: m.id, role: m.role, createdAt: m.createdAt })) } }
         : withTexts(input)
-      try {
-        return await onThread(w, job, signal)
-      } catch (err) {
-        if (err instanceof Aborted) throw err
-        // A crashed thread must not cost the user their summary.
-        options.warn(`The summary worker failed (${err instanceof Error ? err.message : String(err)}); the summary was written on the main thread.`)
-        return runExtractiveJob(withTexts(input))
-      }
+      return onThreadOrHere({ kind: 'summary', job }, () => runExtractiveJob(withTexts(input)), signal)
+    },
+    /** What the tiered or importance strategy keeps of a whole history, decided off the main thread. */
+    strategy(input: StrategyInput, signal?: AbortSignal): Promise<StrategyOutcome> {
+      const job: StrategyJob = dbFile ? { ...input, messages: input.messages.map(headOf) } : strategyWithTexts(input)
+      return onThreadOrHere({ kind: 'strategy', job }, () => runStrategyJob(strategyWithTexts(input)), signal)
     },
     /** Whether summaries run on a thread (false before the first one, or where none can run). */
     get threaded(): boolean {

@@ -1,19 +1,22 @@
 /**
- * Entry of the worker thread that writes extractive summaries (see extractive-thread.ts). Built as
- * its own file beside the bundle (electron.vite.config.ts).
+ * Entry of the worker thread that does the offline summarizing work (see extractive-thread.ts): extractive
+ * summaries and the tiered and importance strategies. Built as its own file beside the bundle
+ * (electron.vite.config.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { EXTRACTIVE_WORKER, runExtractiveJob, type ExtractiveJob, type ExtractiveOutcome, type ExtractiveWorkerData } from './extractive-job'
+import { EXTRACTIVE_WORKER, runExtractiveJob, type ExtractiveOutcome, type ExtractiveWorkerData, type ThreadJob } from './extractive-job'
 import { messageTextReader } from './read-message-texts'
+import { runStrategyJob } from './strategy-job'
 
 const data = workerData as ExtractiveWorkerData | undefined
 if (parentPort && data?.role === EXTRACTIVE_WORKER) {
   const port = parentPort
   const readTexts = data.dbFile ? messageTextReader(data.dbFile) : undefined
-  port.on('message', (message: { id: number; job: ExtractiveJob }) => {
+  port.on('message', (message: { id: number; job: ThreadJob }) => {
     let outcome: ExtractiveOutcome
     try {
-      outcome = { id: message.id, text: runExtractiveJob(message.job, readTexts) }
+      const { job } = message
+      outcome = { id: message.id, result: job.kind === 'strategy' ? runStrategyJob(job.job, readTexts) : runExtractiveJob(job.job, readTexts) }
     } catch (err) {
       outcome = { id: message.id, error: err instanceof Error ? err.message : String(err) }
     }

@@ -124,6 +124,7 @@ const HISTORY_WHERE = `session_id = ? AND seq > ? AND seq < ? AND hidden_in IS N
      AND (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND part_count > 0))`
 
 const HEADS_SQL = `SELECT ${HEADS_COLUMNS} FROM chat_messages INDEXED BY chat_messages_context_idx WHERE ${HISTORY_WHERE} ORDER BY seq`
+const HEADS_PAGE_SQL = `${HEADS_SQL} LIMIT ?`
 const NEWEST_HEADS_SQL = `SELECT ${HEADS_COLUMNS} FROM chat_messages INDEXED BY chat_messages_context_idx WHERE ${HISTORY_WHERE} ORDER BY seq DESC LIMIT ?`
 const TOTALS_SQL = `SELECT token_counter AS counter, count(*) AS messages, coalesce(sum(token_count), 0) AS tokens,
          count(token_count) AS counted
@@ -153,6 +154,11 @@ function withToolParts(db: Db, rows: HeadRow[]): MessageHead[] {
 /** Served by chat_messages_context_idx alone: no message text is read. */
 export function listHistoryHeads(db: Db, sessionId: string, afterSeq: number, beforeSeq: number): MessageHead[] {
   return withToolParts(db, prepared<HeadRow>(db, HEADS_SQL).all(sessionId, afterSeq, upper(beforeSeq)))
+}
+
+/** The oldest `limit` heads of the request history in (afterSeq, beforeSeq): one page of a walk forward by seq. */
+export function listHistoryHeadsPage(db: Db, sessionId: string, afterSeq: number, beforeSeq: number, limit: number): MessageHead[] {
+  return withToolParts(db, prepared<HeadRow>(db, HEADS_PAGE_SQL).all(sessionId, afterSeq, upper(beforeSeq), limit))
 }
 
 /** The newest `limit` heads of the request history in (afterSeq, beforeSeq), newest first. */
