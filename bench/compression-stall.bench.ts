@@ -3,6 +3,7 @@
 // main thread (before) and on a worker thread (now), the history read a page at a time, same chats,
 // same run. A timer that should fire every 5 ms records the longest gap;
 // while the loop is stalled no reply streams and no request is answered. `npm run bench`.
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,9 +18,29 @@ const dir = mkdtempSync(join(tmpdir(), 'distill-stall-bench-'))
 const stalls = new Map<string, number[]>()
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
 
-function openApp(name: string, summaryThread: boolean): App {
-  const app = createApp({ dbFile: join(dir, `${name}.db`), mode: 'browser', log: silentLogger, summaryThread })
-  app.services.settings.update({ summarizer: 'extractive' })
+/** The project's fake provider in its own process, so serving the model's summary costs this loop nothing. */
+function startFake(): Promise<{ stop(): void; openai: string }> {
+  const root = join(__dirname, '..')
+  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'e2e', 'fake-provider', 'cli.ts'), '--port', '0', '--quiet'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += String(chunk)
+      const m = /OPENAI_BASE_URL=(\S+)/.exec(out)
+      if (m) resolve({ stop: () => child.kill(), openai: m[1]! })
+    })
+    child.on('exit', (code) => reject(new Error(`the fake provider exited (${code})`)))
+  })
+}
+const fake = await startFake()
+
+function openApp(name: string, summaryThread: boolean, summarizer: 'extractive' | 'llm' = 'extractive'): App {
+  const env = { OPENAI_API_KEY: 'sk-bench-fake', OPENAI_BASE_URL: fake.openai }
+  const app = createApp({ dbFile: join(dir, `${name}.db`), mode: 'browser', log: silentLogger, summaryThread, env })
+  app.services.settings.update({ summarizer })
   return app
 }
 
@@ -61,10 +82,13 @@ async function compress(app: App, label: string, n: number, strategy: Strategy):
 
 const inline = openApp('inline', false)
 const threaded = openApp('threaded', true)
+// Summarize by hand with the model summarizer: the transcript is read in turns, the Details check is threaded.
+const modelInline = openApp('model-inline', false, 'llm')
+const modelThreaded = openApp('model-threaded', true, 'llm')
 
 afterAll(async () => {
-  await inline.close()
-  await threaded.close()
+  for (const app of [inline, threaded, modelInline, modelThreaded]) await app.close()
+  fake.stop()
   rmSync(dir, { recursive: true, force: true })
   for (const strategy of STRATEGIES) {
     for (const n of [1_000, 10_000]) {
@@ -75,6 +99,9 @@ afterAll(async () => {
       )
     }
   }
+  const before = median(stalls.get('inline model 10000') ?? [])
+  const now = median(stalls.get('thread model 10000') ?? [])
+  console.log(`longest event-loop stall summarizing 10,000 messages with the model (fake provider): main thread ${before.toFixed(0)} ms, worker ${now.toFixed(0)} ms (${(before / Math.max(1, now)).toFixed(1)}x)`)
 })
 
 for (const strategy of STRATEGIES) {
@@ -85,3 +112,8 @@ for (const strategy of STRATEGIES) {
     })
   }
 }
+
+describe('compression stall, model summary, 10,000 messages', () => {
+  bench('Details check on the main thread (before), model 10000', () => compress(modelInline, 'inline model 10000', 10_000, 'rolling'), few)
+  bench('Details check on a worker thread, model 10000', () => compress(modelThreaded, 'thread model 10000', 10_000, 'rolling'), few)
+})

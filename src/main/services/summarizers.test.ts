@@ -10,23 +10,23 @@ const message = (i: number, words: number): EngineMessage => {
 }
 
 describe('the transcript in parts that fit the summarization model', () => {
-  it('keeps every message, in order, with each part within the room, by stored counts', () => {
+  it('keeps every message, in order, with each part within the room, by stored counts', async () => {
     const messages = Array.from({ length: 400 }, (_, i) => message(i, 30 + (i % 7) * 10))
-    const chunks = transcriptChunks(messages, 1_000, count)
+    const chunks = await transcriptChunks(messages, 1_000, count)
     expect(chunks.length).toBeGreaterThan(10)
     expect(chunks.flat()).toHaveLength(400)
     expect(chunks.flat().map((l) => Number(/Message (\d+):/.exec(l)![1]))).toEqual(messages.map((m) => m.seq))
     for (const part of chunks) expect(part.reduce((s, l) => s + count(l), 0)).toBeLessThanOrEqual(1_000)
   })
 
-  it('cuts a message larger than half the room in the middle, and keeps a short span in one part', () => {
-    const chunks = transcriptChunks([message(1, 5), message(2, 4_000), message(3, 5)], 1_000, count)
+  it('cuts a message larger than half the room in the middle, and keeps a short span in one part', async () => {
+    const chunks = await transcriptChunks([message(1, 5), message(2, 4_000), message(3, 5)], 1_000, count)
     expect(chunks.flat()).toHaveLength(3)
     const huge = chunks.flat()[1]!
     expect(count(huge)).toBeLessThanOrEqual(500)
     expect(huge).toMatch(/\[\.\.\.[\d,]+\.\.\.\]/)
-    expect(transcriptChunks([message(1, 5), message(2, 5)], 1_000, count)).toHaveLength(1)
-    expect(transcriptChunks([], 1_000, count)).toEqual([[]])
+    expect(await transcriptChunks([message(1, 5), message(2, 5)], 1_000, count)).toHaveLength(1)
+    expect(await transcriptChunks([], 1_000, count)).toEqual([[]])
   })
 })
 

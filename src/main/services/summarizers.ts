@@ -41,16 +41,21 @@ export class SummarizerError extends Error {
 /** Prompt text around the transcript (instructions, format, headings), with room to spare. */
 const PROMPT_FRAME_TOKENS = 400
 
+/** Messages whose text is read between turns of the event loop (~5 ms of reading). */
+const TEXTS_PER_TURN = 256
+
 /**
  * Splits the messages into runs whose transcript fits `room` tokens, by their stored counts (no
  * re-tokenizing); a message larger than half the room is cut in the middle (only those are counted).
  */
-export function transcriptChunks(messages: readonly EngineMessage[], room: number, countTokens: CountTokens): string[][] {
+export async function transcriptChunks(messages: readonly EngineMessage[], room: number, countTokens: CountTokens): Promise<string[][]> {
   const cap = Math.max(32, Math.floor(room / 2))
   const chunks: string[][] = []
   let current: string[] = []
   let used = 0
-  for (const m of messages) {
+  for (const [i, m] of messages.entries()) {
+    // Each text is read from the database on first use: a long span is read with the event loop free now and then.
+    if (i > 0 && i % TEXTS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
     let line = transcriptLine(m.role, m.text)
     // Stored counts where there are any; a message never counted is counted here.
     let tokens = m.tokens > 0 ? m.tokens : countTokens(line)
@@ -92,7 +97,7 @@ export async function llmSummary(
 ): Promise<string> {
   // The running summary comes back into each later prompt: keep room for it.
   const room = Math.max(256, request.inputBudget - PROMPT_FRAME_TOKENS - Math.ceil(request.targetTokens * 1.5))
-  const chunks = transcriptChunks(request.messages, room, request.countTokens)
+  const chunks = await transcriptChunks(request.messages, room, request.countTokens)
   let summary = request.previousSummary
   for (const [i, lines] of chunks.entries()) {
     const last = i === chunks.length - 1

@@ -1,5 +1,4 @@
 import type { SummarizerKind } from '../../shared/domain/snapshot'
-import { withMissingDetails } from '../engine/summary-details'
 import { truncateMiddle } from '../engine/truncate'
 import type { EngineMessage } from '../engine/types'
 import { createLanguageModel } from '../providers/create-language-model'
@@ -7,6 +6,7 @@ import { describeProviderError } from '../providers/describe-provider-error'
 import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../providers/provider-timing'
 import type { RetryPolicy } from '../providers/stream-reply'
 import { AppError } from '../../shared/app-error'
+import { runDetailsJob } from '../workers/details-job'
 import { cancelledError } from './compression-run'
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
@@ -135,11 +135,11 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
       }
     }
     // The names, numbers and dates the model left out come back as a short Details list, within budget.
-    const sources = [
-      { text: request.previousSummary ?? '' },
-      ...request.messages.map((m) => ({ label: m.role === 'user' ? 'User' : m.role === 'assistant' ? 'Assistant' : undefined, text: m.text }))
-    ]
-    text = withMissingDetails({ sources, summary: text, targetTokens: request.targetTokens, countTokens })
+    // Every sentence of the span is read and checked: off the main thread where there is one.
+    const details = { spec: conv.spec, summary: text, targetTokens: request.targetTokens, previousSummary: request.previousSummary, messages: request.messages }
+    text = options.extractive
+      ? await options.extractive.details(details, signal)
+      : runDetailsJob({ ...details, messages: request.messages.map((m) => ({ role: m.role, text: m.text })) })
     // Estimated from stored counts: the transcript, the previous summary and the prompt around them.
     const inputTokens = request.messages.reduce((sum, m) => sum + m.tokens, 0) + countTokens(request.previousSummary ?? '') + 400
     const costUsd = summaryCostUsd(summarizerSpec, inputTokens, countTokens(text))

@@ -10,6 +10,8 @@ import type { EngineMessage } from '../engine/types'
 import { runExtractiveJob } from './extractive-job'
 import { createExtractiveThread, type ExtractiveInput, type ExtractiveThread } from './extractive-thread'
 import { runStrategyJob } from './strategy-job'
+import { runDetailsJob } from './details-job'
+import { DETAILS_HEADING } from '../engine/summary-details'
 
 const spec = CATALOG.find((m) => m.provider === 'openai' && m.id === 'gpt-4o')!
 
@@ -106,7 +108,7 @@ describe('extractive summaries on a worker thread', () => {
     }
   })
 
-  it('runs the tiered and importance strategies on the thread from the stored texts, deciding as an inline run does', async () => {
+  it('runs the strategies and the Details check on the thread from the stored texts, with the same result as an inline run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'distill-thread-'))
     const handle = openDatabase(join(dir, 'chats.db'))
     try {
@@ -132,6 +134,11 @@ describe('extractive summaries on a worker thread', () => {
       }))
       const warnings: string[] = []
       thread = createExtractiveThread({ warn: (m) => warnings.push(m), dbFile: handle.file })
+      // A model summary that left every number out gets them back as Details, checked on the thread.
+      const summary = 'The team moved pallets between zones all month.'
+      const details = await thread.details({ spec, summary, targetTokens: 300, messages: heads.slice(0, 40) })
+      expect(details).toBe(runDetailsJob({ spec, summary, targetTokens: 300, messages: messages.slice(0, 40) }))
+      expect(details).toContain(DETAILS_HEADING)
       for (const strategy of ['tiered', 'importance'] as const) {
         const ask = { spec, strategy, historyTokens: 3000, retentionTokens: 600, userBoundaries: ['m700'] }
         const outcome = await thread.strategy({ ...ask, messages: heads })

@@ -7,6 +7,7 @@ import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
 import type { EngineMessage } from '../engine/types'
 import { EXTRACTIVE_WORKER, runExtractiveJob, type ExtractiveJob, type ExtractiveOutcome, type ExtractiveWorkerData, type ThreadJob } from './extractive-job'
 import { runStrategyJob, type StrategyJob } from './strategy-job'
+import { runDetailsJob, type DetailsJob } from './details-job'
 
 export type ExtractiveThread = ReturnType<typeof createExtractiveThread>
 
@@ -19,6 +20,11 @@ export interface ExtractiveInput {
     targetTokens: number
     focus?: string
   }
+}
+
+/** A model summary and the span it summarized (text read where it is needed). */
+export interface DetailsInput extends Omit<DetailsJob, 'messages'> {
+  messages: ReadonlyArray<{ id: string; role: EngineRole; readonly text: string }>
 }
 
 /** A strategy over a whole history: stored messages (text read where it is needed) and its room. */
@@ -173,6 +179,12 @@ export function createExtractiveThread(options: {
         ? { ...input, request: { ...input.request, messages: input.request.messages.map((m) => ({ id: m.id, role: m.role, createdAt: m.createdAt })) } }
         : withTexts(input)
       return onThreadOrHere({ kind: 'summary', job }, () => runExtractiveJob(withTexts(input)), signal)
+    },
+    /** A model summary with the facts of its span it left out appended (Details), checked off the main thread. */
+    details(input: DetailsInput, signal?: AbortSignal): Promise<string> {
+      const withTexts = (): DetailsJob => ({ ...input, messages: input.messages.map((m) => ({ role: m.role, text: m.text })) })
+      const job: DetailsJob = dbFile ? { ...input, messages: input.messages.map((m) => ({ id: m.id, role: m.role })) } : withTexts()
+      return onThreadOrHere({ kind: 'details', job }, () => runDetailsJob(withTexts()), signal)
     },
     /** What the tiered or importance strategy keeps of a whole history, decided off the main thread. */
     strategy(input: StrategyInput, signal?: AbortSignal): Promise<StrategyOutcome> {

@@ -1,12 +1,13 @@
 /**
  * Entry of the worker thread that does the offline summarizing work (see extractive-thread.ts): extractive
- * summaries and the tiered and importance strategies. Built as its own file beside the bundle
+ * summaries, the tiered and importance strategies, and a model summary's Details check. Built as its own file beside the bundle
  * (electron.vite.config.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { EXTRACTIVE_WORKER, runExtractiveJob, type ExtractiveOutcome, type ExtractiveWorkerData, type ThreadJob } from './extractive-job'
 import { messageTextReader } from './read-message-texts'
 import { runStrategyJob } from './strategy-job'
+import { runDetailsJob } from './details-job'
 
 const data = workerData as ExtractiveWorkerData | undefined
 if (parentPort && data?.role === EXTRACTIVE_WORKER) {
@@ -16,7 +17,9 @@ if (parentPort && data?.role === EXTRACTIVE_WORKER) {
     let outcome: ExtractiveOutcome
     try {
       const { job } = message
-      outcome = { id: message.id, result: job.kind === 'strategy' ? runStrategyJob(job.job, readTexts) : runExtractiveJob(job.job, readTexts) }
+      const result =
+        job.kind === 'strategy' ? runStrategyJob(job.job, readTexts) : job.kind === 'details' ? runDetailsJob(job.job, readTexts) : runExtractiveJob(job.job, readTexts)
+      outcome = { id: message.id, result }
     } catch (err) {
       outcome = { id: message.id, error: err instanceof Error ? err.message : String(err) }
     }

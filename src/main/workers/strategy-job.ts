@@ -2,6 +2,7 @@ import { importanceOutcome, tieredOutcome, type StrategyOutcome } from '../engin
 import type { EngineMessage } from '../engine/types'
 import type { ModelSpec } from '../models/catalog'
 import { countMessage } from '../tokens/message-tokens'
+import { withTextsRead, type ReadTexts } from './extractive-job'
 
 /** A stored message as a strategy sees it; without its text the thread reads the text itself. */
 export type StrategyJobMessage = Omit<EngineMessage, 'text'> & { text?: string }
@@ -21,15 +22,8 @@ export interface StrategyJob {
  * Decides what the strategy keeps, counting as the conversation counts a text (one user message of
  * the model: Conversation.countText), so a threaded run equals an inline one.
  */
-export function runStrategyJob(job: StrategyJob, readTexts?: (ids: string[]) => Map<string, string>): StrategyOutcome {
-  const unread = job.messages.flatMap((m) => (m.text === undefined ? [m.id] : []))
-  const texts = unread.length > 0 && readTexts ? readTexts(unread) : new Map<string, string>()
-  const messages: EngineMessage[] = job.messages.map((m) => {
-    const text = m.text ?? texts.get(m.id)
-    // A message gone from the database since the plan: the caller runs the strategy from its own copy.
-    if (text === undefined) throw new Error(`Message ${m.id} was not found.`)
-    return { ...m, text }
-  })
+export function runStrategyJob(job: StrategyJob, readTexts?: ReadTexts): StrategyOutcome {
+  const messages: EngineMessage[] = withTextsRead(job.messages, readTexts)
   const countTokens = (text: string) => countMessage({ role: 'user', parts: [{ type: 'text', text }] }, job.spec).tokens
   return job.strategy === 'tiered'
     ? tieredOutcome({ messages, historyTokens: job.historyTokens, countTokens, userBoundaries: new Set(job.userBoundaries) })

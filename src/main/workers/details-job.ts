@@ -1,0 +1,23 @@
+import { withMissingDetails } from '../engine/summary-details'
+import type { ModelSpec } from '../models/catalog'
+import { summaryCounter, withTextsRead, type JobMessage, type ReadTexts } from './extractive-job'
+
+/** A model summary to check against the span it summarized: plain, cloneable data. */
+export interface DetailsJob {
+  spec: ModelSpec
+  summary: string
+  targetTokens: number
+  previousSummary?: string
+  messages: JobMessage[]
+}
+
+const LABEL: Partial<Record<string, string>> = { user: 'User', assistant: 'Assistant' }
+
+/**
+ * The summary with the names, numbers and dates of the span it left out as a Details list, within
+ * its budget (engine/summary-details.ts); counted as the conversation counts a summary.
+ */
+export function runDetailsJob(job: DetailsJob, readTexts?: ReadTexts): string {
+  const sources = [{ text: job.previousSummary ?? '' }, ...withTextsRead(job.messages, readTexts).map((m) => ({ label: LABEL[m.role], text: m.text }))]
+  return withMissingDetails({ sources, summary: job.summary, targetTokens: job.targetTokens, countTokens: summaryCounter(job.spec) })
+}
