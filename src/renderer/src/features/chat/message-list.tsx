@@ -22,6 +22,14 @@ function retryable(message: ChatMessage): boolean {
 const FOLLOW_SLACK = 120
 /** A first guess of a row's height; rows are measured once shown. */
 const ESTIMATED_ROW = 96
+const GAP = 20
+const PADDING_START = 28
+const PADDING_END = 16
+
+/** Where the end of `count` rows of the first guess's height starts to show in a window-high view. */
+function estimatedEnd(count: number): number {
+  return Math.max(0, PADDING_START + count * ESTIMATED_ROW + (count - 1) * GAP + PADDING_END - window.innerHeight)
+}
 
 /**
  * The conversation, virtualized so long chats stay smooth. Follows new messages while the reader is
@@ -88,9 +96,13 @@ function VirtualMessages({
     estimateSize: () => ESTIMATED_ROW,
     getItemKey: (index) => rows[index]!.key,
     overscan: 6,
-    gap: 20,
-    paddingStart: 28,
-    paddingEnd: 16,
+    gap: GAP,
+    paddingStart: PADDING_START,
+    paddingEnd: PADDING_END,
+    // Opened at the newest message, the first render already lays out the rows at the end, not the
+    // page's first rows (each a Markdown render) that the scroll to the bottom would replace at once.
+    initialOffset: hasNewer ? 0 : () => estimatedEnd(rows.length),
+    initialRect: { width: 0, height: window.innerHeight },
     // A page of older messages put above keeps the row at the top of the view where it was.
     anchorTo: 'end'
   })
