@@ -154,6 +154,7 @@ async function open(page: Page, title: string, newest: string): Promise<[number,
   if (verbose) {
     // The requests the open made, relative to the click: which ones the newest message waited for.
     const requests = await page.evaluate(`performance.getEntriesByType('resource').map((e) => e.name.replace(/^.*\\/rpc\\//, '') + ' ' + Math.round(e.startTime - window.__clicked) + '→' + Math.round(e.responseEnd - window.__clicked)).join(', ')`)
+    if (process.env.MARKS) console.log(await page.evaluate(`performance.getEntriesByType('mark').filter((m) => m.startTime > window.__clicked).map((m) => m.name + '@' + Math.round(m.startTime - window.__clicked)).join(' ')`))
     console.log(`  ${title}: shown at ${inPage.toFixed(0)} ms; ${String(requests)}`)
   }
   return [inPage, Date.now() - sent]
