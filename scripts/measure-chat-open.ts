@@ -5,6 +5,7 @@
  *   npx electron-vite build
  *   flock /tmp/playwright.lock npx tsx scripts/measure-chat-open.ts [--runs 5] [--count 100000]
  *       [--app out] [--app bench-out/before …] [--cpu-profile DIR] [--trace DIR] [--verbose]
+ *       [--screenshots DIR]
  *
  * Builds (once, cached in the system's temp folder) a database holding a `--count`-message chat
  * and a 200-message one, imported with `distill import`. Each run starts a fresh `distill serve`
@@ -34,6 +35,7 @@ const apps = values('--app').length ? values('--app') : ['out']
 const profileDir = values('--cpu-profile')[0]
 const traceDir = values('--trace')[0]
 const verbose = argv.includes('--verbose')
+const screenshotDir = values('--screenshots')[0]
 
 const LONG = 'Long chat'
 const SHORT = 'Short chat'
@@ -218,6 +220,16 @@ async function main(): Promise<void> {
             await page.waitForTimeout(400)
           }
           console.log(`run ${run} ${app}: ${line.join(', ')}`)
+          if (screenshotDir && run === runs) {
+            // The long chat as it opens, in both colour schemes.
+            await open(page, LONG, label(count))
+            mkdirSync(screenshotDir, { recursive: true })
+            for (const scheme of ['light', 'dark'] as const) {
+              await page.emulateMedia({ colorScheme: scheme })
+              await page.waitForTimeout(300)
+              await page.screenshot({ path: join(screenshotDir, `${app.replace(/\W/g, '_')}-${scheme}.png`) })
+            }
+          }
         } finally {
           await context.close()
           await server.stop()
