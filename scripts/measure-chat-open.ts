@@ -5,7 +5,10 @@
  *   npx electron-vite build
  *   flock /tmp/playwright.lock npx tsx scripts/measure-chat-open.ts [--runs 5] [--count 100000]
  *       [--app out] [--app bench-out/before …] [--cpu-profile DIR] [--trace DIR] [--verbose]
- *       [--screenshots DIR]
+ *       [--screenshots DIR] [--short-first]
+ *
+ * A baseline build to compare with, e.g. of commit OLD:
+ *   git checkout OLD -- src && npx electron-vite build && cp -r out bench-out/before && git checkout HEAD -- src
  *
  * Builds (once, cached in the system's temp folder) a database holding a `--count`-message chat
  * and a 200-message one, imported with `distill import`. Each run starts a fresh `distill serve`
@@ -171,12 +174,14 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 
-const STEPS = [
+const LONG_FIRST = [
   ['long, first open', LONG, count],
   ['200, first open', SHORT, 200],
   ['long, reopen', LONG, count],
   ['200, reopen', SHORT, 200]
 ] as const
+/** `--short-first`: the 200-message chat is the first the window opens. */
+const STEPS = argv.includes('--short-first') ? [LONG_FIRST[1], LONG_FIRST[0], LONG_FIRST[3], LONG_FIRST[2]] : LONG_FIRST
 
 async function main(): Promise<void> {
   const pristine = database()
@@ -199,7 +204,7 @@ async function main(): Promise<void> {
           const cdp = profileDir || traceDir ? await context.newCDPSession(page) : undefined
           const line: string[] = []
           for (const [step, title, total] of STEPS) {
-            const profiling = run === 1 && step === 'long, first open'
+            const profiling = run === 1 && step === STEPS[0][0]
             if (profiling && profileDir) {
               await cdp!.send('Profiler.enable')
               await cdp!.send('Profiler.setSamplingInterval', { interval: 200 })
