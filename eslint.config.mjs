@@ -142,7 +142,7 @@ const engineImpurities = {
 }
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'drizzle/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**'] },
+  { ignores: ['out/**', 'bench-out/**', 'node_modules/**', 'drizzle/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,6 +3,7 @@ import { Toaster } from 'sonner'
 import { AccessNeeded } from './components/access-needed'
 import { ConnectionBanner } from './components/connection-banner'
 import { ChatView } from './features/chat/chat-view'
+import { warmUpMessageRendering } from './features/chat/warm-up-message-rendering'
 import { Sidebar } from './features/sessions/sidebar'
 import { SettingsPage } from './features/settings/settings-page'
 import { applyTheme } from './lib/theme'
@@ -50,7 +51,8 @@ export function App() {
 
   useEffect(() => {
     const unwire = wireEvents()
-    void start()
+    // Once the sidebar is there, while the window waits for a click: the first chat opens as fast as the next.
+    void start().then(warmUpMessageRendering)
     return unwire
   }, [])
 

@@ -15,8 +15,13 @@ const typedPlugins: Options['remarkPlugins'] = [remarkGfm, remarkBreaks]
  */
 let rehypePlugins: Options['rehypePlugins'] = []
 const listeners = new Set<() => void>()
-void import('rehype-highlight').then(({ default: rehypeHighlight }) => {
-  rehypePlugins = [[rehypeHighlight, { detect: false }]]
+/** Resolves once code is highlighted (the highlighter's chunk has loaded). */
+export const highlighterLoaded: Promise<void> = import('rehype-highlight').then(({ default: rehypeHighlight }) => {
+  // One highlighter for every message: the plugin builds a highlight.js instance (registering and
+  // later compiling every language) each time it is attached, and react-markdown attaches its
+  // plugins on every render, which cost ~3 ms a message.
+  const highlight = rehypeHighlight({ detect: false })
+  rehypePlugins = [() => highlight]
   for (const listener of listeners) listener()
 })
 function useRehypePlugins(): Options['rehypePlugins'] {

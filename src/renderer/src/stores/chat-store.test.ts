@@ -194,6 +194,17 @@ describe('chat store, in pages', () => {
     expect(transport.pending).toEqual([])
   })
 
+  it('opening a chat asks for its newest page once: the click and the pane both ask; a loaded chat is not asked again', async () => {
+    useChatStore.getState().loadUnlessLoaded(SESSION)
+    useChatStore.getState().loadUnlessLoaded(SESSION)
+    expect(transport.pending).toEqual(['chat.messages'])
+    transport.answer('chat.messages', { ok: true, data: page(run(1, 3)) })
+    await new Promise((settled) => setTimeout(settled, 0))
+    useChatStore.getState().loadUnlessLoaded(SESSION)
+    expect(transport.pending).toEqual([])
+    expect(seqsShown()).toEqual([1, 2, 3])
+  })
+
   it('opens around a search hit, then loads newer pages until the newest; new messages wait until then', async () => {
     const around = useChatStore.getState().loadAround(SESSION, 'm50')
     // The pane and the list asking for the same jump share one request.

@@ -34,6 +34,8 @@ interface ChatState {
   sendErrors: Record<string, string | null>
   /** Loads the newest page (the chat opens at its newest message). */
   load(sessionId: string): Promise<void>
+  /** Loads the newest page unless the chat is loaded or on its way (opening a chat). */
+  loadUnlessLoaded(sessionId: string): void
   /** Loads the page around a message (a search hit), in place of what is loaded. Resolves false if it is not there. */
   loadAround(sessionId: string, messageId: string): Promise<boolean>
   /** The page before the oldest message loaded. */
@@ -287,6 +289,11 @@ export const useChatStore = create<ChatState>()((set, get) => {
 
   async load(sessionId) {
     await loadPage(sessionId, {})
+  },
+
+  loadUnlessLoaded(sessionId) {
+    const thread = get().threads[sessionId]
+    if (!thread || thread.status === 'error') void loadPage(sessionId, {})
   },
 
   loadAround(sessionId, messageId) {

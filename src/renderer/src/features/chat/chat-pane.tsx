@@ -44,7 +44,7 @@ export function ChatPane({ sessionId }: { sessionId: string }) {
     const jump = useSessionsStore.getState().pendingJump
     const loaded = chat.threads[sessionId]?.messages.some((m) => m.id === jump?.messageId)
     if (jump?.sessionId === sessionId && !loaded) void chat.loadAround(sessionId, jump.messageId)
-    else if (!chat.threads[sessionId] || chat.threads[sessionId].status === 'error') void chat.load(sessionId)
+    else chat.loadUnlessLoaded(sessionId)
     void useSessionsStore.getState().fetchOne(sessionId)
     void useCompressionStore.getState().load(sessionId)
   }, [sessionId])

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import { ArrowDownIcon } from '../../components/icons'
 import { messageText } from '../../lib/message-text'
@@ -22,6 +22,16 @@ function retryable(message: ChatMessage): boolean {
 const FOLLOW_SLACK = 120
 /** A first guess of a row's height; rows are measured once shown. */
 const ESTIMATED_ROW = 96
+/** Rows rendered beyond each edge of the view, so a scroll shows them at once. */
+const OVERSCAN = 6
+const GAP = 20
+const PADDING_START = 28
+const PADDING_END = 16
+
+/** Where the end of `count` rows of the first guess's height starts to show in a window-high view. */
+function estimatedEnd(count: number): number {
+  return Math.max(0, PADDING_START + count * ESTIMATED_ROW + (count - 1) * GAP + PADDING_END - window.innerHeight)
+}
 
 /**
  * The conversation, virtualized so long chats stay smooth. Follows new messages while the reader is
@@ -81,16 +91,32 @@ function VirtualMessages({
   /** The row moved to with Alt+↑/↓: it shows a focus ring (a click on a message does not). */
   const [keyboardRow, setKeyboardRow] = useState<string | null>(null)
 
+  // The first paint has only the rows in view (each a Markdown render): those around them follow
+  // right after it.
+  const [overscan, setOverscan] = useState(0)
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setOverscan(OVERSCAN))))
+    return () => {
+      cancelAnimationFrame(frame)
+      clearTimeout(timer)
+    }
+  }, [])
+
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render on purpose
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW,
     getItemKey: (index) => rows[index]!.key,
-    overscan: 6,
-    gap: 20,
-    paddingStart: 28,
-    paddingEnd: 16,
+    overscan,
+    gap: GAP,
+    paddingStart: PADDING_START,
+    paddingEnd: PADDING_END,
+    // Opened at the newest message, the first render already lays out the rows at the end, not the
+    // page's first rows (each a Markdown render) that the scroll to the bottom would replace at once.
+    initialOffset: hasNewer ? 0 : () => estimatedEnd(rows.length),
+    initialRect: { width: 0, height: window.innerHeight },
     // A page of older messages put above keeps the row at the top of the view where it was.
     anchorTo: 'end'
   })

@@ -1,3 +1,4 @@
+import { useChatStore } from '../../stores/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
 import { SessionItem } from './session-item'
@@ -46,7 +47,11 @@ export function SessionList() {
             // A chat found by one of its messages opens at that message.
             const hit = listedQuery ? matches[id] : null
             if (hit) openAt(id, hit.messageId)
-            else openSession(id)
+            else {
+              // Asked for before the chat pane renders, not after (the first pane takes ~20 ms).
+              useChatStore.getState().loadUnlessLoaded(id)
+              openSession(id)
+            }
           }}
         />
       ))}
