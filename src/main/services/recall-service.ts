@@ -1,5 +1,6 @@
 import {
   datedOpeningsBefore,
+  messagesWithTerm,
   searchSummarized,
   summarizedAtSeqs,
   type RecallRow
@@ -8,6 +9,7 @@ import { listReplyRecalls, messageIdAt, saveReplyRecall } from '../db/repositori
 import { EMPTY_RECALL, MIN_PASSAGE_TOKENS, planRecall, recallRoom, type RecallCandidate, type RecallPlan } from '../engine/recall/plan-recall'
 import { dateLabel, datesMentioned, passageDay, statedDate, type StatedDate } from '../engine/recall/recall-date'
 import { contentWords, recallQuery } from '../engine/recall/recall-query'
+import { addressCounts, nameCandidates, roleOfName } from '../engine/recall/speaker-names'
 import type { Session } from '../../shared/domain/session'
 import type { ServiceDeps } from './service-deps'
 import type { SettingsService } from './settings-service'
@@ -15,7 +17,11 @@ import type { Conversation } from './conversation'
 import { attachmentRecallRows, mergeRecallRows } from './attachment-recall'
 
 /** Hits read from the index per request: more than ever fit, so the plan can choose. */
-const SEARCH_LIMIT = 24
+const SEARCH_LIMIT = 60
+/** Messages read to learn who a name is: the newest that hold it. */
+const NAME_SAMPLE = 200
+/** Names remembered across sends, at most. */
+const NAME_CACHE = 500
 
 export type RecallService = ReturnType<typeof createRecallService>
 
@@ -33,15 +39,43 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
   /** Dates for messages: a date stated at the start of the nearest earlier message, else createdAt. */
   function dater(sessionId: string) {
     const stated = new Map<number, { date: StatedDate; createdAt: number } | undefined>()
-    return (row: Omit<RecallRow, 'score'>): StatedDate => {
+    return (row: Pick<RecallRow, 'seq' | 'createdAt'>): StatedDate => {
       if (!stated.has(row.seq)) {
-        const found = datedOpeningsBefore(db, sessionId, row.seq)
-          .map((o) => ({ date: statedDate(o.head), createdAt: o.createdAt }))
-          .find((o) => o.date !== undefined)
+        const parse = (openings: ReturnType<typeof datedOpeningsBefore>) =>
+          openings.map((o) => ({ date: statedDate(o.head), createdAt: o.createdAt })).find((o) => o.date !== undefined)
+        // The nearest opening usually states a date: reading further back only when it does not halves the cost.
+        const nearest = datedOpeningsBefore(db, sessionId, row.seq, 1)
+        const found = nearest.length ? (parse(nearest) ?? parse(datedOpeningsBefore(db, sessionId, row.seq))) : undefined
         stated.set(row.seq, found ? { date: found.date!, createdAt: found.createdAt } : undefined)
       }
       return passageDay(row, stated.get(row.seq))
     }
+  }
+
+  /** Who each name is, per chat and summary: learned again after each compression, not on every send. */
+  const nameRoles = new Map<string, 'user' | 'assistant' | undefined>()
+  function roleOf(sessionId: string, summaryId: string, name: string) {
+    const key = `${sessionId}:${summaryId}:${name}`
+    if (!nameRoles.has(key)) {
+      if (nameRoles.size >= NAME_CACHE) nameRoles.clear()
+      nameRoles.set(key, roleOfName(addressCounts(name, messagesWithTerm(db, sessionId, `"${name}"`, NAME_SAMPLE))))
+    }
+    return nameRoles.get(key)
+  }
+
+  /** The side a message's names are (when they all are one side), and those names. */
+  function namedSpeaker(sessionId: string, summaryId: string, text: string): { role?: 'user' | 'assistant'; names: string[] } {
+    const words = new Set(contentWords(text))
+    const roles = new Set<'user' | 'assistant'>()
+    const names: string[] = []
+    for (const name of nameCandidates(text)) {
+      if (!words.has(name)) continue
+      const role = roleOf(sessionId, summaryId, name)
+      if (!role) continue
+      roles.add(role)
+      names.push(name)
+    }
+    return roles.size === 1 ? { role: [...roles][0], names } : { names: [] }
   }
 
   /** The recalled passages for the request a conversation's pending user message would make. */
@@ -49,7 +83,9 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     const summary = conv.summary
     const pending = conv.pending
     if (!summary || !pending || !enabled(conv.session)) return EMPTY_RECALL
-    const query = recallQuery(pending.text)
+    // A name the chat addresses one side by finds the other side's greetings, not that person's own words.
+    const speaker = namedSpeaker(conv.session.id, summary.id, pending.text)
+    const query = recallQuery(pending.text, speaker.names) ?? recallQuery(pending.text)
     if (!query) return EMPTY_RECALL
     const used = conv.total()
     const budget = recallRoom({ usable: conv.budget.usable, usedTokens: used, percent: settings.get().recallBudgetPercent })
@@ -62,19 +98,22 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     )
     if (rows.length === 0) return EMPTY_RECALL
     const neighbours = summarizedAtSeqs(db, conv.session.id, rows.flatMap((r) => [r.seq - 1, r.seq + 1]), beforeSeq)
-    const dateOf = dater(conv.session.id)
-    const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => {
-      const day = dateOf(r)
-      return { id: r.messageId, seq: r.seq, role: r.role, text: r.text, date: dateLabel(day), day }
-    }
+    const dayOf = dater(conv.session.id)
+    const createdAt = new Map([...rows, ...neighbours].map((r) => [r.seq, r.createdAt]))
+    const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => ({ id: r.messageId, seq: r.seq, role: r.role, text: r.text })
     return planRecall({
+      dateOf: (c) => {
+        const day = dayOf({ seq: c.seq, createdAt: createdAt.get(c.seq) ?? 0 })
+        return { date: dateLabel(day), day }
+      },
       hits: rows.map((r) => ({ ...candidate(r), score: r.score })),
       neighbours: neighbours.map(candidate),
       budget,
       countTokens: (text) => conv.countText(text, 'system'),
       present: [summary.content.summaryText],
       mentioned: datesMentioned(pending.text),
-      terms: contentWords(pending.text)
+      terms: contentWords(pending.text),
+      speaker: speaker.role
     })
   }
 

@@ -109,6 +109,17 @@ export function searchSummarized(
   return rows.filter((r) => !exclude.has(r.messageId)).slice(0, options.limit ?? 30)
 }
 
+/** The newest user and assistant messages of a chat holding an FTS5 term (a name, to learn who it is). */
+export function messagesWithTerm(db: Db, sessionId: string, term: string, limit: number): Array<{ role: RecallRow['role']; text: string }> {
+  return db.all(sql`
+    SELECT m.role AS role, messages_fts.text AS text
+      FROM ${FTS_FIRST}
+     WHERE messages_fts MATCH ${chatMatch(db, sessionId, term)} AND m.session_id = ${sessionId} AND m.hidden_in IS NULL
+       AND m.role IN ('user', 'assistant')
+     ORDER BY m.seq DESC
+     LIMIT ${limit}`)
+}
+
 /** User and assistant messages at the given seqs (neighbours of recalled ones), before `beforeSeq`. */
 export function summarizedAtSeqs(db: Db, sessionId: string, seqs: readonly number[], beforeSeq: number): Omit<RecallRow, 'score'>[] {
   const wanted = [...new Set(seqs)].filter((s) => s >= 1 && s < beforeSeq)

@@ -24,6 +24,38 @@ function matchesTerm(word: string, term: string): boolean {
   return word === term || stem(word) === stem(term) || (term.length >= 5 && word.startsWith(term))
 }
 
+const wordsOf = (text: string): string[] => text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []
+
+/** A sentence this short ("Thanks!") is not worth checking: leaving it out saves nothing. */
+const MIN_QUOTED_WORDS = 4
+
+/**
+ * Checks sentences against texts the request already carries (the summary): a sentence all of whose
+ * words one line of them holds is quoted there (an extractive summary quotes sentences, adding dates).
+ */
+export function quotedIn(present: readonly string[]): (sentence: string) => boolean {
+  const lines = present.flatMap((t) => t.split('\n')).map((l) => new Set(wordsOf(l))).filter((l) => l.size >= MIN_QUOTED_WORDS)
+  return (sentence) => {
+    const words = wordsOf(sentence)
+    return words.length >= MIN_QUOTED_WORDS && lines.some((l) => words.every((w) => l.has(w)))
+  }
+}
+
+/** A passage without the sentences the request already quotes, […] in their place; '' when it quotes them all. */
+export function withoutQuoted(text: string, quoted: (sentence: string) => boolean): string {
+  const parts = sentences(text)
+  const keep = parts.map((p) => !quoted(p))
+  if (keep.every(Boolean)) return text
+  if (!keep.some(Boolean)) return ''
+  const out: string[] = []
+  const gap = EXCERPT_GAP.trim()
+  parts.forEach((p, i) => {
+    if (keep[i]) out.push(p)
+    else if (out[out.length - 1] !== gap) out.push(gap)
+  })
+  return out.join(' ')
+}
+
 /** How many of the terms a sentence holds. */
 function termHits(sentence: string, terms: readonly string[]): number {
   const words = sentence.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []

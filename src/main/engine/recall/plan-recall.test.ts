@@ -62,6 +62,38 @@ describe('planRecall', () => {
     expect(plan.messageIds).toEqual(['m20'])
   })
 
+  it('prefers the own words of the person the message asks about', () => {
+    // "What pets does Melanie have?" with Melanie the assistant: her own message, not the user's about pets.
+    const hits = [{ ...hit(10, 'Pets are such good company, I should get one.', -5), role: 'user' as const }, { ...hit(11, 'We have two cats and a dog at home!', -4), role: 'assistant' as const }]
+    const budget = 30 + count(RECALL_PREFIX)
+    expect(planRecall({ hits, budget, countTokens: count }).messageIds).toEqual(['m10'])
+    expect(planRecall({ hits, budget, countTokens: count, speaker: 'assistant' }).messageIds).toEqual(['m11'])
+  })
+
+  it('ranks a hit that is part of an exchange about the topic above a lone mention', () => {
+    const plan = planRecall({
+      hits: [hit(3, 'The marathon is on my list someday.', -5), hit(20, 'Did you run the marathon in the end?', -4), hit(21, 'I ran the whole marathon in four hours!', -4)],
+      budget: 46 + count(RECALL_PREFIX),
+      countTokens: count
+    })
+    expect(plan.messageIds).toEqual(['m20', 'm21'])
+  })
+
+  it('does not repeat the sentences the summary quotes, and dates only what it brings', () => {
+    const dated: number[] = []
+    const plan = planRecall({
+      hits: [{ ...hit(8, 'We moved to Lisbon in March. The new flat has a balcony facing the river.', -6), date: undefined }],
+      neighbours: [{ ...msg(9, 'Sounds wonderful!'), date: undefined }, { ...msg(30, 'Unrelated.'), date: undefined }],
+      budget: 400,
+      countTokens: count,
+      present: ['- User: We moved to Lisbon in March (March 2023).'],
+      dateOf: (c) => (dated.push(c.seq), { date: `${c.seq} March 2023` })
+    })
+    expect(plan.text).toContain('[8 March 2023]\nassistant: […] The new flat has a balcony facing the river.')
+    expect(plan.text).not.toContain('We moved to Lisbon')
+    expect(dated.sort((a, b) => a - b)).toEqual([8, 9])
+  })
+
   it('recalls nothing without room or without hits', () => {
     expect(planRecall({ hits: [hit(1, 'something', -1)], budget: 5, countTokens: count }).messageIds).toEqual([])
     expect(planRecall({ hits: [], budget: 500, countTokens: count }).text).toBe('')

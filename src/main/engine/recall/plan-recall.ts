@@ -1,4 +1,4 @@
-import { excerpt } from './excerpt'
+import { excerpt, quotedIn, withoutQuoted } from './excerpt'
 import type { CountTokens, EngineRole } from '../types'
 import { matchesMentioned, type MentionedDate, type StatedDate } from './recall-date'
 
@@ -16,6 +16,13 @@ export const MIN_PASSAGE_TOKENS = 40
 export const MIN_RELATIVE_SCORE = 0.15
 /** A hit from a day (or month) the message asks about counts this much more. */
 export const DATE_MATCH_BOOST = 2
+/** A hit written by the person the message asks about counts this much more. */
+export const SPEAKER_BOOST = 1.5
+/**
+ * A hit next to another hit is part of an exchange about the topic (a question and its answer): it
+ * gains this share of its best adjacent hit's relevance, so whole exchanges outrank lone mentions.
+ */
+export const EXCHANGE_WEIGHT = 0.5
 
 export const RECALL_PREFIX =
   'Recalled from earlier in this conversation: original messages the summary condenses, verbatim ([…] marks left-out sentences), by day.\n'
@@ -25,9 +32,15 @@ export interface RecallCandidate {
   seq: number
   role: EngineRole
   text: string
-  /** The day to show ("8 May 2023"): from createdAt, or a date the conversation stated. */
-  date: string
+  /** The day to show ("8 May 2023"): from createdAt, or a date the conversation stated. Else `dateOf` gives it. */
+  date?: string
   /** The same day as data, to match the dates a message asks about. */
+  day?: StatedDate
+}
+
+/** A candidate's day, shown and as data. */
+export interface CandidateDate {
+  date: string
   day?: StatedDate
 }
 
@@ -50,9 +63,17 @@ export interface RecallInput {
   mentioned?: readonly MentionedDate[]
   /** The pending message's content words: a passage too long to bring whole keeps the sentences holding them. */
   terms?: readonly string[]
+  /**
+   * Dates candidates that come without one, only when needed (a passage chosen, or a day asked
+   * about): finding a stated date reads earlier messages, too slow for every hit and neighbour.
+   */
+  dateOf?: (c: RecallCandidate) => CandidateDate
+  /** The side the message asks about (it names that person): that side's own messages rank higher. */
+  speaker?: EngineRole
 }
 
 export interface RecallPassage extends RecallCandidate {
+  date: string
   /** The passage as shown under its day: speaker and (possibly excerpted) text. */
   line: string
   truncatedChars?: number
@@ -113,11 +134,27 @@ export function planRecall(input: RecallInput): RecallPlan {
   for (const n of input.neighbours ?? []) bySeq.set(n.seq, n)
   for (const h of input.hits) bySeq.set(h.seq, h)
   const mentioned = input.mentioned ?? []
+  const dated = new Map<number, CandidateDate>()
+  const when = (c: RecallCandidate): CandidateDate => {
+    if (c.date !== undefined) return { date: c.date, day: c.day }
+    let d = dated.get(c.seq)
+    if (!d) dated.set(c.seq, (d = input.dateOf?.(c) ?? { date: 'earlier' }))
+    return d
+  }
+  const onMentioned = (h: RecallCandidate): boolean => {
+    const day = mentioned.length ? when(h).day : undefined
+    return day !== undefined && matchesMentioned(day, mentioned)
+  }
   // Relevance: higher is better (bm25 scores are negative, lower is better).
   const relevance = (h: RecallHit): number =>
-    mentioned.length && h.day && matchesMentioned(h.day, mentioned) ? -h.score * DATE_MATCH_BOOST : -h.score
+    -h.score *
+    (onMentioned(h) ? DATE_MATCH_BOOST : 1) *
+    (input.speaker && h.role === input.speaker ? SPEAKER_BOOST : 1)
+  const own = new Map<number, number>()
+  for (const h of input.hits) own.set(h.seq, Math.max(own.get(h.seq) ?? 0, relevance(h)))
+  const adjacent = (seq: number) => Math.max(own.get(seq - 1) ?? 0, own.get(seq + 1) ?? 0)
   const ranked = input.hits
-    .map((h) => ({ ...h, relevance: relevance(h) }))
+    .map((h) => ({ ...h, relevance: relevance(h) + EXCHANGE_WEIGHT * adjacent(h.seq) }))
     .sort((a, b) => b.relevance - a.relevance || a.score - b.score)
   const best = Math.max(...ranked.map((h) => h.relevance))
   const hits = ranked.filter(
@@ -128,6 +165,7 @@ export function planRecall(input: RecallInput): RecallPlan {
       !(h.text.trim().length >= 20 && present.some((t) => t.includes(h.text.trim())))
   )
 
+  const quoted = quotedIn(present)
   const chosen: RecallPassage[] = []
   const ids = new Set<string>()
   const days = new Set<string>()
@@ -138,23 +176,25 @@ export function planRecall(input: RecallInput): RecallPlan {
     if (ids.has(c.id)) return false
     const label = recallLabel(c)
     // A new day costs its heading once (a day out of order may cost it again: the block is checked below).
-    const heading = days.has(c.date) ? '' : dayHeading(c.date)
+    const { date, day } = when(c)
+    const heading = days.has(date) ? '' : dayHeading(date)
     const lineCount: CountTokens = (t) => countTokens(heading + label + t)
-    let text = c.text.trim()
+    // Sentences the summary already quotes would only repeat it: […] takes their place.
+    const whole = c.text.trim()
+    let text = withoutQuoted(whole, quoted)
+    if (!text) return false
     let cost = lineCount(text)
-    let truncatedChars: number | undefined
     const limit = Math.min(cap, budget - used)
     if (cost > limit) {
       if (limit < MIN_PASSAGE_TOKENS) return false
-      const cut = excerpt(text, terms, limit, lineCount)
-      truncatedChars = text.length - cut.length
-      text = cut
+      text = excerpt(text, terms, limit, lineCount)
       cost = lineCount(text)
       if (cost > limit) return false
     }
-    chosen.push({ ...c, line: label + text, ...(truncatedChars ? { truncatedChars } : {}), ...(contextFor ? { contextFor } : {}) })
+    const truncatedChars = whole.length - text.length
+    chosen.push({ ...c, date, ...(day ? { day } : {}), line: label + text, ...(truncatedChars > 0 ? { truncatedChars } : {}), ...(contextFor ? { contextFor } : {}) })
     ids.add(c.id)
-    days.add(c.date)
+    days.add(date)
     used += cost
     return true
   }

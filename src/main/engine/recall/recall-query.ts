@@ -44,14 +44,15 @@ export function contentWords(text: string): string[] {
  * An FTS5 MATCH expression for a pending message, or undefined when it has no content words.
  * Every term is a quoted string of letters and digits only, so the result is never a syntax error.
  */
-export function recallQuery(text: string): string | undefined {
-  const terms = recallTerms(text)
+export function recallQuery(text: string, without: readonly string[] = []): string | undefined {
+  const terms = recallTerms(text, without)
   return terms.length ? terms.join(' OR ') : undefined
 }
 
 /** The query's terms, each a valid FTS5 expression on its own ("shoes"*, "new"). */
-export function recallTerms(text: string): string[] {
+export function recallTerms(text: string, without: readonly string[] = []): string[] {
   return contentWords(text)
+    .filter((w) => !without.includes(w))
     // Longer words first: they are usually the specific ones when the message has many.
     .map((w, i) => ({ w, i }))
     .sort((a, b) => (a.w.length >= PREFIX_MIN_LENGTH ? 0 : 1) - (b.w.length >= PREFIX_MIN_LENGTH ? 0 : 1) || a.i - b.i)
