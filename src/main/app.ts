@@ -4,27 +4,28 @@ import { v7 as uuidv7 } from 'uuid'
 import { version } from '../../package.json'
 import type { AppInfo } from '../shared/contract'
 import type { RetryPolicy } from './providers/stream-reply'
-import { attachmentsDir, createAttachmentStore, type AttachmentStore } from './attachments/attachment-store'
+import { attachmentsDir, createAttachmentStore } from './attachments/attachment-store'
 import { createChatAttachments } from './attachments/chat-attachments'
 import { attachmentTokens } from './tokens/attachment-tokens'
 import { openDatabase, type DbHandle } from './db/client'
 import { acquireOwnerLock } from './db/owner-lock'
 import { prepareDataDir, tightenDataFiles } from './data-location'
 import { createConsoleLogger } from './logger'
-import { createChatService, type ChatService } from './services/chat-service'
-import { createCompressionService, type CompressionService } from './services/compression-service'
-import { createHistoryService, type HistoryService } from './services/history-service'
+import { createChatService } from './services/chat-service'
+import { createCompressionService } from './services/compression-service'
+import { createHistoryService } from './services/history-service'
 import { buildModelRequest } from './services/request-builder'
-import { createRecallService, type RecallService } from './services/recall-service'
-import { createModelsService, type ModelsService } from './services/models-service'
+import { createRecallService } from './services/recall-service'
+import { createModelsService } from './services/models-service'
 import { createNewChatModel } from './services/new-chat-model'
-import { createUsageService, type UsageService } from './services/usage-service'
-import { createProvidersService, type ProvidersService } from './services/providers-service'
+import { createUsageService } from './services/usage-service'
+import { createProvidersService } from './services/providers-service'
 import { createFileSecretStore, type SecretStore } from './services/secret-store'
 import type { Clock, IdGenerator, Logger, ServiceDeps } from './services/service-deps'
-import { createSessionsService, type SessionsService } from './services/sessions-service'
-import { createSettingsService, type SettingsService } from './services/settings-service'
-import { createTitleService, type TitleService } from './services/title-service'
+import { createSessionsService } from './services/sessions-service'
+import { createSettingsService } from './services/settings-service'
+import { createTitleService } from './services/title-service'
+import type { Services } from './services/services'
 import { createEventHub, type EventHub } from './transport/event-hub'
 import { createHandlers } from './transport/handlers'
 import { createRouter, type Router } from './transport/router'
@@ -60,20 +61,6 @@ export interface AppOptions {
   ids?: IdGenerator
   log?: Logger
   validateOutput?: boolean
-}
-
-export interface Services {
-  sessions: SessionsService
-  chat: ChatService
-  settings: SettingsService
-  providers: ProvidersService
-  models: ModelsService
-  usage: UsageService
-  compression: CompressionService
-  history: HistoryService
-  recall: RecallService
-  titles: TitleService
-  attachments: AttachmentStore
 }
 
 export interface App {

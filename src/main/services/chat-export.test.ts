@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { buildProgram } from '../cli'
-import { createApp, type App } from '../app'
-import { silentLogger } from '../logger'
+import type { App } from '../app'
 import { manualClock, useTempDir } from '../../../test/support/temp-dir'
+import { useOpenApps } from '../../../test/support/test-apps'
 import { exportFileName } from './chat-export'
 
 async function cli(dbFile: string, ...args: string[]): Promise<string> {
@@ -45,15 +45,8 @@ async function seedChat(app: App): Promise<string> {
 
 describe('chat export and import', () => {
   const tempDir = useTempDir()
-  const apps: App[] = []
-  afterEach(async () => {
-    for (const app of apps.splice(0)) await app.close()
-  })
-  const open = (dbFile: string) => {
-    const app = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {}, clock: manualClock(), validateOutput: true })
-    apps.push(app)
-    return app
-  }
+  const apps = useOpenApps()
+  const open = (dbFile: string) => apps.open({ dbFile, clock: manualClock() })
 
   it('round-trips through JSON into an equal chat, message by message, summaries included', async () => {
     const dir = tempDir()
@@ -63,8 +56,7 @@ describe('chat export and import', () => {
     const original = app.services.chat.messages(id)
     const originalSummary = app.services.compression.snapshots(id).find((s) => s.kind === 'summary' && s.status === 'active')!
     expect(originalSummary).toBeDefined()
-    await app.close()
-    apps.splice(0)
+    await apps.close(app)
 
     const file = join(dir, 'chat.json')
     await cli(source, 'export', '--session', id, '--format', 'json', '--out', file)
@@ -120,8 +112,7 @@ describe('chat export and import', () => {
     const app = open(dbFile)
     const id = await seedChat(app)
     const json = app.services.sessions.export(id, 'json').text
-    await app.close()
-    apps.splice(0)
+    await apps.close(app)
 
     const newer = join(dir, 'newer.json')
     writeFileSync(newer, json.replace('"version": 1', '"version": 2'))

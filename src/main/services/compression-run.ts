@@ -5,7 +5,7 @@ import { activeSummary, findSnapshot, insertSummary, setSnapshotStatus } from '.
 import { AppError } from '../../shared/app-error'
 import type { Conversation } from './conversation'
 import type { ServiceDeps } from './service-deps'
-import type { WrittenSummary } from './write-summary'
+import { cancelledError, type WrittenSummary } from './write-summary'
 
 export interface RunResult {
   snapshot: Snapshot
@@ -44,8 +44,6 @@ export interface RunRequest {
   /** The messages the new summary covers (besides a previous summary): seq span and stored tokens. */
   span?: { firstSeq: number; lastSeq: number; tokens: number }
 }
-
-export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')
 
 /**
  * Runs compressions: begin (event, cancellable), summarize, commit the snapshot and the status of

@@ -3,26 +3,17 @@ import type { Session } from '../../shared/domain/session'
 import { thresholdSetting, type Settings } from '../../shared/domain/settings'
 import type { Snapshot } from '../../shared/domain/snapshot'
 import type { Db } from '../db/client'
-import {
-  findMessage,
-  findMessages,
-  historyTotals,
-  listHistoryHeads,
-  listHistoryHeadsPage,
-  newestSeq,
-  staleCounted,
-  type HistoryTotal,
-  type MessageHead
-} from '../db/repositories/messages-repo'
+import { findMessage, findMessages, listHistoryHeads, listHistoryHeadsPage, newestSeq, type MessageHead } from '../db/repositories/messages-repo'
 import { activeSummary } from '../db/repositories/snapshots-repo'
-import { unchangedUpTo, writeMark, type WriteMark } from '../db/repositories/write-generation'
 import { computeBudget, type Budget } from '../engine/budget'
 import { LARGE_MESSAGE_SHARE, SUMMARY_PREFIX } from '../engine/build-context'
 import { totalTokens, type EngineMessage } from '../engine/types'
 import type { ModelSpec } from '../models/catalog'
 import { conservativeThreshold } from '../tokens/calibration'
-import { countMessage, isExactCounter, localCounterFor, requestOverhead } from '../tokens/message-tokens'
+import { localCounterFor, requestOverhead } from '../tokens/message-tokens'
+import { countTextFor, createHeadCounter, fitsCounter } from './head-counter'
 import { createMessageTailCache } from './message-tail-cache'
+import { createStoredTotals, type Totals } from './stored-totals'
 
 /**
  * A chat as its next request sees it: system prompt, the active summary, the messages after its
@@ -80,56 +71,6 @@ export interface ConversationReaderDeps {
   onStale(session: Session, spec: ModelSpec): void
 }
 
-interface Totals {
-  messages: number
-  tokens: number
-  counters: Set<string>
-  exact: boolean
-}
-
-/** A stored message as the engine sees it; its text is read from the database on first use. */
-function lazyEngineMessage(head: MessageHead, tokens: number, loadText: () => string): EngineMessage {
-  const parts = head.toolParts ?? []
-  const calls = parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)
-  const results = parts.filter((p) => p.type === 'tool-result').map((p) => p.toolCallId)
-  let text: string | undefined
-  return {
-    id: head.id,
-    seq: head.seq,
-    role: head.role,
-    get text() {
-      return (text ??= loadText())
-    },
-    tokens,
-    ...(calls.length ? { toolCallIds: calls } : {}),
-    ...(results.length ? { toolResultIds: results } : {}),
-    createdAt: head.createdAt
-  }
-}
-
-/** Counts a text as one message of the model (framing included), locally and at once. */
-export function countTextFor(spec: ModelSpec, role: 'system' | 'user', text: string): number {
-  return countMessage({ role, parts: [{ type: 'text', text }] }, spec).tokens
-}
-
-/** The counters whose stored counts this model can use: its local one and its provider's endpoint. */
-export function countersFor(spec: ModelSpec): [string, string] {
-  return [localCounterFor(spec), `api:${spec.provider}:${spec.id}`]
-}
-
-/** A stored count is usable when it came from the counter this model uses now. */
-function fitsCounter(counter: string | null, spec: ModelSpec): boolean {
-  return counter !== null && countersFor(spec).includes(counter)
-}
-
-/** Counts scaled from another counter's (until the background recount stores real ones). */
-const SCALED = 'scaled'
-/** Messages counted for the model to learn how its counts compare with the stored ones. */
-const RATIO_SAMPLE = 48
-
-const TOTALS_CACHE_LIMIT = 512
-/** Messages at the end of a chat whose counts are summed on every request (replies and counts land there). */
-const RECENT_MESSAGES = 256
 /** Heads counted at a time while walking back from the newest message. */
 const WALK_PAGE = 64
 /** Heads per page when a whole history is read with the event loop free between pages (~5 ms each). */
@@ -138,58 +79,8 @@ const HISTORY_PAGE = 1000
 export function createConversationReader(deps: ConversationReaderDeps) {
   const { db } = deps
   const tail = createMessageTailCache(db)
-  // Totals of each chat's older messages, valid until a write (here or by another process) touches them.
-  const olderTotals = new Map<string, { mark: WriteMark; upto: number; groups: HistoryTotal[] }>()
-  // Per chat and counter: the model's counts over the stored ones, on a sample of the newest messages.
-  const ratios = new Map<string, number>()
-
-  /**
-   * How this model's counts compare with the counts stored for another tokenizer, from a small
-   * sample: the rest of the history is scaled by it until the background recount stores real counts.
-   */
-  function staleRatio(session: Session, spec: ModelSpec): number {
-    const key = `${session.id}|${localCounterFor(spec)}`
-    const known = ratios.get(key)
-    if (known !== undefined) return known
-    const sample = staleCounted(db, session.id, countersFor(spec), RATIO_SAMPLE).filter((s) => s.tokenCount !== null)
-    const rows = findMessages(db, sample.map((s) => s.id))
-    let stored = 0
-    let counted = 0
-    for (const s of sample) {
-      const row = rows.get(s.id)
-      if (!row) continue
-      stored += s.tokenCount!
-      counted += countMessage({ role: row.role, parts: row.parts }, spec).tokens
-    }
-    const ratio = stored > 0 ? counted / stored : 1
-    if (ratios.size >= TOTALS_CACHE_LIMIT) ratios.clear()
-    ratios.set(key, ratio)
-    return ratio
-  }
-
-  /**
-   * Heads as engine messages: stored counts where they fit the model; where not, counted locally,
-   * or (`ratio`, for a whole history) the stored count scaled to the model's tokenizer.
-   */
-  function countHeads(heads: readonly MessageHead[], spec: ModelSpec, rowOf: (id: string) => ChatMessage, ratio?: number) {
-    const scale = (h: MessageHead) => ratio !== undefined && h.tokenCount !== null && !fitsCounter(h.tokenCounter, spec)
-    const staleIds = heads.filter((h) => !scale(h) && (h.tokenCount === null || !fitsCounter(h.tokenCounter, spec))).map((h) => h.id)
-    const stale = staleIds.length ? findMessages(db, staleIds) : new Map<string, ChatMessage>()
-    const counters = new Set<string>()
-    let exact = true
-    const messages = heads.map((h) => {
-      const row = stale.get(h.id)
-      const counted = row
-        ? countMessage({ role: row.role, parts: row.parts }, spec)
-        : scale(h)
-          ? { tokens: Math.max(1, Math.round(h.tokenCount! * ratio!)), counter: SCALED }
-          : { tokens: h.tokenCount!, counter: h.tokenCounter! }
-      counters.add(counted.counter)
-      if (!isExactCounter(counted.counter)) exact = false
-      return lazyEngineMessage(h, counted.tokens, () => tail.textOf(row ?? rowOf(h.id)))
-    })
-    return { messages, counters, exact, stale: stale.size > 0 || heads.some(scale) }
-  }
+  const { staleRatio, countHeads } = createHeadCounter(db, tail)
+  const storedTotals = createStoredTotals(db, { staleRatio }, deps.onStale)
 
   /** Every message in (afterSeq, beforeSeq); full rows are read in batches around the first one asked for. */
   function fullHistory(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number) {
@@ -250,49 +141,6 @@ export function createConversationReader(deps: ConversationReaderDeps) {
         if (stale) deps.onStale(session, spec)
         return { messages, counters, exact, stale, rowOf }
       }
-    }
-  }
-
-  /**
-   * Stored counts of the history per counter. The older part (all but the newest messages) is kept
-   * per chat until a write touches it; only the newest part is summed again, so a request after a
-   * new message does not re-read the chat.
-   */
-  function countsByCounter(sessionId: string, afterSeq: number, beforeSeq: number): HistoryTotal[] {
-    const key = `${sessionId}|${afterSeq}`
-    let older = olderTotals.get(key)
-    if (older && !unchangedUpTo(db, sessionId, older.mark, older.upto)) older = undefined
-    if (!older) {
-      const mark = writeMark(db, sessionId)
-      const upto = Math.max(afterSeq, newestSeq(db, sessionId) - RECENT_MESSAGES)
-      older = { mark, upto, groups: historyTotals(db, sessionId, afterSeq, upto + 1) }
-      if (olderTotals.size >= TOTALS_CACHE_LIMIT) olderTotals.clear()
-      olderTotals.set(key, older)
-    }
-    if (beforeSeq <= older.upto + 1) return historyTotals(db, sessionId, afterSeq, beforeSeq)
-    const merged = new Map<string | null, HistoryTotal>()
-    for (const g of [...older.groups, ...historyTotals(db, sessionId, older.upto, beforeSeq)]) {
-      const m = merged.get(g.counter)
-      merged.set(g.counter, m ? { counter: g.counter, messages: m.messages + g.messages, tokens: m.tokens + g.tokens, counted: m.counted + g.counted } : g)
-    }
-    return [...merged.values()]
-  }
-
-  /**
-   * Tokens of the history from stored counts, those stored for another tokenizer scaled to this
-   * model's (and recounted in the background); undefined when some were never counted.
-   */
-  function storedTotals(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number): Totals | undefined {
-    const groups = countsByCounter(session.id, afterSeq, beforeSeq)
-    if (groups.some((g) => g.counted < g.messages)) return undefined
-    const fits = (g: HistoryTotal) => fitsCounter(g.counter, spec)
-    const ratio = groups.every(fits) ? 1 : staleRatio(session, spec)
-    if (!groups.every(fits)) deps.onStale(session, spec)
-    return {
-      messages: groups.reduce((s, g) => s + g.messages, 0),
-      tokens: groups.reduce((s, g) => s + (fits(g) ? g.tokens : Math.round(g.tokens * ratio)), 0),
-      counters: new Set(groups.map((g) => (fits(g) ? g.counter! : SCALED))),
-      exact: groups.every((g) => fits(g) && isExactCounter(g.counter!))
     }
   }
 

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { AttachmentPart } from '../../shared/domain/chat-message'
-import { createApp, type App } from '../app'
+import type { App } from '../app'
 import { buildProgram } from '../cli'
-import { silentLogger } from '../logger'
 import { samplePng } from '../../../test/support/sample-files'
 import { manualClock, useTempDir } from '../../../test/support/temp-dir'
+import { useOpenApps } from '../../../test/support/test-apps'
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
 const png = samplePng(32, 24, [200, 40, 40])
@@ -15,19 +15,9 @@ const notes = Buffer.from('# Release checklist\n\nThe rollback password is periw
 
 describe('export and import of a chat with its attached files', () => {
   const tempDir = useTempDir()
-  const apps: App[] = []
-  afterEach(async () => {
-    for (const app of apps.splice(0)) await app.close()
-  })
-  const open = (dbFile: string) => {
-    const app = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {}, clock: manualClock(), validateOutput: true })
-    apps.push(app)
-    return app
-  }
-  const close = async (app: App) => {
-    apps.splice(apps.indexOf(app), 1)
-    await app.close()
-  }
+  const apps = useOpenApps()
+  const open = (dbFile: string) => apps.open({ dbFile, clock: manualClock() })
+  const close = apps.close
 
   async function upload(app: App, filename: string, mediaType: string, data: Buffer): Promise<AttachmentPart> {
     const res = await app.router.call('attachments.upload', { filename, mediaType, data: data.toString('base64') })

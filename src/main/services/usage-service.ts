@@ -7,7 +7,8 @@ import type { EngineMessage } from '../engine/types'
 import { modelKey, type ModelSpec } from '../models/catalog'
 import { Calibrator } from '../tokens/calibration'
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter'
-import { countersFor, countTextFor, createConversationReader, type Conversation } from './conversation'
+import { createConversationReader, type Conversation } from './conversation'
+import { countersFor, countTextFor } from './head-counter'
 import { countMessage, localCounterFor } from '../tokens/message-tokens'
 
 /** Messages recounted between two turns of the event loop after a model switch. */

@@ -7,7 +7,6 @@ import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../providers/provider-tim
 import type { RetryPolicy } from '../providers/stream-reply'
 import { AppError } from '../../shared/app-error'
 import { runDetailsJob } from '../workers/details-job'
-import { cancelledError } from './compression-run'
 import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
 import type { Clock, Emit, Logger } from './service-deps'
@@ -16,6 +15,9 @@ import { summaryCostUsd } from './summary-cost'
 import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
 import type { Conversation } from './conversation'
 import type { ExtractiveThread } from '../workers/extractive-thread'
+
+/** A summary stopped by the user (or replaced): reported as cancelled, never as a failure. */
+export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')
 
 /** Of the summarization model's window, what the prompt may use (the rest is for the summary). */
 const SUMMARIZER_INPUT_SHARE = 0.75

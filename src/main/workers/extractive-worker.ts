@@ -4,7 +4,8 @@
  * (electron.vite.config.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { EXTRACTIVE_WORKER, runExtractiveJob, type ExtractiveOutcome, type ExtractiveWorkerData, type ThreadJob } from './extractive-job'
+import { runExtractiveJob } from './extractive-job'
+import { EXTRACTIVE_WORKER, type ExtractiveOutcome, type ExtractiveWorkerData, type ThreadJob } from './thread-protocol'
 import { messageTextReader } from './read-message-texts'
 import { runStrategyJob } from './strategy-job'
 import { runDetailsJob } from './details-job'

@@ -2,7 +2,7 @@ import { importanceOutcome, tieredOutcome, type StrategyOutcome } from '../engin
 import type { EngineMessage } from '../engine/types'
 import type { ModelSpec } from '../models/catalog'
 import { countMessage } from '../tokens/message-tokens'
-import { withTextsRead, type ReadTexts } from './extractive-job'
+import { withTextsRead, type ReadTexts } from './job-texts'
 
 /** A stored message as a strategy sees it; without its text the thread reads the text itself. */
 export type StrategyJobMessage = Omit<EngineMessage, 'text'> & { text?: string }

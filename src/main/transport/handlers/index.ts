@@ -1,5 +1,5 @@
 import type { AppInfo } from '../../../shared/contract'
-import type { Services } from '../../app'
+import type { Services } from '../../services/services'
 import type { Handlers } from '../router'
 import { importDistillChatText } from '../../services/import-distill-chat'
 

@@ -2,29 +2,7 @@ import { create } from 'zustand'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import { api } from '../api/client'
 import { errorMessage, isApiError } from '../api/api-error'
-import { messageText } from '../lib/message-text'
-
-export interface Thread {
-  /** The loaded stretch of the conversation (a page or a few), oldest first. */
-  messages: ChatMessage[]
-  status: 'loading' | 'ready' | 'error'
-  error: string | null
-  /** The chat has older messages than those loaded: scrolling up loads them. */
-  hasOlder: boolean
-  /** The chat has newer messages than those loaded (it was opened at an older one). */
-  hasNewer: boolean
-  /** A page is on its way at that end. */
-  loadingOlder: boolean
-  loadingNewer: boolean
-  /** Loading a page at either end failed; scrolling there again tries again. */
-  pageError: string | null
-}
-
-interface Page {
-  messages: ChatMessage[]
-  hasOlder: boolean
-  hasNewer: boolean
-}
+import { emptyThread, inLoadedStretch, merge, newer, pageInPlace, without, type Page, type Thread } from './thread'
 
 interface ChatState {
   threads: Record<string, Thread>
@@ -69,33 +47,6 @@ interface ChatState {
   reloadAll(): void
 }
 
-/** An incoming copy wins, except a 'streaming' copy that knows less text than the deltas already shown. */
-function newer(current: ChatMessage | undefined, incoming: ChatMessage): ChatMessage {
-  if (
-    current &&
-    incoming.status === 'streaming' &&
-    current.status === 'streaming' &&
-    messageText(current.parts).length > messageText(incoming.parts).length
-  ) {
-    return { ...incoming, parts: current.parts }
-  }
-  return incoming
-}
-
-/** Merges incoming copies; those whose id is in `keep` stay as they are (events told us more). */
-function merge(
-  current: readonly ChatMessage[],
-  incoming: readonly ChatMessage[],
-  keep: ReadonlySet<string> = new Set()
-): ChatMessage[] {
-  const byId = new Map(current.map((m) => [m.id, m]))
-  for (const message of incoming) {
-    if (keep.has(message.id) && byId.has(message.id)) continue
-    byId.set(message.id, newer(byId.get(message.id), message))
-  }
-  return [...byId.values()].sort((a, b) => a.seq - b.seq)
-}
-
 /** Per chat being loaded: the messages events changed meanwhile, which the snapshot must not undo. */
 const changedDuringLoad = new Map<string, Set<string>>()
 
@@ -112,47 +63,6 @@ const bump = (sessionId: string) => {
 
 /** The around-load in flight per chat, so the pane and the list asking for the same jump share it. */
 const aroundInFlight = new Map<string, { messageId: string; done: Promise<boolean> }>()
-
-const emptyThread = (messages: ChatMessage[] = []): Thread => ({
-  messages,
-  status: 'loading',
-  error: null,
-  hasOlder: false,
-  hasNewer: false,
-  loadingOlder: false,
-  loadingNewer: false,
-  pageError: null
-})
-
-/** Whether a message belongs in the loaded stretch: not before it while older pages are missing, nor after it while newer are. */
-function inLoadedStretch(thread: Thread, message: ChatMessage): boolean {
-  const first = thread.messages[0]
-  const last = thread.messages[thread.messages.length - 1]
-  if (thread.messages.some((m) => m.id === message.id)) return true
-  if (thread.hasNewer && last && message.seq > last.seq) return false
-  if (thread.hasOlder && first && message.seq < first.seq) return false
-  return true
-}
-
-/**
- * A page in place of what is loaded. Copies events delivered while it was read (`changed`) win, and
- * such messages newer than the page's end stay (a reply that streamed in meanwhile).
- */
-function pageInPlace(previous: readonly ChatMessage[], page: Page, changed: ReadonlySet<string>): ChatMessage[] {
-  const start = page.messages[0]?.seq ?? -Infinity
-  const fresh = previous.filter((m) => changed.has(m.id) && m.seq >= start && (!page.hasNewer || m.seq <= (page.messages.at(-1)?.seq ?? Infinity)))
-  return merge(fresh, page.messages, changed)
-}
-
-function without<T>(record: Record<string, T>, key: string): Record<string, T> {
-  const { [key]: _gone, ...rest } = record
-  return rest
-}
-
-/** Whether the chat's reply is still streaming. */
-export function isStreaming(thread: Thread | undefined): boolean {
-  return thread?.messages.some((m) => m.status === 'streaming') ?? false
-}
 
 export const useChatStore = create<ChatState>()((set, get) => {
   /**

@@ -1,0 +1,20 @@
+import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
+import type { DetailsJob } from './details-job'
+import type { ExtractiveJob } from './extractive-job'
+import type { StrategyJob } from './strategy-job'
+
+/** What the thread is asked to do: write a summary, or run a strategy over a whole history. */
+export type ThreadJob = { kind: 'summary'; job: ExtractiveJob } | { kind: 'strategy'; job: StrategyJob } | { kind: 'details'; job: DetailsJob }
+
+/** The thread's answer: the summary text, or the strategy's outcome. */
+export type ExtractiveOutcome = { id: number; result: string | StrategyOutcome } | { id: number; error: string }
+
+/** Marks the threads this module starts, so the entry never answers another thread's messages. */
+export const EXTRACTIVE_WORKER = 'distill-extractive-summaries'
+
+/** What a summary thread starts with. */
+export interface ExtractiveWorkerData {
+  role: typeof EXTRACTIVE_WORKER
+  /** The database the thread reads message text from; texts come with each job when absent. */
+  dbFile?: string
+}

@@ -1,0 +1,50 @@
+import type { FakeProvider } from '../../e2e/fake-provider'
+import type { EventEnvelope } from '../../src/shared/contract'
+import type { App } from '../../src/main/app'
+import { useTestApps } from './test-apps'
+
+/** A reply long enough that a few turns fill a 4,096-token window. */
+export const LONG_REPLY = (i: number) =>
+  `Answer ${i}: ` + 'This is a fairly detailed answer that goes on for a while to fill the context window quickly. '.repeat(6)
+
+const isSummaryRequest = (r: { body: unknown }) => JSON.stringify(r.body).includes('conversation summarization assistant')
+
+/**
+ * Apps on the real stack whose chat model is a small-window model of the fake provider, with
+ * quick retries: for tests of compressions, model summaries and summaries written ahead.
+ */
+export function useCompressionStack(fake: () => FakeProvider) {
+  const openApp = useTestApps()
+
+  function open() {
+    const app = openApp({
+      retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 1000 },
+      backgroundRetryMs: [10, 10],
+      env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake().baseURLs.openai }
+    })
+    const events: EventEnvelope[] = []
+    app.events.subscribe((e) => events.push(e))
+    // A small window so a few turns fill it: 4096 tokens, 512 reserved for the reply.
+    app.services.settings.update({
+      customModels: [{ provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 }],
+      minimumTokens: 500
+    })
+    const session = app.services.sessions.create()
+    app.services.sessions.update(session.id, { provider: 'openai', modelId: 'tiny-4k' })
+    return { app, events, session }
+  }
+
+  async function turn(app: App, sessionId: string, text: string, reply: string) {
+    fake().script([{ reply }])
+    app.services.chat.send(sessionId, text)
+    await app.services.chat.idle()
+  }
+
+  return {
+    open,
+    turn,
+    /** The newest request that asked for a reply (not a summary). */
+    lastChatRequest: () => [...fake().requests].reverse().find((r) => !isSummaryRequest(r))!,
+    summaryRequests: () => fake().requests.filter(isSummaryRequest)
+  }
+}
