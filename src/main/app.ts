@@ -204,7 +204,7 @@ export function createApp(options: AppOptions): App {
       const conv = usage.conversation(sessionId, replySeq)
       const request = buildModelRequest(conv, recall.forRequest(conv))
       recall.rememberFor(sessionId, replySeq, request.recalledIds)
-      return { ...request, maxOutputTokens: conv.budget.reservedOutput }
+      return { ...request, maxOutputTokens: conv.budget.reservedOutput, sentTokens: request.context.tokens }
     },
     sessions,
     providers,
@@ -214,7 +214,7 @@ export function createApp(options: AppOptions): App {
     firstChunkMs: options.stallMs,
     retry: options.retry,
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
-    onUsage: (reply, session) => usage.replyFinished(reply, session),
+    onUsage: (reply, session, sentTokens) => usage.replyFinished(reply, session, sentTokens),
     onReplyComplete: (reply, session) => {
       void titles.afterReply(reply, session)
       if (!readOnly) compression.prepareAhead(session.id, 'reply')

@@ -60,9 +60,18 @@ export interface ChatServiceOptions {
   prepareRequest?: (
     sessionId: string,
     replySeq: number
-  ) => Promise<{ system?: string; messages: ModelMessage[]; inputCut?: { id: string; tokens: number }; maxOutputTokens?: number }>
-  /** Called when a reply finishes with provider-reported usage. */
-  onUsage?: (message: ChatMessage, session: Session) => void
+  ) => Promise<{
+    system?: string
+    messages: ModelMessage[]
+    inputCut?: { id: string; tokens: number }
+    /** Older messages the request could not carry (auto-compression off or failed): the reply says so. */
+    leftOut?: { messages: number; beforeSeq: number }
+    maxOutputTokens?: number
+    /** Counted tokens of the request sent, for calibration against the provider's reported usage. */
+    sentTokens?: number
+  }>
+  /** Called when a reply finishes with provider-reported usage (and the counted tokens of the request it answered). */
+  onUsage?: (message: ChatMessage, session: Session, sentTokens?: number) => void
   /** Called when a reply completes (a chat's first one gets a generated title). */
   onReplyComplete?: (reply: ChatMessage, session: Session) => void
   /** What the active summary covers and whether one is being written: summarized messages are read-only. */
@@ -127,6 +136,14 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
         if (shortened) publish(shortened)
       }
+      // Older messages that did not fit and no summary holds: the reply says so, never silently.
+      const leftOut = 'leftOut' in request ? request.leftOut : undefined
+      if (leftOut) {
+        const noted = updateMessage(db, reply.id, { sentWithoutMessages: leftOut.messages })
+        if (noted) publish(noted)
+        log.warn(`A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`)
+      }
+      const sentTokens = 'sentTokens' in request ? request.sentTokens : undefined
       const messages = deps.attachments
         ? await deps.attachments.resolve(request.messages, { provider, modelId, sessionId: session.id, cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0 })
         : request.messages
@@ -166,7 +183,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
           inputTokens: result.inputTokens ?? null,
           outputTokens: result.outputTokens ?? null
         })!
-        deps.onUsage?.(final, session)
+        deps.onUsage?.(final, session, sentTokens)
         deps.onReplyComplete?.(final, session)
       } else if (result.outcome === 'aborted') {
         final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!

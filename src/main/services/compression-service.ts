@@ -102,8 +102,8 @@ export function createCompressionService(
         totalMessages: conv.historyCount + (conv.summary?.content.messagesIncluded ?? 0),
         messagesToSummarize: plan.toSummarize.length,
         messagesKept: plan.retained.length,
-        tokensBefore: conv.calibrate(plan.tokensBefore),
-        estimatedTokensAfter: conv.calibrate(plan.estimatedTokensAfter),
+        tokensBefore: conv.contextTokens(),
+        estimatedTokensAfter: conv.cost(plan.estimatedTokensAfter),
         targetSummaryTokens: plan.targetSummaryTokens,
         retentionTokens: plan.retentionTokens,
         belowMinimum: plan.belowMinimum,
@@ -133,8 +133,7 @@ export function createCompressionService(
         if (!auto) return undefined
         // From the chat's totals: the history itself is read only when a compression runs.
         const compressible = conv.summaryTokens + conv.historyTokens - (conv.pending?.tokens ?? 0)
-        const contextTokens = conv.calibrate(conv.total())
-        const decision = compressionTrigger({ contextTokens, compressibleTokens: compressible, budget: conv.budget, settings: settingsFor() })
+        const decision = compressionTrigger({ contextTokens: conv.total(), compressibleTokens: compressible, budget: conv.budget, settings: settingsFor() })
         if (!decision.compress) return undefined
         // The send never waits for a model: a quick offline summary goes in now, and the model's
         // replaces it in the background (the rolling strategy; the others are offline already).

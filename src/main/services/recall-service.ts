@@ -87,8 +87,8 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     const speaker = namedSpeaker(conv.session.id, summary.id, pending.text)
     const query = recallQuery(pending.text, speaker.names) ?? recallQuery(pending.text)
     if (!query) return EMPTY_RECALL
-    const used = conv.total()
-    const budget = recallRoom({ usable: conv.budget.usable, usedTokens: used, percent: settings.get().recallBudgetPercent })
+    // Counted tokens, like every part of the request the context builder fits.
+    const budget = recallRoom({ usable: conv.budget.countedUsable, usedTokens: conv.total(), percent: settings.get().recallBudgetPercent })
     if (budget < MIN_PASSAGE_TOKENS) return EMPTY_RECALL
     const beforeSeq = summary.cutoffSeq + 1
     const rows = mergeRecallRows(

@@ -52,6 +52,11 @@ export class Calibrator {
   factor(modelKey: string): number {
     return this.state[modelKey]?.factor ?? 1
   }
+  /** What was learned for the model, or null before its first reply with usage. */
+  calibration(modelKey: string): { factor: number; samples: number } | null {
+    const entry = this.state[modelKey]
+    return entry ? { factor: entry.factor, samples: entry.samples } : null
+  }
   toJSON(): CalibrationState {
     return this.state
   }

@@ -20,7 +20,8 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
     createdAt: row.createdAt,
-    ...(row.sentCutTokens ? { sentCutTokens: row.sentCutTokens } : {})
+    ...(row.sentCutTokens ? { sentCutTokens: row.sentCutTokens } : {}),
+    ...(row.sentWithoutMessages ? { sentWithoutMessages: row.sentWithoutMessages } : {})
   }
 }
 
@@ -67,7 +68,7 @@ export function findMessage(db: Db, id: string): ChatMessage | undefined {
 export function updateMessage(
   db: Db,
   id: string,
-  patch: Partial<Pick<NewChatMessageRow, 'parts' | 'status' | 'error' | 'tokenCount' | 'tokenCounter' | 'inputTokens' | 'outputTokens' | 'sentCutTokens'>>
+  patch: Partial<Pick<NewChatMessageRow, 'parts' | 'status' | 'error' | 'tokenCount' | 'tokenCounter' | 'inputTokens' | 'outputTokens' | 'sentCutTokens' | 'sentWithoutMessages'>>
 ): ChatMessage | undefined {
   const row = db
     .update(chatMessages)
