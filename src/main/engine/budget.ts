@@ -36,6 +36,8 @@ export interface Calibration {
   factor: number
   /** Replies it was learned from. */
   samples: number
+  /** Another model of the same provider it was learned from, before this model's first reply. */
+  from?: string
 }
 
 export interface BudgetInput {

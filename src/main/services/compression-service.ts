@@ -132,8 +132,12 @@ export function createCompressionService(
         const auto = conv.session.autoCompress ?? settings.get().autoCompress
         if (!auto) return undefined
         // From the chat's totals: the history itself is read only when a compression runs.
-        const compressible = conv.summaryTokens + conv.historyTokens - (conv.pending?.tokens ?? 0)
-        const decision = compressionTrigger({ contextTokens: conv.total(), compressibleTokens: compressible, budget: conv.budget, settings: settingsFor() })
+        const decision = compressionTrigger({
+          contextTokens: conv.total(),
+          compressibleTokens: conv.compressibleTokens(),
+          budget: conv.budget,
+          settings: settingsFor()
+        })
         if (!decision.compress) return undefined
         // The send never waits for a model: a quick offline summary goes in now, and the model's
         // replaces it in the background (the rolling strategy; the others are offline already).

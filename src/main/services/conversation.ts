@@ -58,6 +58,10 @@ export interface Conversation {
   totalAfter(coveredTokens: number, summaryTokens: number): number
   /** Counted tokens in the provider's tokens (the budget's conversion). */
   cost(counted: number): number
+  /** Counted tokens a compression could replace: the active summary and the history but the pending input. */
+  compressibleTokens(): number
+  /** Counted tokens every request carries whatever is compressed: system prompt, pending input, framing. */
+  fixedTokens(): number
   countText(text: string, role?: 'system' | 'user'): number
   /** Tokens of a summary text as the request carries it (prefix and system framing included). */
   summaryTokensOf(text: string): number
@@ -261,6 +265,8 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       contextTokens: (extraTokens = 0) => providerTokens(budget, total(extraTokens)),
       totalAfter: (coveredTokens: number, newSummaryTokens: number) => total() - summaryTokens - coveredTokens + newSummaryTokens,
       cost: (counted: number) => providerTokens(budget, counted),
+      compressibleTokens: () => summaryTokens + totals.tokens - (pendingOf()?.tokens ?? 0),
+      fixedTokens: () => systemTokens + (pendingOf()?.tokens ?? 0) + overheadTokens,
       countText,
       summaryTokensOf: (text: string) => countText(SUMMARY_PREFIX + text, 'system'),
       loadMessages: (ids: readonly string[]) => new Map(ids.map((id) => [id, rowOf(id)])),

@@ -58,6 +58,9 @@ export function withDraft(conv: Conversation, text: string, counted?: number): C
     contextTokens: (extraTokens = 0) => conv.contextTokens(tokens + extraTokens),
     totalAfter: (covered, summaryTokens) => conv.totalAfter(covered, summaryTokens) + tokens,
     cost: (counted) => conv.cost(counted),
+    // The draft is the pending input: an unanswered message before it becomes history.
+    compressibleTokens: () => conv.summaryTokens + conv.historyTokens,
+    fixedTokens: () => conv.systemTokens + tokens + conv.overheadTokens,
     countText: (t, role) => conv.countText(t, role),
     summaryTokensOf: (t) => conv.summaryTokensOf(t),
     loadMessages: (ids) => {

@@ -43,7 +43,7 @@ export async function planStrategyRun(options: {
   decide(ask: StrategyAsk): Promise<StrategyOutcome>
 }): Promise<StrategyRun | undefined> {
   const { conv, all, pending } = options
-  const fixed = conv.systemTokens + (pending?.tokens ?? 0) + conv.overheadTokens
+  const fixed = pending ? conv.fixedTokens() : conv.fixedTokens() - (conv.pending?.tokens ?? 0)
   const autoRoom = Math.max(0, Math.floor(conv.budget.countedThreshold * AFTER_COMPRESSION_TARGET) - fixed)
   // By hand, with no retention given, the history is brought down to a quarter of its size.
   const historyTokens = options.type === 'auto' ? autoRoom : Math.min(autoRoom, options.retentionOverride ?? Math.floor(totalTokens(all) / 4))

@@ -14,6 +14,17 @@ describe('calibration', () => {
     expect(c.apply('google:gemini-2.5-pro', 1000)).toBe(1000) // per model
   })
 
+  it('lends a sibling model’s count only when it is higher, until the model has its own', () => {
+    const c = new Calibrator()
+    c.observe('openai-compatible:big', 1000, 1600)
+    c.observe('openai-compatible:other', 1000, 700)
+    c.observe('anthropic:claude-sonnet-4-5', 1000, 1900)
+    expect(c.calibration('openai-compatible:small')).toEqual({ factor: 1.6, samples: 1, from: 'big' })
+    c.observe('openai-compatible:small', 1000, 800)
+    expect(c.calibration('openai-compatible:small')).toEqual({ factor: 0.8, samples: 1 })
+    expect(new Calibrator({ 'openai:x': { factor: 0.7, samples: 3 } }).calibration('openai:y')).toBeNull()
+  })
+
   it('clamps to 0.5..2, ignores empty observations, and round-trips its state', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 50 }), (obs) => {

@@ -52,10 +52,22 @@ export class Calibrator {
   factor(modelKey: string): number {
     return this.state[modelKey]?.factor ?? 1
   }
-  /** What was learned for the model, or null before its first reply with usage. */
-  calibration(modelKey: string): { factor: number; samples: number } | null {
+  /**
+   * What was learned for the model. Before its first reply with usage, another model of the same
+   * provider that counted more than its estimate stands in (the most of them: the safe side), so
+   * a switch to a smaller model of the same server does not start by passing its window.
+   */
+  calibration(modelKey: string): { factor: number; samples: number; from?: string } | null {
     const entry = this.state[modelKey]
-    return entry ? { factor: entry.factor, samples: entry.samples } : null
+    if (entry) return { factor: entry.factor, samples: entry.samples }
+    const provider = modelKey.slice(0, modelKey.indexOf(':') + 1)
+    let prior: { factor: number; samples: number; from: string } | null = null
+    for (const [key, e] of Object.entries(this.state)) {
+      if (provider && key.startsWith(provider) && e.factor > 1 && (!prior || e.factor > prior.factor)) {
+        prior = { factor: e.factor, samples: e.samples, from: key.slice(provider.length) }
+      }
+    }
+    return prior
   }
   toJSON(): CalibrationState {
     return this.state

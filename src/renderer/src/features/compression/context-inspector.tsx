@@ -12,6 +12,7 @@ import { ThresholdSource } from '../usage/threshold-source'
 import { isEstimate } from '../usage/usage-level'
 import { preparedNote } from '../usage/prepared-note'
 import { recountNote } from '../usage/recount-note'
+import { overBudgetNote } from '../usage/over-budget-note'
 import { barScale, contextParts, type ContextPart } from './context-parts'
 import './recall.css'
 import './context-inspector.css'
@@ -174,12 +175,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
       </table>
 
       <ul className="usage-notes inspector-notes">
-        {usage.tokens > budget.usable && (
-          <li className="usage-note-over">
-            {formatCount(usage.tokens - budget.usable)} tokens over the usable budget: older messages must be summarized
-            or the draft shortened.
-          </li>
-        )}
+        {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
         {usage.summarizedMessages > 0 && (
           <li>
             {usage.summarizedMessages} older {usage.summarizedMessages === 1 ? 'message is' : 'messages are'} represented

@@ -50,7 +50,7 @@ export function calibrationText(budget: Pick<ContextUsage['budget'], 'calibratio
   const c = budget.calibration
   if (!c) return 'No reply has reported the provider’s own count yet, so the estimate is used as it is.'
   const off = Math.round(Math.abs(c.factor - 1) * 100)
-  const replies = `${c.samples} ${c.samples === 1 ? 'reply' : 'replies'}`
+  const replies = `${c.samples} ${c.samples === 1 ? 'reply' : 'replies'}${c.from ? ` of ${c.from} (none of this model’s yet)` : ''}`
   const seen =
     off === 0
       ? `The provider’s counts matched the estimate over the last ${replies}`
