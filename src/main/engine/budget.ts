@@ -36,6 +36,8 @@ export interface Calibration {
   factor: number
   /** Replies it was learned from. */
   samples: number
+  /** How far single replies strayed from the factor (moving average of the absolute difference). */
+  spread?: number
   /** Another model of the same provider it was learned from, before this model's first reply. */
   from?: string
 }
@@ -52,17 +54,22 @@ export interface BudgetInput {
   calibration?: Calibration | null
 }
 
+/** Deviations of single replies added on the safe side (about the 95th percentile of a normal spread). */
+const SPREAD_DEVIATIONS = 2
+
 /**
  * Provider tokens per counted token, safe toward the provider's count. A provider that counts more
  * than the estimate is believed at once (a request must never pass its window); one that counts
  * fewer is believed a little more with each reply (1 reply: half way, 4: 80%), so one odd reply
- * cannot make Distill pack requests the provider then finds too big.
+ * cannot make Distill pack requests the provider then finds too big. How far single replies strayed
+ * from the average is added on top: a request made of other text than the last ones counts otherwise.
  */
 export function safeScale(exact: boolean, calibration: Calibration | null | undefined): number {
   if (exact || !calibration || !(calibration.factor > 0) || calibration.samples <= 0) return 1
-  if (calibration.factor >= 1) return calibration.factor
+  const spread = SPREAD_DEVIATIONS * Math.max(0, calibration.spread ?? 0)
+  if (calibration.factor >= 1) return calibration.factor + spread
   const trust = calibration.samples / (calibration.samples + 1)
-  return 1 - (1 - calibration.factor) * trust
+  return Math.min(1, 1 - (1 - calibration.factor) * trust + spread)
 }
 
 /** What `counted` tokens cost in the provider's tokens (rounded up: never less than the provider may count). */

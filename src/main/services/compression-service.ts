@@ -13,6 +13,8 @@ import { createPreparedSummaries, type PrepareTrigger } from './prepared-summari
 import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
 import { createRunRequests, type RunOptions, type RunRequestDeps } from './compression-requests'
 import type { Conversation } from './conversation'
+import { withDraft } from './draft-conversation'
+import { findMessage } from '../db/repositories/messages-repo'
 
 export type { RunOptions, RunResult }
 
@@ -166,6 +168,50 @@ export function createCompressionService(
           return undefined
         }
       })
+    },
+
+    /**
+     * The summary the next send would write first, when one is due, computed and not stored: what
+     * `distill context` shows the model would receive. Offline (the quick summary a send uses when
+     * no model summary is ready); undefined when nothing is due.
+     */
+    async nextSummary(sessionId: string, draft: string): Promise<Snapshot | undefined> {
+      const stored = usage.conversation(sessionId)
+      const conv = draft.trim() ? withDraft(stored, draft) : stored
+      const auto = conv.session.autoCompress ?? settings.get().autoCompress
+      const trigger = compressionTrigger({ contextTokens: conv.total(), compressibleTokens: conv.compressibleTokens(), budget: conv.budget, settings: settingsFor() })
+      if (!auto || !trigger.compress) return undefined
+      const beforeSeq = conv.pending ? conv.pending.seq : undefined
+      const strategy = conv.session.strategy ?? settings.get().strategy
+      const options: RunOptions = { type: 'auto', beforeSeq, summarizer: 'extractive' }
+      let request: RunRequest | undefined
+      if (strategy !== 'rolling') request = await strategyRun(conv, strategy, options)
+      else {
+        await conv.loadHistory()
+        request = rollingRun(conv, options)
+      }
+      if (!request) return undefined
+      const written = await request.summarize(new AbortController().signal)
+      const summaryTokens = conv.summaryTokensOf(written.text)
+      return {
+        id: 'next-summary',
+        sessionId,
+        kind: 'summary',
+        content: {
+          ...request.content,
+          summaryText: written.text,
+          summarizer: written.summarizer,
+          warnings: [...request.warnings, ...written.warnings],
+          compressionTimestamp: new Date(clock.now()).toISOString(),
+          summaryTokenCount: summaryTokens,
+          contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens))
+        },
+        messageCutoffId: request.cutoffId,
+        cutoffSeq: findMessage(db, request.cutoffId)?.seq ?? 0,
+        tokenCount: summaryTokens,
+        status: 'active',
+        createdAt: clock.now()
+      }
     },
 
     /** Summarizes the active summary's range again (same base summary, same messages). */

@@ -183,10 +183,11 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     return taken.reverse()
   }
 
-  function conversation(sessionId: string, beforeSeq = Infinity): Conversation {
+  /** `summary`: read the chat as if this summary were active (a compression not written yet). */
+  function conversation(sessionId: string, beforeSeq = Infinity, summaryOverride?: Snapshot): Conversation {
     const session = deps.session(sessionId)
     const spec = deps.spec(session)
-    const summary = activeSummary(db, sessionId)
+    const summary = summaryOverride ?? activeSummary(db, sessionId)
     const afterSeq = summary?.cutoffSeq ?? 0
     const countText = (text: string, role: 'system' | 'user' = 'user') => countTextFor(spec, role, text)
 

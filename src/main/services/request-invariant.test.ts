@@ -137,4 +137,29 @@ describe('no message leaves a request unless a summary holds it', () => {
       { numRuns: 12 }
     )
   }, 240_000)
+
+  it('shows what a send that compresses first would carry, without writing the summary', async () => {
+    const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' } })
+    app.services.settings.update({ customModels: [...MODELS], summarizer: 'extractive' })
+    const { id } = app.services.sessions.create()
+    app.services.sessions.update(id, { provider: 'openai-compatible', modelId: 'local-2k' })
+    // Stored as an import stores them: no send, so nothing compressed them yet.
+    for (let i = 0; i < 16; i++) await app.services.chat.append(id, { role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: prose(150, i) }] })
+    const question = 'Which harbor did we talk about first?'
+    const before = app.services.usage.nextRequest(id, question)
+    expect(before.usage.compressionDue).toBe(true)
+    expect(before.request.leftOut).toBeDefined() // built as things stand, it could not carry them all
+
+    const next = await app.services.compression.nextSummary(id, question)
+    expect(next).toBeDefined()
+    const after = app.services.usage.nextRequest(id, question, next)
+    expect(after.request.leftOut).toBeUndefined()
+    expect(after.request.context.messages.some((m) => m.kind === 'summary')).toBe(true)
+    expect(after.conversation.cost(after.request.context.tokens)).toBeLessThanOrEqual(after.conversation.budget.usable)
+    // Every message after the summary's cutoff is in the request.
+    const kept = after.request.context.messages.filter((m) => m.kind === 'message').map((m) => m.sourceId)
+    const expected = app.services.chat.messages(id).filter((m) => m.seq > next!.cutoffSeq).map((m) => m.id)
+    expect(kept).toEqual(expected)
+    expect(app.services.compression.active(id).summary).toBeNull() // nothing was written
+  })
 })

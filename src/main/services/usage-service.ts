@@ -1,6 +1,7 @@
 import type { ContextUsage } from '../../shared/contract'
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { Session } from '../../shared/domain/session'
+import type { Snapshot } from '../../shared/domain/snapshot'
 import { readCalibration, writeCalibration } from '../db/repositories/calibration-repo'
 import { countStale, findMessages, staleCounted, updateMessage } from '../db/repositories/messages-repo'
 import type { EngineMessage } from '../engine/types'
@@ -160,8 +161,8 @@ export function createUsageService(
    * total (the budget's conversion of the counted parts), and, only when that passes the usable
    * budget, the request as it would be built now (what would be cut, or left out).
    */
-  function measure(sessionId: string, draft = '', beforeSeq = Infinity) {
-    const stored = conversation(sessionId, beforeSeq)
+  function measure(sessionId: string, draft = '', beforeSeq = Infinity, summary?: Snapshot) {
+    const stored = conversation(sessionId, beforeSeq, summary)
     const c = draft.trim() ? withDraft(stored, draft, tokenCounter().estimateText(draft, stored.spec)) : stored
     const draftTokens = c === stored ? 0 : c.pending!.tokens
     const recalled = draft.trim() && deps.recall ? deps.recall(c) : undefined
@@ -240,9 +241,12 @@ export function createUsageService(
       return usage
     },
 
-    /** The next request (with `draft` as its message) as it would be built now, and the meter's report of the same state. */
-    nextRequest(sessionId: string, draft = '') {
-      const measured = measure(sessionId, draft)
+    /**
+     * The next request (with `draft` as its message) as it would be built now, and the meter's
+     * report of the same state; with `summary`, as it would be after that compression.
+     */
+    nextRequest(sessionId: string, draft = '', summary?: Snapshot) {
+      const measured = measure(sessionId, draft, Infinity, summary)
       const { rawTokens: _raw, ...usage } = report(sessionId, measured)
       return { usage, conversation: measured.c, request: measured.request ?? buildModelRequest(measured.c, measured.recalled) }
     },
