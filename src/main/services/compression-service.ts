@@ -46,7 +46,7 @@ export function createCompressionService(
     async build(sessionId, quick) {
       const conv = usage.conversation(sessionId)
       // Undone, replaced, or auto-compression turned off since: the model summary is not wanted.
-      if (conv.summary?.id !== quick.id || !(conv.session.autoCompress ?? settings.get().autoCompress)) return undefined
+      if (conv.summary?.id !== quick.id || !settings.forChat(conv.session).autoCompress) return undefined
       return regenerateRun(conv, quick, undefined, true)
     },
     log,
@@ -55,7 +55,7 @@ export function createCompressionService(
 
   /** Model summaries apply to the rolling strategy with the model summarizer, when its provider can be reached. */
   const modelSummaries = (conv: Conversation) =>
-    settings.get().summarizer === 'llm' && (conv.session.strategy ?? settings.get().strategy) === 'rolling' && providers.status(conv.spec.provider).ready
+    settings.forChat(conv.session).summarizer === 'llm' && settings.forChat(conv.session).strategy === 'rolling' && providers.status(conv.spec.provider).ready
 
   const prepared = createPreparedSummaries({
     db,
@@ -64,7 +64,7 @@ export function createCompressionService(
     conversation: (sessionId) => usage.conversation(sessionId),
     preparePercent(conv, trigger) {
       const s = settings.get()
-      if (!(conv.session.autoCompress ?? s.autoCompress) || !modelSummaries(conv) || runner.running(conv.session.id)) return 0
+      if (!settings.forChat(conv.session).autoCompress || !modelSummaries(conv) || runner.running(conv.session.id)) return 0
       // A paid model writes ahead only for a chat in use: once its user starts the next message.
       if (trigger === 'reply' && !s.prepareWhenIdle && isPaid(models.spec(conv.spec.provider, summarizationModelOf(settings, conv)))) return 0
       return s.prepareAtPercent
@@ -80,7 +80,7 @@ export function createCompressionService(
     background.cancel(sessionId)
     prepared.discard(sessionId)
     const conv = usage.conversation(sessionId, options.beforeSeq)
-    const strategy = conv.session.strategy ?? settings.get().strategy
+    const { strategy } = settings.forChat(conv.session)
     let request: RunRequest | undefined
     if (strategy !== 'rolling' && options.summarizer !== 'truncate') request = await strategyRun(conv, strategy, options)
     else {
@@ -131,8 +131,7 @@ export function createCompressionService(
     ): Promise<RunResult | undefined> {
       return lock.run(sessionId, async () => {
         const conv = usage.conversation(sessionId, beforeSeq)
-        const auto = conv.session.autoCompress ?? settings.get().autoCompress
-        if (!auto) return undefined
+        if (!settings.forChat(conv.session).autoCompress) return undefined
         // From the chat's totals: the history itself is read only when a compression runs.
         const decision = compressionTrigger({
           contextTokens: conv.total(),
@@ -178,11 +177,10 @@ export function createCompressionService(
     async nextSummary(sessionId: string, draft: string): Promise<Snapshot | undefined> {
       const stored = usage.conversation(sessionId)
       const conv = draft.trim() ? withDraft(stored, draft) : stored
-      const auto = conv.session.autoCompress ?? settings.get().autoCompress
+      const { autoCompress: auto, strategy } = settings.forChat(conv.session)
       const trigger = compressionTrigger({ contextTokens: conv.total(), compressibleTokens: conv.compressibleTokens(), budget: conv.budget, settings: settingsFor() })
       if (!auto || !trigger.compress) return undefined
       const beforeSeq = conv.pending ? conv.pending.seq : undefined
-      const strategy = conv.session.strategy ?? settings.get().strategy
       const options: RunOptions = { type: 'auto', beforeSeq, summarizer: 'extractive' }
       let request: RunRequest | undefined
       if (strategy !== 'rolling') request = await strategyRun(conv, strategy, options)

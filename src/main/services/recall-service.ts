@@ -32,8 +32,8 @@ export type RecallService = ReturnType<typeof createRecallService>
 export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: SettingsService }) {
   const { db, settings } = deps
 
-  function enabled(session: Pick<Session, 'recall'>): boolean {
-    return session.recall ?? settings.get().recallEnabled
+  function enabled(session: Session): boolean {
+    return settings.forChat(session).recall
   }
 
   /** Dates for messages: a date stated at the start of the nearest earlier message, else createdAt. */

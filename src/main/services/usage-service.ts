@@ -81,7 +81,8 @@ export function createUsageService(
 
   /** The chat's model, with the window and reply reserve this chat sets for itself (a replay, a local server's smaller load). */
   function specOf(session: Session): ModelSpec & { known: boolean } {
-    const spec = models.spec(session.provider ?? settings.get().defaultProvider, session.modelId ?? settings.get().defaultModel)
+    const { provider, modelId } = settings.forChat(session)
+    const spec = models.spec(provider, modelId)
     if (session.contextWindow === null && session.maxOutput === null) return spec
     const contextWindow = session.contextWindow ?? spec.contextWindow
     // The model's own reserve may not fit a smaller window: never more than half of it.
@@ -169,7 +170,7 @@ export function createUsageService(
     const recalledTokens = recalled?.tokens ?? 0
     const counted = c.total(recalledTokens)
     const request = counted > c.budget.countedUsable ? buildModelRequest(c, recalled) : undefined
-    const auto = c.session.autoCompress ?? settings.get().autoCompress
+    const auto = settings.forChat(c.session).autoCompress
     return { stored, c, draftTokens, recalled, recalledTokens, counted, request, auto }
   }
 

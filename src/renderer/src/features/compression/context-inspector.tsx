@@ -4,7 +4,7 @@ import type { ContextUsage } from '../../../../shared/contract'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useSessionDetails } from '../../stores/sessions-store'
-import { useSettingsStore } from '../../stores/settings-store'
+import { useChatSettings, useGlobalSettings } from '../../stores/chat-settings'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { counterDescription } from '../usage/usage-breakdown'
@@ -54,7 +54,8 @@ function percent(value: number, total: number): string {
 function InspectorBody({ sessionId }: { sessionId: string }) {
   const usage = useUsageStore((s) => s.usage[sessionId])
   const session = useSessionDetails(sessionId)
-  const globalAuto = useSettingsStore((s) => s.settings?.autoCompress ?? true)
+  const chat = useChatSettings(session)
+  const globalAuto = useGlobalSettings().autoCompress
   const descriptionId = useId()
 
   useEffect(() => {
@@ -78,7 +79,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
   const factor = counted > 0 ? usage.tokens / counted : 1
   const barTokens = (part: ContextPart) => (part.inRequest ? part.tokens * factor : part.tokens)
   const correction = usage.tokens - counted
-  const auto = session?.autoCompress ?? globalAuto
+  const auto = chat ? chat.autoCompress : globalAuto
   const estimate = isEstimate(usage)
 
   return (
