@@ -163,7 +163,8 @@ const impureGlobals = [
   ...['globalThis', 'global', 'window', 'self', 'eval', 'Function', 'require', 'module', 'exports', '__dirname', '__filename'],
   ...['performance', 'Intl', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'requestAnimationFrame', 'requestIdleCallback'],
   ...['clearTimeout', 'clearInterval', 'clearImmediate', 'crypto', 'process', 'Buffer', 'navigator', 'document', 'location'],
-  ...['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'Worker', 'MessageChannel', 'BroadcastChannel', 'localStorage', 'sessionStorage', 'indexedDB']
+  ...['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'Worker', 'MessageChannel', 'BroadcastChannel', 'localStorage', 'sessionStorage', 'indexedDB'],
+  ...['console', 'Atomics', 'SharedArrayBuffer', 'WebAssembly']
 ]
 
 /**
@@ -205,7 +206,7 @@ const inPlaceGlobals = {
 }
 
 const engineImpurities = {
-  'no-restricted-globals': ['error', ...impureGlobals.map((name) => ({ name, message: 'The engine is pure: no clocks, timers, randomness, I/O or host globals.' }))],
+  'no-restricted-globals': ['error', ...impureGlobals.map((name) => ({ name, message: 'The engine is pure: no clocks, timers, randomness, I/O, logging or host globals.' }))],
   'no-restricted-syntax': [
     'error',
     ...hiddenImports,

@@ -71,6 +71,7 @@ const forbidden = [
   ['engine .mts reads globalThis.process', 'src/main/engine/probe.mts', 'export const env = globalThis.process.env'],
   ['engine .js calls Date.now()', 'src/main/engine/probe.js', 'export const at = Date.now()'],
   ['engine sets a timer', 'src/main/engine/probe.ts', 'export const t = setTimeout(() => {}, 1)'],
+  ['engine logs', 'src/main/engine/probe.ts', "console.log('planned')"],
   ['engine reaches the clock through window', 'src/main/engine/probe.ts', 'export const at = window.performance.now()'],
   ['engine aliases Date', 'src/main/engine/probe.ts', 'const D = Date\nexport const at = D.now()'],
   ['engine aliases Math', 'src/main/engine/probe.ts', 'const M = Math\nexport const roll = M.random()'],
