@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { looksLikeDistillExport, parseDistillExport } from '../importers/distill-export'
-import { importDistillChat as importChat } from '../services/import-distill-chat'
+import { importDistillChat as importChat } from '../services/sessions/import-distill-chat'
 import { print, withApp } from './open-app'
 
 /**

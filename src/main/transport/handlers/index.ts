@@ -1,7 +1,7 @@
 import type { AppInfo } from '../../../shared/contract'
 import type { Services } from '../../services/services'
 import type { Handlers } from '../router'
-import { importDistillChatText } from '../../services/import-distill-chat'
+import { importDistillChatText } from '../../services/sessions/import-distill-chat'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
