@@ -82,7 +82,12 @@ export const usageRoutes = {
     z
       .object({
         sessionId: z.string().min(1),
-        draft: z.string().max(MAX_MESSAGE_CHARS, 'Message is too long').optional()
+        draft: z.string().max(MAX_MESSAGE_CHARS, 'Message is too long').optional(),
+        /**
+         * Plan what sending the draft would recall (a search of the chat's summarized history): asked
+         * when typing pauses, not on every keystroke, which stays a sum of stored counts.
+         */
+        recall: z.boolean().optional()
       })
       .strict(),
     contextUsageSchema

@@ -35,19 +35,38 @@ export interface AttachmentChunkHit {
   score: number
 }
 
+export interface ChatFile {
+  hash: string
+  /** The earliest message before the cutoff that carries it. */
+  seq: number
+}
+
 /**
- * Passages of the files attached to a chat's messages before `beforeSeq` (the summarized ones, on
- * the conversation's path) that match an FTS5 query, best first. A file attached to several of
- * those messages is found once, with the earliest of them. The chat's files are listed first (most
- * chats have none, and then the index is not searched at all), and the search is limited to them.
+ * The files attached to a chat's messages before `beforeSeq` (the summarized ones, on the
+ * conversation's path), each with the earliest of those messages. Most chats have none; a caller
+ * that searches often keeps the answer until the summary changes (summarized messages do not).
  */
-export function searchAttachmentChunks(db: Db, sessionId: string, ftsQuery: string, options: { beforeSeq: number; limit: number }): AttachmentChunkHit[] {
-  const files = db.all<{ hash: string; seq: number }>(sql`
+export function filesBefore(db: Db, sessionId: string, beforeSeq: number): ChatFile[] {
+  return db.all<ChatFile>(sql`
     SELECT ma.hash AS hash, min(m.seq) AS seq
       FROM chat_messages m JOIN message_attachments ma ON ma.message_id = m.id
-     WHERE m.session_id = ${sessionId} AND m.seq < ${options.beforeSeq} AND m.hidden_in IS NULL
+     WHERE m.session_id = ${sessionId} AND m.seq < ${beforeSeq} AND m.hidden_in IS NULL
        AND m.role IN ('user', 'assistant') AND m.status IN ('complete', 'aborted')
      GROUP BY ma.hash`)
+}
+
+/**
+ * Passages of the files attached to a chat's messages before `beforeSeq` that match an FTS5
+ * query, best first. A file attached to several of those messages is found once, with the earliest
+ * of them. The search is limited to the chat's files (`files`: filesBefore, read here when not given).
+ */
+export function searchAttachmentChunks(
+  db: Db,
+  sessionId: string,
+  ftsQuery: string,
+  options: { beforeSeq: number; limit: number; files?: readonly ChatFile[] }
+): AttachmentChunkHit[] {
+  const files = options.files ?? filesBefore(db, sessionId, options.beforeSeq)
   if (files.length === 0) return []
   const seqOf = new Map(files.map((f) => [f.hash, f.seq]))
   const inFiles =

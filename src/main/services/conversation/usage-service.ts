@@ -162,11 +162,11 @@ export function createUsageService(
    * total (the budget's conversion of the counted parts), and, only when that passes the usable
    * budget, the request as it would be built now (what would be cut, or left out).
    */
-  function measure(sessionId: string, draft = '', beforeSeq = Infinity, summary?: Snapshot) {
+  function measure(sessionId: string, draft = '', beforeSeq = Infinity, summary?: Snapshot, withRecall = true) {
     const stored = conversation(sessionId, beforeSeq, summary)
     const c = draft.trim() ? withDraft(stored, draft, tokenCounter().estimateText(draft, stored.spec)) : stored
     const draftTokens = c === stored ? 0 : c.pending!.tokens
-    const recalled = draft.trim() && deps.recall ? deps.recall(c) : undefined
+    const recalled = withRecall && draft.trim() && deps.recall ? deps.recall(c) : undefined
     const recalledTokens = recalled?.tokens ?? 0
     const counted = c.total(recalledTokens)
     const request = counted > c.budget.countedUsable ? buildModelRequest(c, recalled) : undefined
@@ -236,8 +236,9 @@ export function createUsageService(
     engineMessages,
     engineMessagesInPages,
     countText: (session: Session, text: string) => countTextFor(specOf(session), 'user', text),
-    context: (sessionId: string, draft?: string): ContextUsage => {
-      const { rawTokens: _raw, ...usage } = context(sessionId, draft)
+    /** The meter's report; `recall: false` leaves out what the draft would recall (while typing). */
+    context: (sessionId: string, draft?: string, options: { recall?: boolean } = {}): ContextUsage => {
+      const { rawTokens: _raw, ...usage } = report(sessionId, measure(sessionId, draft, Infinity, undefined, options.recall ?? true))
       if (draft?.trim()) deps.onDraft?.(sessionId)
       return usage
     },

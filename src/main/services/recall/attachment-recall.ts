@@ -1,5 +1,5 @@
 import type { AttachmentPart, MessagePart } from '../../../shared/domain/chat-message'
-import { searchAttachmentChunks } from '../../db/repositories/attachment-chunks-repo'
+import { searchAttachmentChunks, type ChatFile } from '../../db/repositories/attachment-chunks-repo'
 import type { RecallRow } from '../../db/repositories/history-repo'
 import type { Db } from '../../db/client'
 
@@ -25,7 +25,13 @@ function filenameOf(partsJson: string, hash: string): string {
 }
 
 /** Passages of the chat's summarized attachments matching an FTS5 query, best first, as recall rows. */
-export function attachmentRecallRows(db: Db, sessionId: string, ftsQuery: string, options: { beforeSeq: number; limit: number }): RecallRow[] {
+export function attachmentRecallRows(
+  db: Db,
+  sessionId: string,
+  ftsQuery: string,
+  options: { beforeSeq: number; limit: number; files?: readonly ChatFile[] }
+): RecallRow[] {
+  if (options.files?.length === 0) return []
   return searchAttachmentChunks(db, sessionId, ftsQuery, options).map((hit) => ({
     messageId: hit.messageId,
     seq: hit.seq,

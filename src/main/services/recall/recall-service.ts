@@ -15,6 +15,7 @@ import type { ServiceDeps } from '../service-deps'
 import type { SettingsService } from '../settings/settings-service'
 import type { Conversation } from '../conversation/conversation'
 import { attachmentRecallRows, mergeRecallRows } from './attachment-recall'
+import { filesBefore, type ChatFile } from '../../db/repositories/attachment-chunks-repo'
 
 /** Hits read from the index per request: more than ever fit, so the plan can choose. */
 const SEARCH_LIMIT = 60
@@ -22,6 +23,8 @@ const SEARCH_LIMIT = 60
 const NAME_SAMPLE = 200
 /** Names remembered across sends, at most. */
 const NAME_CACHE = 500
+/** Chats whose summarized dates and files are kept, at most. */
+const SUMMARY_CACHE = 64
 
 export type RecallService = ReturnType<typeof createRecallService>
 
@@ -36,9 +39,26 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     return settings.forChat(session).recall
   }
 
+  /**
+   * What Recall keeps per chat and summary: summarized messages never change (they cannot be edited,
+   * and a new summary is a new key), so their dates and the files they carry are read once, not on
+   * every keystroke of a draft.
+   */
+  const perSummary = new Map<string, { stated: Map<number, { date: StatedDate; createdAt: number } | undefined>; files?: ChatFile[] }>()
+  function summaryCache(sessionId: string, summaryId: string) {
+    const key = `${sessionId}:${summaryId}`
+    let entry = perSummary.get(key)
+    if (!entry) {
+      if (perSummary.size >= SUMMARY_CACHE) perSummary.clear()
+      entry = { stated: new Map() }
+      perSummary.set(key, entry)
+    }
+    return entry
+  }
+
   /** Dates for messages: a date stated at the start of the nearest earlier message, else createdAt. */
-  function dater(sessionId: string) {
-    const stated = new Map<number, { date: StatedDate; createdAt: number } | undefined>()
+  function dater(sessionId: string, summaryId: string) {
+    const { stated } = summaryCache(sessionId, summaryId)
     return (row: Pick<RecallRow, 'seq' | 'createdAt'>): StatedDate => {
       if (!stated.has(row.seq)) {
         const parse = (openings: ReturnType<typeof datedOpeningsBefore>) =>
@@ -91,14 +111,16 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     const budget = recallRoom({ usable: conv.budget.countedUsable, usedTokens: conv.total(), percent: settings.get().recallBudgetPercent })
     if (budget < MIN_PASSAGE_TOKENS) return EMPTY_RECALL
     const beforeSeq = summary.cutoffSeq + 1
+    const cache = summaryCache(conv.session.id, summary.id)
+    const files = (cache.files ??= filesBefore(db, conv.session.id, beforeSeq))
     const rows = mergeRecallRows(
       searchSummarized(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT }),
       // Summarized messages' text, code and PDF files can be brought back too, labelled with their names.
-      attachmentRecallRows(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT })
+      attachmentRecallRows(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT, files })
     )
     if (rows.length === 0) return EMPTY_RECALL
     const neighbours = summarizedAtSeqs(db, conv.session.id, rows.flatMap((r) => [r.seq - 1, r.seq + 1]), beforeSeq)
-    const dayOf = dater(conv.session.id)
+    const dayOf = dater(conv.session.id, summary.id)
     const createdAt = new Map([...rows, ...neighbours].map((r) => [r.seq, r.createdAt]))
     const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => ({ id: r.messageId, seq: r.seq, role: r.role, text: r.text })
     return planRecall({

@@ -30,7 +30,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'providers.update': ({ provider, ...change }) => providers.update(provider, change),
     'providers.test': ({ provider }) => providers.test(provider),
     'models.list': ({ provider }) => models.list(provider),
-    'chat.context': ({ sessionId, draft }) => usage.context(sessionId, draft),
+    'chat.context': ({ sessionId, draft, recall }) => usage.context(sessionId, draft, { recall: recall ?? false }),
     'compression.preview': ({ sessionId, retentionTokens }) => compression.preview(sessionId, retentionTokens),
     'compression.run': ({ sessionId, retentionTokens, focus, summarizer }) =>
       compression.run(sessionId, { retentionOverride: retentionTokens, focus, summarizer }),

@@ -6,6 +6,11 @@ import { useChatStore } from './chat-store'
 
 /** Typing and bursts of events (a reply, its count, the list update) settle into one request. */
 const DEBOUNCE_MS = 200
+/**
+ * What the draft would recall (a search of the summarized history) is asked for once typing
+ * pauses this long: each keystroke's count stays a sum of stored counts.
+ */
+const RECALL_IDLE_MS = 700
 
 interface UsageState {
   /** What the next request of each chat costs (the context meter), with the draft included. */
@@ -17,15 +22,16 @@ interface UsageState {
 }
 
 const timers = new Map<string, ReturnType<typeof setTimeout>>()
+const recallTimers = new Map<string, ReturnType<typeof setTimeout>>()
 const seqs = new Map<string, number>()
 
 export const useUsageStore = create<UsageState>()((set) => {
-  async function fetchNow(sessionId: string): Promise<void> {
+  async function fetchNow(sessionId: string, recall = false): Promise<void> {
     const seq = (seqs.get(sessionId) ?? 0) + 1
     seqs.set(sessionId, seq)
     const draft = useChatStore.getState().drafts[sessionId] ?? ''
     try {
-      const usage = await api.request('chat.context', draft.trim() ? { sessionId, draft } : { sessionId })
+      const usage = await api.request('chat.context', draft.trim() ? { sessionId, draft, ...(recall ? { recall } : {}) } : { sessionId })
       if (seqs.get(sessionId) !== seq) return // a newer count is on its way
       set((s) => ({ usage: { ...s.usage, [sessionId]: usage }, errors: { ...s.errors, [sessionId]: null } }))
     } catch (error) {
@@ -41,6 +47,17 @@ export const useUsageStore = create<UsageState>()((set) => {
 
     refresh(sessionId, options = {}) {
       clearTimeout(timers.get(sessionId))
+      clearTimeout(recallTimers.get(sessionId))
+      // With a draft, what it would recall follows once typing pauses.
+      if (useChatStore.getState().drafts[sessionId]?.trim()) {
+        recallTimers.set(
+          sessionId,
+          setTimeout(() => {
+            recallTimers.delete(sessionId)
+            void fetchNow(sessionId, true)
+          }, RECALL_IDLE_MS)
+        )
+      }
       if (options.now) {
         timers.delete(sessionId)
         void fetchNow(sessionId)
@@ -57,7 +74,9 @@ export const useUsageStore = create<UsageState>()((set) => {
 
     forget(sessionId) {
       clearTimeout(timers.get(sessionId))
+      clearTimeout(recallTimers.get(sessionId))
       timers.delete(sessionId)
+      recallTimers.delete(sessionId)
       seqs.delete(sessionId)
       set((s) => {
         const { [sessionId]: _gone, ...usage } = s.usage
