@@ -16,12 +16,16 @@ interface ProvidersState {
   modelsStatus: 'loading' | 'ready' | 'error'
   /** Why some models may be missing (a local server that did not answer). */
   modelWarnings: string[]
+  /** The model a new chat gets now (the chosen default, else the first provider that can chat). */
+  newChat: { provider: ProviderId; modelId: string } | null
   load(): Promise<void>
   loadModels(): Promise<void>
   /** Sets or clears a key or address. Throws the ApiError (with per-field issues) when refused. */
   update(provider: ProviderId, change: ProviderChange): Promise<ProviderStatus>
   /** Lists the provider's models with its key and address ("Test connection"). */
   test(provider: ProviderId): Promise<ProviderStatus>
+  /** The same check with a key or address typed but not saved: the saved status is left alone. */
+  tryConnection(provider: ProviderId, typed: { apiKey?: string; baseURL?: string }): Promise<ProviderStatus>
 }
 
 let modelsSeq = 0
@@ -34,6 +38,7 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => ({
   models: [],
   modelsStatus: 'loading',
   modelWarnings: [],
+  newChat: null,
 
   async load() {
     const seq = ++providersSeq
@@ -50,9 +55,9 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => ({
   async loadModels() {
     const seq = ++modelsSeq
     try {
-      const { models, warnings } = await api.request('models.list', {})
+      const { models, warnings, newChat } = await api.request('models.list', {})
       if (seq !== modelsSeq) return
-      set({ models, modelWarnings: warnings, modelsStatus: 'ready' })
+      set({ models, modelWarnings: warnings, modelsStatus: 'ready', newChat: newChat ?? null })
     } catch (error) {
       if (seq !== modelsSeq) return
       set((s) => ({
@@ -72,14 +77,14 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => ({
     return status
   },
 
+  tryConnection: (provider, typed) => api.request('providers.test', { provider, ...typed }),
+
   async update(provider, change) {
     const status = await api.request('providers.update', { provider, ...change })
     providersSeq++ // an older list in flight must not undo this
     set((s) => ({ providers: s.providers.map((p) => (p.id === provider ? status : p)) }))
-    // A new key or address can change what a local server lists, and what is ready.
-    if (change.baseURL !== undefined || (provider === 'openai-compatible' && change.apiKey !== undefined)) {
-      void get().loadModels()
-    }
+    // A new key or address can change what a local server lists, what is ready, and so the model new chats get.
+    void get().loadModels()
     return status
   }
 }))
