@@ -1,13 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import {
-  addSmallModel,
-  longConversation,
-  newChat,
-  rpc,
-  sendAndWait,
-  sendInComposer,
-  snapBoth
-} from './support/conversation'
+import { addSmallModel, longConversation, newChat, pickModel, rpc, sendAndWait, sendInComposer, snapBoth } from './support/conversation'
 import { expect, test } from './support/fixtures'
 
 async function valueOf(meter: Locator): Promise<number> {
@@ -52,8 +44,7 @@ test('auto-compression of a small-window model shows a notice and the Summary re
   await page.goto(distill.url)
   await addSmallModel(page)
   await newChat(page)
-  const picker = page.getByRole('combobox', { name: 'Model' })
-  await picker.selectOption('openai:tiny-4k')
+  await pickModel(page, 'tiny-4k', /^tiny-4k · /)
   const meter = page.getByRole('meter', { name: 'Context usage' })
   // 4,096 less 512 for the reply and a 5% margin.
   await expect(meter).toHaveAttribute('aria-valuemax', /^33\d\d$/)

@@ -30,6 +30,14 @@ interface ProvidersState {
 
 let modelsSeq = 0
 let providersSeq = 0
+/** The first model list of this run: what a local server lists decides a new chat's model. */
+let firstList: Promise<void> | null = null
+
+/** Resolves once the models were listed once (or after `maxMs`, so a dead server never holds up a new chat). */
+export function modelsListedOnce(maxMs = 4000): Promise<void> {
+  if (!firstList || useProvidersStore.getState().modelsStatus !== 'loading') return Promise.resolve()
+  return Promise.race([firstList, new Promise<void>((resolve) => setTimeout(resolve, maxMs))])
+}
 
 export const useProvidersStore = create<ProvidersState>()((set, get) => ({
   providers: [],
@@ -52,19 +60,23 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => ({
     }
   },
 
-  async loadModels() {
-    const seq = ++modelsSeq
-    try {
-      const { models, warnings, newChat } = await api.request('models.list', {})
-      if (seq !== modelsSeq) return
-      set({ models, modelWarnings: warnings, modelsStatus: 'ready', newChat: newChat ?? null })
-    } catch (error) {
-      if (seq !== modelsSeq) return
-      set((s) => ({
-        modelsStatus: s.models.length > 0 ? 'ready' : 'error',
-        modelWarnings: [`Could not list the models: ${errorMessage(error)}`]
-      }))
-    }
+  loadModels() {
+    const listing = (async () => {
+      const seq = ++modelsSeq
+      try {
+        const { models, warnings, newChat } = await api.request('models.list', {})
+        if (seq !== modelsSeq) return
+        set({ models, modelWarnings: warnings, modelsStatus: 'ready', newChat: newChat ?? null })
+      } catch (error) {
+        if (seq !== modelsSeq) return
+        set((s) => ({
+          modelsStatus: s.models.length > 0 ? 'ready' : 'error',
+          modelWarnings: [`Could not list the models: ${errorMessage(error)}`]
+        }))
+      }
+    })()
+    firstList ??= listing
+    return listing
   },
 
   async test(provider) {

@@ -22,6 +22,8 @@ interface ModelSelectProps {
 }
 
 const POPOVER_WIDTH = 380
+/** "needs key" from "Anthropic — needs key". */
+const missing = (groupLabel: string) => groupLabel.split(' — ')[1] ?? ''
 const MARGIN = 8
 
 /**
@@ -156,6 +158,10 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
                           value={option.value}
                           keywords={[option.name, PROVIDER_LABELS[option.provider]]}
                           className="model-select-item"
+                          // Read as one phrase: "qwen3:8b · 32.8k detected · images · needs key".
+                          aria-label={[option.label + (option.windowFrom ? ' detected' : ''), option.vision ? 'images' : '', group.ready ? '' : missing(group.label)]
+                            .filter(Boolean)
+                            .join(' · ')}
                           data-current={selected || undefined}
                           onSelect={() => pick(option.provider, option.modelId)}
                         >
@@ -171,7 +177,7 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
                               </span>
                             )}
                             {option.vision && <span className="model-select-images">images</span>}
-                            {!group.ready && <span className="model-select-missing">{group.label.split(' — ')[1]}</span>}
+                            {!group.ready && <span className="model-select-missing">{missing(group.label)}</span>}
                           </span>
                         </Command.Item>
                       )

@@ -39,13 +39,17 @@ function focusSearch(): void {
   setTimeout(() => find()?.focus(), 50)
 }
 
-/** The composer of the open chat gets the last message the user sent, caret at the end. */
+/**
+ * The composer of the open chat gets the last message the user sent, caret at the end; sending it
+ * then makes a new version of that message, as "Edit and resend" does.
+ */
 function recallLast(sessionId: string): boolean {
   const messages = useChatStore.getState().threads[sessionId]?.messages ?? []
   const last = messages.findLast((m) => m.role === 'user')
   const text = last ? messageText(last.parts) : ''
-  if (!text) return false
+  if (!last || !text) return false
   useChatStore.getState().setDraft(sessionId, text)
+  useChatStore.getState().setEditing(sessionId, last.id)
   requestAnimationFrame(() => {
     const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')
     box?.focus()

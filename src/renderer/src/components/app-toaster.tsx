@@ -1,0 +1,56 @@
+import { useEffect, useState, type CSSProperties } from 'react'
+import { Toaster } from 'sonner'
+import { placeToasts, type Box, type ToastPlacement } from './toast-placement'
+
+const box = (el: Element | null): Box | null => {
+  if (!el) return null
+  const r = el.getBoundingClientRect()
+  return r.width > 0 && r.height > 0 ? { top: r.top, right: r.right, bottom: r.bottom, left: r.left } : null
+}
+
+function measure(): ToastPlacement {
+  const dialogs = [...document.querySelectorAll('[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]')]
+  return placeToasts({ width: window.innerWidth, height: window.innerHeight }, box(dialogs.at(-1) ?? null), box(document.querySelector('.summary-panel')))
+}
+
+const same = (a: ToastPlacement, b: ToastPlacement) =>
+  a.position === b.position && a.width === b.width && JSON.stringify(a.offset) === JSON.stringify(b.offset)
+
+/**
+ * The app's toasts, placed clear of every control: they move beside or away from an open dialog, and
+ * below the summary strip, as those come and go (DOM changes and resizes, once per frame at most).
+ */
+export function AppToaster({ theme }: { theme: 'light' | 'dark' | 'system' }) {
+  const [placement, setPlacement] = useState<ToastPlacement>(() => measure())
+
+  useEffect(() => {
+    let frame = 0
+    const update = () => {
+      if (frame) return
+      frame = requestAnimationFrame(() => {
+        frame = 0
+        const next = measure()
+        setPlacement((current) => (same(current, next) ? current : next))
+      })
+    }
+    const observer = new MutationObserver(update)
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-state', 'data-expanded'] })
+    window.addEventListener('resize', update)
+    return () => {
+      observer.disconnect()
+      window.removeEventListener('resize', update)
+      cancelAnimationFrame(frame)
+    }
+  }, [])
+
+  return (
+    <Toaster
+      theme={theme}
+      position={placement.position}
+      offset={placement.offset}
+      mobileOffset={placement.offset}
+      style={{ '--width': `${placement.width}px` } as CSSProperties}
+      closeButton
+    />
+  )
+}
