@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { placeToasts } from './toast-placement'
+
+const box = (left: number, top: number, width: number, height: number) => ({ left, top, right: left + width, bottom: top + height })
+const hits = (a: ReturnType<typeof box>, b: ReturnType<typeof box>) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
+
+/** Where the toast would be on screen, for the positions placeToasts uses. */
+function toastBox(vw: number, vh: number, p: ReturnType<typeof placeToasts>) {
+  const h = 90
+  const left = p.position.endsWith('right') ? vw - (p.offset.right ?? 0) - p.width : (vw - p.width) / 2
+  const top = p.position.startsWith('top') ? (p.offset.top ?? 0) : vh - (p.offset.bottom ?? 0) - h
+  return box(left, top, p.width, h)
+}
+
+describe('toast placement', () => {
+  it('sits under the header when nothing is in the way', () => {
+    expect(placeToasts({ width: 1440, height: 900 }, null, null)).toEqual({ position: 'top-right', offset: { top: 64, right: 24 }, width: 356 })
+  })
+
+  it('goes below the summary strip when the strip reaches under it', () => {
+    const strip = box(504, 64, 712, 48) // "Summarizing… Cancel" at 1440×900
+    const placed = placeToasts({ width: 1440, height: 900 }, null, strip)
+    expect(hits(toastBox(1440, 900, placed), strip)).toBe(false)
+  })
+
+  it('never covers the header of Full history (980×760) at 1440×900 or 1024×700', () => {
+    for (const [vw, vh] of [
+      [1440, 900],
+      [1024, 700]
+    ] as const) {
+      const w = Math.min(980, vw - 32)
+      const h = Math.min(760, vh - 48)
+      const dialog = box((vw - w) / 2, (vh - h) / 2, w, h)
+      const header = box(dialog.left, dialog.top, w, 110) // title, Close and the search box
+      const placed = placeToasts({ width: vw, height: vh }, dialog, null)
+      expect(hits(toastBox(vw, vh, placed), header)).toBe(false)
+    }
+  })
+
+  it('goes beside a small dialog when there is room, else above or below it', () => {
+    const wide = placeToasts({ width: 1440, height: 900 }, box(440, 200, 560, 500), null)
+    expect(wide.position).toBe('top-right')
+    expect(hits(toastBox(1440, 900, wide), box(440, 200, 560, 500))).toBe(false)
+    const narrow = placeToasts({ width: 1024, height: 700 }, box(232, 150, 560, 400), null)
+    expect(narrow.position).toBe('top-center')
+    expect(hits(toastBox(1024, 700, narrow), box(232, 150, 560, 400))).toBe(false)
+  })
+})
