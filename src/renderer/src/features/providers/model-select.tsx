@@ -140,6 +140,8 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
         createPortal(
           <div
             ref={popover}
+            role="dialog"
+            aria-label="Choose a model"
             className="model-select-popover"
             style={{ top: place.top, left: place.left, width: place.width, maxHeight: place.maxHeight }}
             onKeyDown={onPopoverKey}
@@ -158,10 +160,6 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
                           value={option.value}
                           keywords={[option.name, PROVIDER_LABELS[option.provider]]}
                           className="model-select-item"
-                          // Read as one phrase: "qwen3:8b · 32.8k detected · images · needs key".
-                          aria-label={[option.label + (option.windowFrom ? ' detected' : ''), option.vision ? 'images' : '', group.ready ? '' : missing(group.label)]
-                            .filter(Boolean)
-                            .join(' · ')}
                           data-current={selected || undefined}
                           onSelect={() => pick(option.provider, option.modelId)}
                         >
@@ -169,15 +167,26 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
                             {selected && <CheckIcon width={14} height={14} />}
                           </span>
                           <span className="model-select-name">{option.name}</span>
+                          {/* The separators make the option read as one phrase: "qwen3:8b · 32.8k · detected · images". */}
                           <span className="model-select-meta">
                             {option.window && (
                               <span className="model-select-window" title={option.windowFrom ? `Window told by ${option.windowFrom}` : undefined}>
+                                <span className="sr-only"> · </span>
                                 {option.window}
                                 {option.windowFrom ? ' · detected' : ''}
                               </span>
                             )}
-                            {option.vision && <span className="model-select-images">images</span>}
-                            {!group.ready && <span className="model-select-missing">{missing(group.label)}</span>}
+                            {option.vision && (
+                              <span className="model-select-images">
+                                <span className="sr-only"> · </span>images
+                              </span>
+                            )}
+                            {!group.ready && (
+                              <span className="model-select-missing">
+                                <span className="sr-only"> · </span>
+                                {missing(group.label)}
+                              </span>
+                            )}
                           </span>
                         </Command.Item>
                       )
