@@ -127,7 +127,7 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
         aria-invalid={invalid || undefined}
         data-value={value ? `${value.provider}:${value.modelId}` : ''}
         className={className ? `input model-select ${className}` : 'input model-select'}
-        title={title ?? (value ? `${text} — ${PROVIDER_LABELS[value.provider]}` : undefined)}
+        title={title ?? (value ? `${text} — ${PROVIDER_LABELS[value.provider]}${current?.windowFrom ? ` (window told by ${current.windowFrom})` : ''}` : undefined)}
         disabled={disabled || value === null}
         onClick={() => (open ? close() : openList())}
         onKeyDown={onTriggerKey}

@@ -7,6 +7,7 @@ import { CloseIcon } from '../../components/icons'
 import { messageText } from '../../lib/message-text'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useChatStore } from '../../stores/chat-store'
+import { useCompressionStore } from '../../stores/compression-store'
 import { isStreaming } from '../../stores/thread'
 import { useUiStore } from '../../stores/ui-store'
 import { downloadExport } from './download-export'
@@ -49,7 +50,9 @@ function recallLast(sessionId: string): boolean {
   const text = last ? messageText(last.parts) : ''
   if (!last || !text) return false
   useChatStore.getState().setDraft(sessionId, text)
-  useChatStore.getState().setEditing(sessionId, last.id)
+  // A summarized message is read-only: then sending it makes a new turn, as before.
+  const cutoff = useCompressionStore.getState().active[sessionId]?.cutoffSeq ?? 0
+  if (last.seq > cutoff) useChatStore.getState().setEditing(sessionId, last.id)
   requestAnimationFrame(() => {
     const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')
     box?.focus()
