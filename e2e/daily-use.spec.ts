@@ -79,6 +79,7 @@ test('with only a local server: the picker searches, puts it first, reads the wi
     await expect(page.getByText('Set up another provider')).toBeVisible()
     await expect(page.getByRole('combobox', { name: 'Default model for new chats' })).toHaveText('llama3.2:latest · 131.1k')
     await snapBoth(page, 'settings-providers-local-only')
+    await expectAccessible(page)
 
     // Test connection tries the address typed in the field, not the saved one.
     const card = page.getByRole('region', { name: 'Local / OpenAI-compatible', exact: true })
