@@ -1,6 +1,6 @@
 import { useEffect, useState, type CSSProperties } from 'react'
 import { Toaster } from 'sonner'
-import { placeToasts, type Box, type ToastPlacement } from './toast-placement'
+import { placeToasts, type Box, type DialogBox, type ToastPlacement } from './toast-placement'
 
 const box = (el: Element | null): Box | null => {
   if (!el) return null
@@ -8,9 +8,29 @@ const box = (el: Element | null): Box | null => {
   return r.width > 0 && r.height > 0 ? { top: r.top, right: r.right, bottom: r.bottom, left: r.left } : null
 }
 
+const CONTROLS = 'button, input, textarea, select, a[href], [role="combobox"], [role="switch"], [role="button"]'
+
+/** The dialog's box and how far down its first control starts (the title above it may be covered). */
+function dialogBox(dialog: Element | null): DialogBox | null {
+  const b = box(dialog)
+  if (!b || !dialog) return b
+  const tops = [...dialog.querySelectorAll(CONTROLS)]
+    .map((c) => c.getBoundingClientRect())
+    .filter((r) => r.width > 0 && r.height > 0)
+    .map((r) => Math.max(b.top, r.top))
+  return { ...b, controlsTop: tops.length ? Math.min(...tops) : b.bottom }
+}
+
 function measure(): ToastPlacement {
   const dialogs = [...document.querySelectorAll('[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]')]
-  return placeToasts({ width: window.innerWidth, height: window.innerHeight }, box(dialogs.at(-1) ?? null), box(document.querySelector('.summary-panel')))
+  // The tallest toast shown (one with a preview and an action is about twice a plain one).
+  const tallest = Math.max(0, ...[...document.querySelectorAll<HTMLElement>('[data-sonner-toast]')].map((t) => t.offsetHeight))
+  return placeToasts(
+    { width: window.innerWidth, height: window.innerHeight },
+    dialogBox(dialogs.at(-1) ?? null),
+    box(document.querySelector('.summary-panel')),
+    tallest || undefined
+  )
 }
 
 const same = (a: ToastPlacement, b: ToastPlacement) =>

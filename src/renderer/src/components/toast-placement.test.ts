@@ -5,8 +5,7 @@ const box = (left: number, top: number, width: number, height: number) => ({ lef
 const hits = (a: ReturnType<typeof box>, b: ReturnType<typeof box>) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
 
 /** Where the toast would be on screen, for the positions placeToasts uses. */
-function toastBox(vw: number, vh: number, p: ReturnType<typeof placeToasts>) {
-  const h = 90
+function toastBox(vw: number, vh: number, p: ReturnType<typeof placeToasts>, h = 90) {
   const left = p.position.endsWith('right') ? vw - (p.offset.right ?? 0) - p.width : (vw - p.width) / 2
   const top = p.position.startsWith('top') ? (p.offset.top ?? 0) : vh - (p.offset.bottom ?? 0) - h
   return box(left, top, p.width, h)
@@ -44,5 +43,20 @@ describe('toast placement', () => {
     const narrow = placeToasts({ width: 1024, height: 700 }, box(232, 150, 560, 400), null)
     expect(narrow.position).toBe('top-center')
     expect(hits(toastBox(1024, 700, narrow), box(232, 150, 560, 400))).toBe(false)
+  })
+
+  it('judges the room above or below a dialog by the real toast height', () => {
+    const summarize = box(232, 110, 560, 480) // 110 px above and below at 1024×700
+    const small = placeToasts({ width: 1024, height: 700 }, summarize, null, 80)
+    expect(small.position).toBe('top-center')
+    const tall = placeToasts({ width: 1024, height: 700 }, summarize, null, 170)
+    expect(hits(toastBox(1024, 700, tall, 170), box(232, 530, 560, 60))).toBe(false) // its buttons
+  })
+
+  it('may cover a dialog’s title and description, never the controls below them', () => {
+    const summarize = { ...box(232, 60, 560, 600), controlsTop: 60 + 260 }
+    const placed = placeToasts({ width: 1024, height: 700 }, summarize, null, 170)
+    expect(placed.position).toBe('top-center')
+    expect(toastBox(1024, 700, placed, 170).bottom).toBeLessThanOrEqual(summarize.controlsTop)
   })
 })
