@@ -294,6 +294,11 @@ test('undo restores the context, regenerate rewrites the summary', async ({ page
   await expect.poll(() => overlaps(regenerated, history.getByRole('button', { name: 'Close' }))).toBe(false)
   expect(await overlaps(regenerated, history.getByRole('searchbox', { name: 'Search history' }))).toBe(false)
   await snap(page, 'toast-clear-of-full-history')
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await expect.poll(() => overlaps(regenerated, history.getByRole('button', { name: 'Close' }))).toBe(false)
+  expect(await overlaps(regenerated, history.getByRole('searchbox', { name: 'Search history' }))).toBe(false)
+  await snap(page, 'toast-clear-of-full-history-1024')
+  await page.setViewportSize({ width: 1280, height: 800 })
   await page.keyboard.press('Escape')
 
   // Undo twice: back to the first summary, then to no summary at all; the meter grows back.

@@ -10,15 +10,14 @@ const box = (el: Element | null): Box | null => {
 
 const CONTROLS = 'button, input, textarea, select, a[href], [role="combobox"], [role="switch"], [role="button"]'
 
-/** The dialog's box and how far down its first control starts (the title above it may be covered). */
+/** The dialog's box and the boxes of the controls it shows. */
 function dialogBox(dialog: Element | null): DialogBox | null {
   const b = box(dialog)
   if (!b || !dialog) return b
-  const tops = [...dialog.querySelectorAll(CONTROLS)]
-    .map((c) => c.getBoundingClientRect())
-    .filter((r) => r.width > 0 && r.height > 0)
-    .map((r) => Math.max(b.top, r.top))
-  return { ...b, controlsTop: tops.length ? Math.min(...tops) : b.bottom }
+  const controls = [...dialog.querySelectorAll(CONTROLS)]
+    .map((c) => box(c))
+    .filter((c): c is Box => c !== null && c.bottom > b.top && c.top < b.bottom)
+  return { ...b, controls }
 }
 
 function measure(): ToastPlacement {
@@ -38,7 +37,7 @@ const same = (a: ToastPlacement, b: ToastPlacement) =>
 
 /**
  * The app's toasts, placed clear of every control: they move beside or away from an open dialog, and
- * below the summary strip, as those come and go (DOM changes and resizes, once per frame at most).
+ * below the summary strip, as those come and go (DOM changes, scrolls and resizes, once per frame at most).
  */
 export function AppToaster({ theme }: { theme: 'light' | 'dark' | 'system' }) {
   const [placement, setPlacement] = useState<ToastPlacement>(() => measure())
@@ -56,9 +55,12 @@ export function AppToaster({ theme }: { theme: 'light' | 'dark' | 'system' }) {
     const observer = new MutationObserver(update)
     observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-state', 'data-expanded'] })
     window.addEventListener('resize', update)
+    // A scrolled dialog brings other controls under the toast.
+    document.addEventListener('scroll', update, true)
     return () => {
       observer.disconnect()
       window.removeEventListener('resize', update)
+      document.removeEventListener('scroll', update, true)
       cancelAnimationFrame(frame)
     }
   }, [])

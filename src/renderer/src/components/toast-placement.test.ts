@@ -6,7 +6,7 @@ const hits = (a: ReturnType<typeof box>, b: ReturnType<typeof box>) => a.left < 
 
 /** Where the toast would be on screen, for the positions placeToasts uses. */
 function toastBox(vw: number, vh: number, p: ReturnType<typeof placeToasts>, h = 90) {
-  const left = p.position.endsWith('right') ? vw - (p.offset.right ?? 0) - p.width : (vw - p.width) / 2
+  const left = p.position.endsWith('right') ? vw - (p.offset.right ?? 0) - p.width : p.position.endsWith('left') ? (p.offset.left ?? 0) : (vw - p.width) / 2
   const top = p.position.startsWith('top') ? (p.offset.top ?? 0) : vh - (p.offset.bottom ?? 0) - h
   return box(left, top, p.width, h)
 }
@@ -30,8 +30,9 @@ describe('toast placement', () => {
       const w = Math.min(980, vw - 32)
       const h = Math.min(760, vh - 48)
       const dialog = box((vw - w) / 2, (vh - h) / 2, w, h)
-      const header = box(dialog.left, dialog.top, w, 110) // title, Close and the search box
-      const placed = placeToasts({ width: vw, height: vh }, dialog, null)
+      const header = box(dialog.left, dialog.top, w, 136) // title, Close and the search box
+      const controls = [box(dialog.right - 50, dialog.top + 18, 30, 30), box(dialog.left + 20, dialog.top + 102, w - 40, 34)]
+      const placed = placeToasts({ width: vw, height: vh }, { ...dialog, controls }, null)
       expect(hits(toastBox(vw, vh, placed), header)).toBe(false)
     }
   })
@@ -54,9 +55,17 @@ describe('toast placement', () => {
   })
 
   it('may cover a dialog’s title and description, never the controls below them', () => {
-    const summarize = { ...box(232, 60, 560, 600), controlsTop: 60 + 260 }
+    const summarize = { ...box(232, 60, 560, 600), controls: [box(252, 320, 520, 80), box(600, 610, 170, 36)] }
     const placed = placeToasts({ width: 1024, height: 700 }, summarize, null, 170)
     expect(placed.position).toBe('top-center')
-    expect(toastBox(1024, 700, placed, 170).bottom).toBeLessThanOrEqual(summarize.controlsTop)
+    expect(toastBox(1024, 700, placed, 170).bottom).toBeLessThanOrEqual(320)
+  })
+
+  it('over a full-window dialog, finds a place that covers none of its controls', () => {
+    const history = box(22, 24, 980, 652) // Full history at 1024×700
+    const controls = [box(950, 40, 30, 30), box(42, 126, 940, 34), box(920, 512, 50, 24), box(920, 300, 50, 24)] // Close, search, two Copy buttons
+    const placed = placeToasts({ width: 1024, height: 700 }, { ...history, controls }, null, 170)
+    const toast = toastBox(1024, 700, placed, 170)
+    expect(controls.filter((c) => hits(c, toast))).toEqual([])
   })
 })

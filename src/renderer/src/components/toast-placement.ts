@@ -5,14 +5,14 @@ export interface Box {
   left: number
 }
 
-/** An open dialog, and the band its controls take (a title and description above them may be covered). */
+/** An open dialog and the boxes of the controls it shows (a title and description may be covered, they never). */
 export interface DialogBox extends Box {
-  controlsTop?: number
+  controls?: Box[]
 }
 
 export interface ToastPlacement {
-  position: 'top-right' | 'top-center' | 'bottom-center' | 'bottom-right'
-  offset: { top?: number; right?: number; bottom?: number }
+  position: 'top-right' | 'top-center' | 'bottom-center' | 'bottom-right' | 'bottom-left'
+  offset: { top?: number; right?: number; bottom?: number; left?: number }
   /** The toasts' width in px. */
   width: number
 }
@@ -42,13 +42,44 @@ export function placeToasts(
     const needed = toastHeight + 2 * GAP
     if (dialog.top >= needed) return { position: 'top-center', offset: { top: GAP }, width }
     if (viewport.height - dialog.bottom >= needed) return { position: 'bottom-center', offset: { bottom: GAP }, width }
+    const controls = dialog.controls ?? []
     // Over its title and description, where no control is.
-    if ((dialog.controlsTop ?? dialog.top) >= needed) return { position: 'top-center', offset: { top: GAP }, width }
-    // No room outside it: over the lower part of its content, clear of its header and its footer's buttons.
-    return { position: 'bottom-right', offset: { bottom: Math.max(GAP, viewport.height - dialog.bottom + 72), right: Math.max(GAP, viewport.width - dialog.right + GAP) }, width }
+    const controlsTop = Math.min(dialog.bottom, ...controls.map((c) => c.top))
+    if (controlsTop >= needed) return { position: 'top-center', offset: { top: GAP }, width }
+    return overContent(viewport, dialog, controls, width, toastHeight)
   }
   const toastLeft = viewport.width - 24 - width
   const inTheWay = strip !== null && strip.right > toastLeft && strip.top < HEADER_OFFSET + toastHeight
   const top = inTheWay ? Math.min(strip.bottom + GAP, viewport.height / 2) : HEADER_OFFSET
   return { position: 'top-right', offset: { top, right: 24 }, width }
+}
+
+const hits = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
+
+/**
+ * No room outside the dialog: over its content, at the lowest place on its right, left or middle
+ * that covers none of its controls (Copy on a code block, a search result), else the one covering fewest.
+ */
+function overContent(viewport: { width: number; height: number }, dialog: DialogBox, controls: Box[], width: number, height: number): ToastPlacement {
+  const inset = GAP
+  const right = Math.max(GAP, viewport.width - dialog.right + inset)
+  const left = Math.max(GAP, dialog.left + inset)
+  let best: { placement: ToastPlacement; covered: number } | null = null
+  for (let bottom = Math.max(GAP, viewport.height - dialog.bottom + inset); bottom + height <= viewport.height - dialog.top; bottom += 24) {
+    const top = viewport.height - bottom - height
+    const candidates: Array<[ToastPlacement, Box]> = [
+      [{ position: 'bottom-right', offset: { bottom, right }, width }, { top, bottom: top + height, right: viewport.width - right, left: viewport.width - right - width }],
+      [{ position: 'bottom-left', offset: { bottom, left }, width }, { top, bottom: top + height, left, right: left + width }],
+      [
+        { position: 'bottom-center', offset: { bottom }, width },
+        { top, bottom: top + height, left: (viewport.width - width) / 2, right: (viewport.width + width) / 2 }
+      ]
+    ]
+    for (const [placement, box] of candidates) {
+      const covered = controls.filter((c) => hits(c, box)).length
+      if (covered === 0) return placement
+      if (!best || covered < best.covered) best = { placement, covered }
+    }
+  }
+  return best?.placement ?? { position: 'bottom-right', offset: { bottom: GAP, right }, width }
 }
