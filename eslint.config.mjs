@@ -81,7 +81,7 @@ const layerPolicies = [
   ...layer('renderer', {
     may: ['domain', 'shared'],
     types: ['contract'],
-    packages: ['react', 'react-dom', 'zustand', 'sonner', '@radix-ui/*', '@tanstack/*', 'react-markdown', 'remark-gfm', 'remark-breaks', 'rehype-highlight']
+    packages: ['react', 'react-dom', 'zustand', 'sonner', '@radix-ui/*', 'cmdk', '@tanstack/*', 'react-markdown', 'remark-gfm', 'remark-breaks', 'rehype-highlight']
   }),
   ...layer('preload', { types: ['contract'], packages: ['electron'] }),
   ...layer('shell', {

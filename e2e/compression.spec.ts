@@ -1,14 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
-import {
-  addSmallModel,
-  longConversation,
-  newChat,
-  rpc,
-  sendAndWait,
-  sendInComposer,
-  snapBoth
-} from './support/conversation'
-import { expect, test } from './support/fixtures'
+import { addSmallModel, longConversation, newChat, overlaps, pickModel, rpc, sendAndWait, sendInComposer, snapBoth } from './support/conversation'
+import { expect, snap, test } from './support/fixtures'
 
 async function valueOf(meter: Locator): Promise<number> {
   return Number(await meter.getAttribute('aria-valuenow'))
@@ -52,8 +44,7 @@ test('auto-compression of a small-window model shows a notice and the Summary re
   await page.goto(distill.url)
   await addSmallModel(page)
   await newChat(page)
-  const picker = page.getByRole('combobox', { name: 'Model' })
-  await picker.selectOption('openai:tiny-4k')
+  await pickModel(page, 'tiny-4k', /^tiny-4k · /)
   const meter = page.getByRole('meter', { name: 'Context usage' })
   // 4,096 less 512 for the reply and a 5% margin.
   await expect(meter).toHaveAttribute('aria-valuemax', /^33\d\d$/)
@@ -270,20 +261,45 @@ test('undo restores the context, regenerate rewrites the summary', async ({ page
 
   fake.script([{ reply: SUMMARY_ONE }])
   await page.getByRole('button', { name: 'Summarize', exact: true }).click()
+  // The target is a ceiling, said as one: never "aims at" more tokens than the chat has.
+  await expect(page.getByRole('dialog').getByText(/The summary (gets at most about [\d,]+ tokens|will be shorter than the messages it replaces)\./)).toBeVisible()
   await page.getByRole('dialog').getByRole('button', { name: 'Summarize' }).click()
-  await expect(page.getByText('Conversation summarized')).toBeVisible({ timeout: 20_000 })
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Conversation summarized' })
+  await expect(toast).toBeVisible({ timeout: 20_000 })
   await expect.poll(() => valueOf(meter)).toBeLessThan(full)
   const summarized = await valueOf(meter)
 
-  // Regenerate: a new text for the same messages.
+  // Regenerate: a new text for the same messages. While it runs, the toast stays off the strip's Cancel.
   const region = await expandSummary(page)
   await expect(region.getByText('The API design decisions: JSON everywhere')).toBeVisible()
-  fake.script([{ reply: SUMMARY_TWO }])
+  await expect(region.getByText(/\(by hand\)$/)).toBeVisible()
+  fake.script([{ chunks: [SUMMARY_TWO.slice(0, 20), SUMMARY_TWO.slice(20)], delayMs: 2500 }])
   await region.getByRole('button', { name: 'Regenerate' }).click()
+  const cancel = region.getByRole('button', { name: 'Cancel' })
+  await expect(cancel).toBeVisible()
+  await expect(toast).toBeVisible()
+  expect(await overlaps(toast, cancel)).toBe(false)
+  await snap(page, 'toast-clear-of-summary-strip')
   await expect(page.getByText('Summary regenerated')).toBeVisible({ timeout: 20_000 })
   await expect(region.getByText('A second, tighter take')).toBeVisible()
   await expect(region.getByText('The API design decisions: JSON everywhere')).toBeHidden()
+  await expect(region.getByText(/\(regenerated\)$/)).toBeVisible()
   await snapBoth(page, 'summary-regenerated')
+
+  // Full history over a toast: its header and Close stay uncovered.
+  await page.getByRole('button', { name: 'View full history' }).click()
+  const history = page.getByRole('dialog', { name: 'Full history' })
+  const regenerated = page.locator('[data-sonner-toast]').filter({ hasText: 'Summary regenerated' })
+  await expect(regenerated).toBeVisible()
+  await expect.poll(() => overlaps(regenerated, history.getByRole('button', { name: 'Close' }))).toBe(false)
+  expect(await overlaps(regenerated, history.getByRole('searchbox', { name: 'Search history' }))).toBe(false)
+  await snap(page, 'toast-clear-of-full-history')
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await expect.poll(() => overlaps(regenerated, history.getByRole('button', { name: 'Close' }))).toBe(false)
+  expect(await overlaps(regenerated, history.getByRole('searchbox', { name: 'Search history' }))).toBe(false)
+  await snap(page, 'toast-clear-of-full-history-1024')
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.keyboard.press('Escape')
 
   // Undo twice: back to the first summary, then to no summary at all; the meter grows back.
   await region.getByRole('button', { name: 'Undo' }).click()

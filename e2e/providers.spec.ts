@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { startDistill } from './support/distill-server'
-import { expectAccessible, openNewChat, snapBoth } from './support/conversation'
+import { expectAccessible, openNewChat, pickModel, snapBoth } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
 
@@ -89,14 +89,11 @@ test('the model picked in the chat header answers the next message', async ({ pa
   await page.goto(distill.url)
   await openNewChat(page)
   const picker = page.getByRole('combobox', { name: 'Model' })
-  await expect(picker).toHaveValue('openai:gpt-4o-mini')
-  // The list arrives a moment after the chat opens.
-  const groups = () => picker.locator('optgroup').evaluateAll((els) => els.map((el) => el.getAttribute('label')))
-  await expect.poll(groups).toEqual(['OpenAI', 'Anthropic', 'Google Gemini', 'Local / OpenAI-compatible'])
-  await expect(picker.locator('option:checked')).toHaveText('GPT-4o mini · 128k')
+  await expect(picker).toHaveAttribute('data-value', 'openai:gpt-4o-mini')
+  await expect(picker).toHaveText('GPT-4o mini · 128k')
 
-  await picker.selectOption('anthropic:claude-sonnet-4-5')
-  await expect(picker.locator('option:checked')).toHaveText('Claude Sonnet 4.5 · 200k')
+  await pickModel(page, 'sonnet 4.5', /^Claude Sonnet 4\.5 · 200k/)
+  await expect(picker).toHaveText('Claude Sonnet 4.5 · 200k')
   await expect(page.getByRole('meter', { name: 'Context usage' })).toHaveAttribute('aria-valuemax', String(200_000 - 64_000 - 10_000))
   fake.script([{ reply: 'Hello from the fake Claude' }])
   await send(page, 'Which model are you?')
@@ -105,7 +102,7 @@ test('the model picked in the chat header answers the next message', async ({ pa
   expect(generations(fake.requests).at(-1)).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' })
   await snapBoth(page, 'chat-header-picker')
 
-  await picker.selectOption('google:gemini-2.5-flash')
+  await pickModel(page, 'gemini 2.5 flash', /^Gemini 2\.5 Flash · /)
   fake.script([{ reply: 'And now Gemini' }])
   await send(page, 'And now?')
   await expect(log.getByText('And now Gemini')).toBeVisible()
@@ -113,7 +110,7 @@ test('the model picked in the chat header answers the next message', async ({ pa
 
   // The choice belongs to the chat and survives a reload.
   await page.reload()
-  await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('google:gemini-2.5-flash')
+  await expect(page.getByRole('combobox', { name: 'Model' })).toHaveAttribute('data-value', 'google:gemini-2.5-flash')
 })
 
 test('the system prompt is saved with the chat and sent with each request', async ({ page, distill, fake }) => {
@@ -171,7 +168,7 @@ test('without a key, the reply says so and Open Settings leads to the providers'
     await expect(setup).toBeVisible()
     await snapBoth(page, 'chat-first-run-setup')
     const picker = page.getByRole('combobox', { name: 'Model' })
-    await expect(picker.locator('option:checked')).toHaveText('GPT-4o mini · 128k (needs key)')
+    await expect(picker).toHaveText('GPT-4o mini · 128k')
     await send(page, 'Anyone there?')
     const failure = page.getByRole('log', { name: 'Messages' }).getByRole('note')
     await expect(failure).toContainText('Add your OpenAI API key in Settings to chat with gpt-4o-mini.')
@@ -190,7 +187,7 @@ test('without a key, the reply says so and Open Settings leads to the providers'
     await expect(openai.getByText('Ready')).toBeVisible()
 
     await page.getByRole('button', { name: 'Back to chat' }).click()
-    await expect(picker.locator('option:checked')).toHaveText('GPT-4o mini · 128k')
+    await expect(picker).toHaveText('GPT-4o mini · 128k')
     fake.script([{ reply: 'Now I can answer' }])
     await page.getByRole('log', { name: 'Messages' }).getByRole('button', { name: 'Retry' }).click()
     await expect(page.getByRole('log', { name: 'Messages' }).getByText('Now I can answer')).toBeVisible()
@@ -223,9 +220,7 @@ test('Test connection says how each provider answers, and Ready appears only aft
 test('a local model whose window nobody told says so in the header, and the link leads to Models', async ({ page, distill }) => {
   await page.goto(distill.url)
   await openNewChat(page)
-  const picker = page.getByRole('combobox', { name: 'Model' })
-  await expect(picker.locator('option', { hasText: 'llama3.2:latest' })).toHaveCount(1)
-  await picker.selectOption({ label: (await picker.locator('option', { hasText: 'llama3.2:latest' }).textContent())! })
+  await pickModel(page, 'llama3.2', /^llama3\.2:latest · window unknown/)
   const unknown = page.getByRole('button', { name: 'window unknown — set it' })
   await expect(unknown).toBeVisible()
   await snap(page, 'chat-window-unknown')
@@ -241,7 +236,7 @@ test('with only a local server set up, a new chat uses one of its models', async
     await page.goto(local.url)
     await openNewChat(page)
     const picker = page.getByRole('combobox', { name: 'Model' })
-    await expect(picker.locator('option:checked')).toHaveText(/^fake-model/)
+    await expect(picker).toHaveText(/^fake-model/)
     await expect(page.getByRole('region', { name: 'Connect a model to start' })).toHaveCount(0)
     fake.script([{ reply: 'Hello from the local model' }])
     await send(page, 'Hi')

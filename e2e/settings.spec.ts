@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expectAccessible, newChat, rpc, snapBoth } from './support/conversation'
+import { expectAccessible, newChat, pickModel, rpc, snapBoth } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
 type Context = { budget: { threshold: number; thresholdPercent: number }; thresholdSetting: { percent: number; source: string } }
@@ -21,14 +21,14 @@ test('edits all over the page are saved by one Save and survive a reload', async
   await expect(saveBar(page)).toBeHidden() // nothing edited, nothing to save
   // A provider's address, the default model, a custom model, a model's threshold and two preferences.
   await page.getByLabel('Local / OpenAI-compatible base URL', { exact: true }).fill('http://127.0.0.1:11434/v1')
-  await page.getByRole('combobox', { name: 'Default model for new chats' }).selectOption({ label: 'GPT-4o · 128k' })
+  await pickModel(page, 'gpt-4o', /^GPT-4o · 128k/, 'Default model for new chats')
   await page.getByRole('button', { name: 'Add model' }).click()
   const row = page.getByRole('group', { name: 'Custom model 1' })
   await row.getByRole('textbox', { name: 'Model ID' }).fill('qwen3:8b')
   await row.getByRole('textbox', { name: 'Context window' }).fill('32768')
   await row.getByRole('textbox', { name: 'Max output' }).fill('4096')
   const thresholds = page.getByRole('group', { name: 'Threshold per model' })
-  await thresholds.getByRole('combobox', { name: 'Model for its own threshold' }).selectOption({ label: 'GPT-4o mini · 128k' })
+  await pickModel(page, 'gpt-4o mini', /^GPT-4o mini · 128k/, 'Model for its own threshold')
   await thresholds.getByRole('textbox', { name: 'Its threshold (%)' }).fill('70') // typed, not "Set": saved all the same
   await page.getByRole('spinbutton', { name: 'Threshold', exact: true }).fill('80')
   await page.getByRole('spinbutton', { name: 'Recent tokens kept verbatim' }).fill('500')
@@ -51,7 +51,7 @@ test('edits all over the page are saved by one Save and survive a reload', async
   await page.reload()
   await openSettings(page)
   await expect(page.getByLabel('Local / OpenAI-compatible base URL', { exact: true })).toHaveValue('http://127.0.0.1:11434/v1')
-  await expect(page.getByRole('combobox', { name: 'Default model for new chats' })).toHaveValue('openai:gpt-4o')
+  await expect(page.getByRole('combobox', { name: 'Default model for new chats' })).toHaveAttribute('data-value', 'openai:gpt-4o')
   await expect(page.getByRole('group', { name: 'Custom model 1' }).getByRole('textbox', { name: 'Model ID' })).toHaveValue('qwen3:8b')
   await expect(thresholds.getByRole('listitem').filter({ hasText: 'GPT-4o mini' })).toContainText('70%')
   await expect(page.getByRole('spinbutton', { name: 'Threshold', exact: true })).toHaveValue('80')
@@ -104,15 +104,22 @@ test('a refused save keeps every edit and says what to fix; Discard goes back to
   expect([partly.thresholdPercent, partly.retentionTokens]).toEqual([85, 750])
   await expect(address).toHaveValue('http://127.0.0.1:9/v1')
 
-  // Leaving asks first; staying keeps the edits.
-  const asked: string[] = []
-  page.once('dialog', (dialog) => {
-    asked.push(dialog.message())
-    void dialog.dismiss()
-  })
+  // Leaving asks first, in the app's own dialog; staying keeps the edits.
   await page.getByRole('button', { name: 'Back to chat' }).click()
-  expect(asked).toEqual(['Leave Settings without saving your changes?'])
+  const leave = page.getByRole('alertdialog', { name: 'Leave Settings without saving?' })
+  await expect(leave).toContainText('Your changes to Local / OpenAI-compatible have not been saved')
+  await expect(leave.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await snapBoth(page, 'settings-leave-unsaved')
+  await page.keyboard.press('Escape')
+  await expect(leave).toBeHidden()
   await expect(local).toHaveValue('localhost 11434')
+  // Asked again, "Leave without saving" goes back to the chat.
+  await page.getByRole('button', { name: 'Back to chat' }).click()
+  await leave.getByRole('button', { name: 'Leave without saving' }).click()
+  await expect(page.getByRole('heading', { name: 'Providers' })).toBeHidden()
+  await openSettings(page)
+  await expect(local).toHaveValue('')
+  await local.fill('localhost 11434')
 
   await saveBar(page).getByRole('button', { name: 'Discard' }).click()
   await expect(local).toHaveValue('')
@@ -136,7 +143,7 @@ test('a chat can have its own threshold, and the inspector says where the thresh
 
   // A model's own threshold.
   const thresholds = page.getByRole('group', { name: 'Threshold per model' })
-  await thresholds.getByRole('combobox', { name: 'Model for its own threshold' }).selectOption({ label: 'GPT-4o mini · 128k' })
+  await pickModel(page, 'gpt-4o mini', /^GPT-4o mini · 128k/, 'Model for its own threshold')
   await thresholds.getByRole('textbox', { name: 'Its threshold (%)' }).fill('101')
   await thresholds.getByRole('button', { name: 'Set threshold' }).click()
   await expect(thresholds.getByText('Use a whole number from 50 to 99')).toBeVisible()

@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test'
-import { addSmallModel, expectAccessible, openNewChat, snapBoth } from './support/conversation'
+import { addSmallModel, expectAccessible, openNewChat, pickModel, snapBoth } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
 
@@ -104,9 +104,8 @@ test('a small custom model turns the meter orange, then red', async ({ page, dis
 
   await page.getByRole('button', { name: 'Back to chat' }).click()
   await openNewChat(page)
-  const picker = page.getByRole('combobox', { name: 'Model' })
-  await picker.selectOption('openai-compatible:tiny-local')
-  await expect(picker.locator('option:checked')).toHaveText('tiny-local · 2k')
+  await pickModel(page, 'tiny-local', /^tiny-local · 2k/)
+  await expect(page.getByRole('combobox', { name: 'Model' })).toHaveText('tiny-local · 2k')
   const meter = page.getByRole('meter', { name: 'Context usage' })
   // 2,048 less 256 for the reply and a 5% margin (103).
   await expect(meter).toHaveAttribute('aria-valuemax', '1689')
@@ -130,7 +129,7 @@ test('a message larger than the window is announced, sent cut in the middle with
   await page.goto(distill.url)
   await addSmallModel(page, 'tiny-4k', 4096, 512)
   await openNewChat(page)
-  await page.getByRole('combobox', { name: 'Model' }).selectOption('openai:tiny-4k')
+  await pickModel(page, 'tiny-4k', /^tiny-4k · /)
   const composer = page.getByRole('textbox', { name: 'Message' })
   // Words the tokenizer cannot merge: about one token each, twice what the window holds.
   const words = Array.from({ length: 7000 }, (_, i) => `w${i.toString(36)}`).join(' ')

@@ -23,8 +23,10 @@ export interface FakeProviderOptions {
   /**
    * Answer like a local server's own API about the windows it runs models with: Ollama
    * (GET /api/ps), LM Studio (GET /api/v0/models/{id}) or llama.cpp (GET /props, one model).
+   * 'ollama-model-info' is an Ollama with nothing loaded and no num_ctx set: only POST /api/show's
+   * model_info (`<arch>.context_length`) tells the window.
    */
-  localServer?: { kind: 'ollama' | 'lm-studio' | 'llama.cpp'; windows: Record<string, number> }
+  localServer?: { kind: 'ollama' | 'ollama-model-info' | 'lm-studio' | 'llama.cpp'; windows: Record<string, number> }
   /** One line per request, e.g. console.log for the CLI. */
   log?: (line: string) => void
   /**
@@ -236,6 +238,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     if (path.startsWith('/__')) return handleControl(req, res, path)
 
     const local = options.localServer
+    if (local?.kind === 'ollama-model-info' && path === '/api/ps') return sendJson(res, 200, { models: [] })
+    if (local?.kind === 'ollama-model-info' && req.method === 'POST' && path === '/api/show') {
+      const asked = (JSON.parse((await readBody(req)) || '{}') as { model?: string }).model ?? ''
+      const n = local.windows[asked]
+      return n ? sendJson(res, 200, { parameters: 'stop "<|eot_id|>"', model_info: { 'general.architecture': 'llama', 'llama.context_length': n } }) : sendJson(res, 404, { error: 'model not found' })
+    }
     if (local && req.method === 'GET') {
       const windows = Object.entries(local.windows)
       if (local.kind === 'ollama' && path === '/api/ps') {

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { expect, snap } from './fixtures'
 
 /**
@@ -172,4 +172,18 @@ export async function addSmallModel(page: Page, id = 'tiny-4k', window = 4096, m
   await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
   await expect(page.getByText('Settings saved')).toBeVisible()
   await page.getByRole('button', { name: 'Back to chat' }).click()
+}
+
+/** Picks a model in a model picker (the chat's "Model" unless named): opens it, types to filter, chooses. */
+export async function pickModel(page: Page, search: string, option: string | RegExp, picker = 'Model'): Promise<void> {
+  await page.getByRole('combobox', { name: picker, exact: true }).click()
+  await page.getByRole('combobox', { name: 'Search models' }).fill(search)
+  await page.getByRole('listbox', { name: 'Models' }).getByRole('option', { name: option }).click()
+  await expect(page.getByRole('listbox', { name: 'Models' })).toBeHidden()
+}
+
+/** Whether two elements' boxes overlap on screen (a toast over a button). */
+export async function overlaps(a: Locator, b: Locator): Promise<boolean> {
+  const [p, q] = [(await a.boundingBox())!, (await b.boundingBox())!]
+  return p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height
 }

@@ -195,7 +195,8 @@ export function createApp(options: AppOptions): App {
     attachments: createChatAttachments({
       store: attachments,
       abilities: (provider, modelId) => models.spec(provider, modelId),
-      configured: (provider) => providers.status(provider).ready
+      configured: (provider) => providers.status(provider).ready,
+      models: () => models.known()
     }),
     // Only the owner repairs replies a crash left streaming: a reader would mark a live one.
     repairInterrupted: !readOnly,

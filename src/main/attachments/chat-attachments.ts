@@ -28,14 +28,27 @@ export interface ChatAttachments {
   resolve(messages: ModelMessage[], target: { provider: ProviderId; modelId: string; sessionId: string; cutoffSeq: number }): Promise<ModelMessage[]>
 }
 
-/** "GPT-3.5 Turbo cannot see images. Models that can: GPT-4o, …". The chat's provider first. */
-export function visionRefusal(model: ModelAbilities, provider: ProviderId, configured: (p: ProviderId) => boolean = () => true): string {
-  const able = CATALOG.filter((m) => m.vision && configured(m.provider))
+type Candidate = { provider: ProviderId; label: string; vision?: boolean }
+
+/**
+ * "GPT-3.5 Turbo cannot see images. Models that can: GPT-4o, …": the chat's provider first, then one
+ * per other provider, among the models the user can pick (their own marked "Images: Yes" included).
+ */
+export function visionRefusal(
+  model: ModelAbilities,
+  provider: ProviderId,
+  configured: (p: ProviderId) => boolean = () => true,
+  candidates: readonly Candidate[] = CATALOG
+): string {
+  const able = candidates.filter((m) => m.vision && configured(m.provider))
   const sameProvider = able.filter((m) => m.provider === provider)
   const others = able.filter((m) => m.provider !== provider)
   const names = [...sameProvider.slice(0, 3), ...others.filter((m, i, all) => all.findIndex((o) => o.provider === m.provider) === i)]
     .slice(0, 5)
     .map((m) => (m.provider === provider ? m.label : `${m.label} (${PROVIDER_LABELS[m.provider]})`))
+  if (names.length === 0) {
+    return `${model.label} cannot see images. Choose a model that can (mark your own with “Images: Yes” in Settings → Models), or remove the image.`
+  }
   return `${model.label} cannot see images. Choose a model that can, such as ${names.join(', ')}, or remove the image.`
 }
 
@@ -44,7 +57,10 @@ export function createChatAttachments(deps: {
   abilities: (provider: ProviderId, modelId: string) => ModelAbilities
   /** Providers set up with a key or an address: the refusal suggests models the user can pick. */
   configured?: (provider: ProviderId) => boolean
+  /** Every model the user could switch to (catalog, their own, a local server's); the catalog when not given. */
+  models?: () => readonly Candidate[]
 }): ChatAttachments {
+  const refusal = (model: ModelAbilities, provider: ProviderId) => visionRefusal(model, provider, deps.configured, deps.models?.())
   return {
     partsFor(sent, provider, modelId, messageText = '') {
       if (sent.length > MAX_ATTACHMENTS_PER_MESSAGE) throw new AppError('invalid_input', TOO_MANY_ATTACHMENTS)
@@ -64,14 +80,14 @@ export function createChatAttachments(deps: {
       })
       const model = deps.abilities(provider, modelId)
       if (!model.vision && parts.some((p) => attachmentKind(p.mediaType, p.filename) === 'image')) {
-        throw new AppError('invalid_input', visionRefusal(model, provider, deps.configured))
+        throw new AppError('invalid_input', refusal(model, provider))
       }
       return parts
     },
 
     accepts(provider, modelId) {
       const model = deps.abilities(provider, modelId)
-      return { vision: model.vision, imageRefusal: model.vision ? null : visionRefusal(model, provider, deps.configured) }
+      return { vision: model.vision, imageRefusal: model.vision ? null : refusal(model, provider) }
     },
 
     resolve(messages, { provider, modelId, sessionId, cutoffSeq }) {

@@ -153,6 +153,20 @@ describe('a message with attachments, through the router, to each provider', () 
     expect(app.services.usage.context(session.id).breakdown.attachments).toBe(0)
   })
 
+  it('names the user’s own models marked “Images: Yes” when only a local server is set up', async () => {
+    const app = openApp({ env: { OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:1/v1' } })
+    app.services.settings.update({
+      customModels: [
+        { provider: 'openai-compatible', id: 'qwen-vl-house', label: 'Qwen VL (house)', contextWindow: 8192, maxOutput: 1024, vision: true },
+        { provider: 'openai-compatible', id: 'text-only', contextWindow: 8192, maxOutput: 1024, vision: false }
+      ]
+    })
+    const session = app.services.sessions.create()
+    app.services.sessions.update(session.id, { provider: 'openai-compatible', modelId: 'text-only' })
+    const res = await app.router.call('attachments.accepts', { sessionId: session.id })
+    expect(res).toMatchObject({ ok: true, data: { vision: false, imageRefusal: 'text-only cannot see images. Choose a model that can, such as Qwen VL (house), or remove the image.' } })
+  })
+
   it('tells the composer whether the chat’s model takes images; a user’s own model says so in Settings', async () => {
     const app = open()
     app.services.settings.update({

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
-import { Toaster } from 'sonner'
 import { AccessNeeded } from './components/access-needed'
+import { AppToaster } from './components/app-toaster'
 import { ConnectionBanner } from './components/connection-banner'
 import { ChatView } from './features/chat/chat-view'
 import { warmUpMessageRendering } from './features/chat/warm-up-message-rendering'
@@ -71,8 +71,8 @@ export function App() {
           {view === 'settings' ? <SettingsPage /> : <ChatView />}
         </main>
       </div>
-      {/* Top right, under the header: far from the composer, the newest message and the settings footer. */}
-      <Toaster theme={theme ?? 'system'} position="top-right" offset={{ top: 64, right: 24 }} mobileOffset={{ top: 60 }} closeButton />
+      {/* Top right, under the header: far from the composer, the newest message and the settings footer; never over a dialog's or the summary strip's controls. */}
+      <AppToaster theme={theme ?? 'system'} />
     </>
   )
 }

@@ -15,11 +15,29 @@ export const providerRoutes = {
       .strict(),
     providerStatusSchema
   ),
-  /** Lists the provider's models with its key and address: latency, or what went wrong in plain words. */
-  'providers.test': route(z.object({ provider: providerIdSchema }).strict(), providerStatusSchema),
+  /**
+   * Lists the provider's models with its key and address: latency, or what went wrong in plain words.
+   * A key or address given here (typed in Settings, not saved yet) is tested instead of the saved one,
+   * and the result is not remembered as the provider's.
+   */
+  'providers.test': route(
+    z
+      .object({
+        provider: providerIdSchema,
+        apiKey: z.string().max(1000).optional(),
+        baseURL: z.union([providerEndpointSchema, z.literal('')]).optional()
+      })
+      .strict(),
+    providerStatusSchema
+  ),
   /** Models to pick from: the catalog, the user's own, and what a local server lists. */
   'models.list': route(
     z.object({ provider: providerIdSchema.optional() }).strict(),
-    z.object({ models: z.array(modelInfoSchema), warnings: z.array(z.string()) })
+    z.object({
+      models: z.array(modelInfoSchema),
+      warnings: z.array(z.string()),
+      /** The model a new chat gets now: the default the user chose, else the first that can chat. */
+      newChat: z.object({ provider: providerIdSchema, modelId: z.string() }).optional()
+    })
   )
 }

@@ -55,6 +55,8 @@ export const modelInfoSchema = z.object({
    * itself (the window it loaded), or an assumption (nobody said: a small default).
    */
   windowSource: z.enum(['catalog', 'custom', 'server', 'assumed']),
+  /** Which server and which field of its answer told the window, when a local server did: "Ollama, loaded model (/api/ps)". */
+  windowFrom: z.string().optional(),
   /** Takes images as input (the catalog says; a local model by its name unless the user said). */
   vision: z.boolean().optional()
 })

@@ -1,6 +1,7 @@
 import type { ModelInfo, ProviderId } from '../../../shared/domain/provider'
 import { listModels, resolveModel, userModelSchema, type ModelSpec } from '../../models/catalog'
 import { detectLocalWindow } from './local-window'
+import { createNewChatModel } from './new-chat-model'
 import type { Logger } from '../service-deps'
 import type { ProvidersService } from './providers-service'
 import type { SettingsService } from './settings-service'
@@ -12,11 +13,12 @@ const SERVER_LIST_TIMEOUT_MS = 3000
 
 export type ModelsService = ReturnType<typeof createModelsService>
 
-type SpecWithSource = ModelSpec & { known: boolean; windowSource: ModelInfo['windowSource'] }
+type SpecWithSource = ModelSpec & { known: boolean; windowSource: ModelInfo['windowSource']; windowFrom?: string }
 
-function toInfo(spec: ModelSpec & { windowSource?: ModelInfo['windowSource'] }, source: ModelInfo['source']): ModelInfo {
+function toInfo(spec: ModelSpec & { windowSource?: ModelInfo['windowSource']; windowFrom?: string }, source: ModelInfo['source']): ModelInfo {
   return {
     windowSource: spec.windowSource ?? (source === 'custom' ? 'custom' : 'catalog'),
+    ...(spec.windowFrom ? { windowFrom: spec.windowFrom } : {}),
     provider: spec.provider,
     id: spec.id,
     label: spec.label,
@@ -38,7 +40,7 @@ export function createModelsService(deps: {
 }) {
   const doFetch = deps.fetch ?? fetch
   /** Windows local servers reported, per address and model; asked again when the list is read. */
-  const serverWindows = new Map<string, number>()
+  const serverWindows = new Map<string, { window: number; from: string }>()
   const asking = new Map<string, Promise<void>>()
   const windowKey = (modelId: string) => `${deps.providers.connection('openai-compatible').baseURL ?? ''}|${modelId}`
 
@@ -51,9 +53,9 @@ export function createModelsService(deps: {
     if (running) return running
     const ask = detectLocalWindow(doFetch, baseURL, modelId)
       .then((found) => {
-        if (!found || serverWindows.get(key) === found.window) return
-        serverWindows.set(key, found.window)
-        deps.log.info(`${found.server} runs ${modelId} with a ${found.window}-token window`)
+        if (!found || serverWindows.get(key)?.window === found.window) return
+        serverWindows.set(key, { window: found.window, from: found.from })
+        deps.log.info(`${found.server} runs ${modelId} with a ${found.window}-token window (${found.from})`)
         deps.onWindowChange?.(modelId)
       })
       .catch((err: unknown) => deps.log.warn('Cannot ask the local server for a window', err))
@@ -76,7 +78,8 @@ export function createModelsService(deps: {
       const own = users.some((m) => m.provider === provider && m.id === modelId)
       return { ...found, known: true, windowSource: own ? 'custom' : 'catalog' }
     }
-    const reported = provider === 'openai-compatible' ? serverWindows.get(windowKey(modelId)) : undefined
+    const told = provider === 'openai-compatible' ? serverWindows.get(windowKey(modelId)) : undefined
+    const reported = told?.window
     if (provider === 'openai-compatible' && reported === undefined) void askWindow(modelId)
     return {
       ...userModelSchema.parse({
@@ -86,14 +89,15 @@ export function createModelsService(deps: {
         maxOutput: Math.min(UNKNOWN_MODEL_MAX_OUTPUT, Math.floor((reported ?? UNKNOWN_MODEL_WINDOW) / 4))
       }),
       known: reported !== undefined,
-      windowSource: reported !== undefined ? 'server' : 'assumed'
+      windowSource: reported !== undefined ? 'server' : 'assumed',
+      ...(told ? { windowFrom: told.from } : {})
     }
   }
 
-  /** Models an OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) says it serves. */
   /** What the local server listed last time it was asked, for a new chat's default. */
   let lastServerIds: string[] = []
 
+  /** Models an OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) says it serves. */
   async function serverModels(): Promise<{ ids: string[]; warning?: string }> {
     const connection = deps.providers.connection('openai-compatible')
     if (!connection.baseURL) return { ids: [] }
@@ -113,12 +117,24 @@ export function createModelsService(deps: {
     }
   }
 
+  const serverModelIds = (): readonly string[] => lastServerIds
+  const newChatModel = createNewChatModel({ settings: deps.settings, providers: deps.providers, models: { serverModelIds } })
+
   return {
     spec,
     /** The models the local server listed when last asked (empty until then). */
-    serverModelIds: (): readonly string[] => lastServerIds,
+    serverModelIds,
 
-    async list(provider?: ProviderId): Promise<{ models: ModelInfo[]; warnings: string[] }> {
+    /** Every model known without asking anyone: the catalog, the user's own, and what the local server listed last. */
+    known(): SpecWithSource[] {
+      const listed = lastServerIds.map((id) => spec('openai-compatible', id))
+      const users = userModels()
+      const own = new Set(users.map((m) => `${m.provider}:${m.id}`))
+      const all = listModels(users).map((m): SpecWithSource => ({ ...m, known: true, windowSource: own.has(`${m.provider}:${m.id}`) ? 'custom' : 'catalog' }))
+      return [...all, ...listed.filter((m) => !all.some((o) => o.provider === m.provider && o.id === m.id))]
+    },
+
+    async list(provider?: ProviderId): Promise<{ models: ModelInfo[]; warnings: string[]; newChat: { provider: ProviderId; modelId: string } }> {
       const users = userModels()
       const userKeys = new Set(users.map((m) => `${m.provider}:${m.id}`))
       const models = listModels(users).map((m) => toInfo(m, userKeys.has(`${m.provider}:${m.id}`) ? 'custom' : 'catalog'))
@@ -132,7 +148,7 @@ export function createModelsService(deps: {
           if (!known.has(`openai-compatible:${id}`)) models.push(toInfo(spec('openai-compatible', id), 'server'))
         }
       }
-      return { models: provider ? models.filter((m) => m.provider === provider) : models, warnings }
+      return { models: provider ? models.filter((m) => m.provider === provider) : models, warnings, newChat: newChatModel() }
     }
   }
 }

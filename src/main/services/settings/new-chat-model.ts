@@ -15,7 +15,7 @@ const STARTER_MODELS: Record<Exclude<ProviderId, 'openai-compatible'>, string> =
  * built-in default is used only when its provider is set up — otherwise the first provider that is
  * (with only a local server configured, one of its models), so the first message does not fail.
  */
-export function createNewChatModel(deps: { settings: SettingsService; providers: ProvidersService; models: ModelsService }) {
+export function createNewChatModel(deps: { settings: SettingsService; providers: ProvidersService; models: Pick<ModelsService, 'serverModelIds'> }) {
   return (): { provider: ProviderId; modelId: string } => {
     const s = deps.settings.get()
     const chosen = { provider: s.defaultProvider, modelId: s.defaultModel }

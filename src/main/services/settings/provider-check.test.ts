@@ -58,6 +58,15 @@ describe('Test connection', () => {
     expect(local.check.state).toBe('failed')
     expect(local.check.message).toMatch(/^Cannot reach http:\/\/127\.0\.0\.1:1\/v1\/models.*Is the server running/)
   })
+  it('tests the key and address typed in the form, not the saved ones, and remembers nothing of it', async () => {
+    const fake = await fakeServer()
+    const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: `${fake.url}/v1`, OPENAI_COMPATIBLE_API_KEY: 'k' } })
+    const typed = await app.services.providers.test('openai-compatible', { baseURL: 'http://127.0.0.1:1/v1' })
+    expect(typed.check).toMatchObject({ state: 'failed', message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:1\/v1\/models/) })
+    expect(app.services.providers.status('openai-compatible').check.state).toBe('unchecked')
+    expect((await app.services.providers.test('openai-compatible')).check.state).toBe('ok')
+    expect((await app.services.providers.test('openai', { apiKey: 'bad-key', baseURL: `${fake.url}/v1` })).check.message).toMatch(/^The key was refused \(401\)/)
+  })
 })
 
 describe('local server windows', () => {
@@ -72,6 +81,17 @@ describe('local server windows', () => {
       expect(app.services.models.spec('openai-compatible', 'qwen3:8b')).toMatchObject({ contextWindow: 32_768, known: true })
     })
   }
+
+  it('reads the window Ollama gives only in model_info (no model loaded, no num_ctx), and says where it came from', async () => {
+    const fake = await fakeServer({ requireKey: false, models: ['llama3.2:latest'], localServer: { kind: 'ollama-model-info', windows: { 'llama3.2:latest': 131_072 } } })
+    const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: `${fake.url}/v1` } })
+    const { models } = await app.services.models.list('openai-compatible')
+    expect(models.find((m) => m.id === 'llama3.2:latest')).toMatchObject({
+      contextWindow: 131_072,
+      windowSource: 'server',
+      windowFrom: 'Ollama, model_info context_length (/api/show)'
+    })
+  })
 
   it('assumes a small window, and says so, when the server does not tell', async () => {
     const fake = await fakeServer({ requireKey: false, models: ['mystery'] })

@@ -73,20 +73,29 @@ export function createProvidersService(deps: {
     }
   }
 
-  /** Lists the provider's models with its key and address, and remembers how that went. */
-  async function test(provider: ProviderId): Promise<ProviderStatus> {
+  /**
+   * Lists the provider's models with its key and address, and remembers how that went. With `typed`
+   * (a key or address typed in Settings and not saved yet), those are tested instead and nothing is
+   * remembered: the saved connection was not the one checked.
+   */
+  async function test(provider: ProviderId, typed: { apiKey?: string; baseURL?: string } = {}): Promise<ProviderStatus> {
     const started = clock.now()
-    checks.set(provider, { ...unchecked, state: 'checking' })
-    const { keySource: _k, baseURLSource: _b, ...c } = connection(provider)
+    const trying = typed.apiKey !== undefined || typed.baseURL !== undefined
+    if (!trying) checks.set(provider, { ...unchecked, state: 'checking' })
+    const { keySource: _k, baseURLSource: _b, ...saved } = connection(provider)
+    const c = {
+      ...saved,
+      ...(typed.apiKey?.trim() ? { apiKey: typed.apiKey.trim() } : {}),
+      // An emptied address means the provider's default (the environment's, else the SDK's).
+      ...(typed.baseURL !== undefined ? { baseURL: typed.baseURL.trim().replace(/\/+$/, '') || (env[PROVIDER_ENV[provider].baseURL]?.trim() || undefined) } : {})
+    }
     const outcome = await checkProvider(c, deps.fetch ?? fetch)
     const at = clock.now()
-    checks.set(
-      provider,
-      outcome.ok
-        ? { state: 'ok', at, latencyMs: at - started, models: outcome.models, message: null }
-        : { state: 'failed', at, latencyMs: null, models: null, message: outcome.message }
-    )
-    return status(provider)
+    const check: ProviderCheck = outcome.ok
+      ? { state: 'ok', at, latencyMs: at - started, models: outcome.models, message: null }
+      : { state: 'failed', at, latencyMs: null, models: null, message: outcome.message }
+    if (!trying) checks.set(provider, check)
+    return { ...status(provider), check }
   }
 
   return {

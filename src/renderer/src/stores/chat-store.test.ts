@@ -67,7 +67,7 @@ function shown(sessionId = SESSION): string[] {
 let transport: ReturnType<typeof heldTransport>
 
 beforeEach(() => {
-  useChatStore.setState({ threads: {}, drafts: {}, sending: {}, sendErrors: {} })
+  useChatStore.setState({ threads: {}, drafts: {}, sending: {}, sendErrors: {}, editing: {} })
   useChatStore.getState().forget(SESSION)
   transport = heldTransport()
 })
@@ -267,5 +267,28 @@ describe('chat store, in pages', () => {
     expect(await regenerating).toBeNull()
     expect(seqsShown()).toEqual([...run(1, 20).map((m) => m.seq), 31])
     expect(thread()).toMatchObject({ hasOlder: false, hasNewer: false })
+  })
+
+  it('a draft put back with ↑ is sent as a new version of that message, not a new turn', async () => {
+    await open(run(1, 4))
+    useChatStore.getState().setDraft(SESSION, 'Text 4')
+    useChatStore.getState().setEditing(SESSION, 'm4')
+    useChatStore.getState().setDraft(SESSION, 'Text 4, edited')
+    const sending = useChatStore.getState().send(SESSION)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(transport.pending).toEqual(['chat.edit'])
+    transport.answer('chat.edit', { ok: true, data: { message: message('m4b', 6, 'Text 4, edited'), reply: message('r', 7, '', 'streaming') } })
+    await new Promise((r) => setTimeout(r, 0))
+    transport.answer('chat.messages', { ok: true, data: page([message('m4b', 6, 'Text 4, edited'), message('r', 7, '', 'streaming')]) })
+    expect(await sending).toBeNull()
+    expect(shown().slice(-2)).toEqual(['m4b complete: Text 4, edited', 'r streaming: '])
+    expect(useChatStore.getState()).toMatchObject({ drafts: { [SESSION]: '' }, editing: {} })
+  })
+
+  it('emptying the box writes a new message again', () => {
+    useChatStore.getState().setDraft(SESSION, 'Text 4')
+    useChatStore.getState().setEditing(SESSION, 'm4')
+    useChatStore.getState().setDraft(SESSION, '')
+    expect(useChatStore.getState().editing).toEqual({})
   })
 })

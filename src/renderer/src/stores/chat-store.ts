@@ -10,6 +10,10 @@ interface ChatState {
   drafts: Record<string, string>
   sending: Record<string, boolean>
   sendErrors: Record<string, string | null>
+  /** Per chat, the message the composer's draft edits (↑ in an empty box put it back): sending makes a new version of it. */
+  editing: Record<string, string>
+  /** The composer edits `messageId` (null: it writes a new message again). */
+  setEditing(sessionId: string, messageId: string | null): void
   /** Loads the newest page (the chat opens at its newest message). */
   load(sessionId: string): Promise<void>
   /** Loads the newest page unless the chat is loaded or on its way (opening a chat). */
@@ -71,6 +75,19 @@ export const useChatStore = create<ChatState>()((set, get) => {
    * Everything loaded before that message is unchanged. Streaming text shown from deltas is kept
    * where the copy knows less.
    */
+  /** Sends the composer's draft as a new version of the message it edits (like "Edit and resend"). */
+  async function sendEdit(sessionId: string, messageId: string, text: string): Promise<string | null> {
+    set((s) => ({ sending: { ...s.sending, [sessionId]: true }, sendErrors: { ...s.sendErrors, [sessionId]: null } }))
+    const failure = await get().edit(sessionId, messageId, text)
+    set((s) => ({
+      sending: { ...s.sending, [sessionId]: false },
+      sendErrors: failure ? { ...s.sendErrors, [sessionId]: failure } : s.sendErrors,
+      drafts: !failure && s.drafts[sessionId] === text ? { ...s.drafts, [sessionId]: '' } : s.drafts,
+      editing: failure ? s.editing : without(s.editing, sessionId)
+    }))
+    return failure
+  }
+
   async function replaceFrom(sessionId: string, messageId: string, fetch: () => Promise<Page>): Promise<string | null> {
     // Events that arrive while this runs (the new reply streams, even finishes) know more than the copy.
     const changed = new Set<string>()
@@ -194,6 +211,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
   return {
   threads: {},
   drafts: {},
+  editing: {},
   sending: {},
   sendErrors: {},
 
@@ -256,13 +274,21 @@ export const useChatStore = create<ChatState>()((set, get) => {
   setDraft(sessionId, text) {
     set((s) => ({
       drafts: { ...s.drafts, [sessionId]: text },
-      sendErrors: s.sendErrors[sessionId] ? { ...s.sendErrors, [sessionId]: null } : s.sendErrors
+      sendErrors: s.sendErrors[sessionId] ? { ...s.sendErrors, [sessionId]: null } : s.sendErrors,
+      // An emptied box writes a new message again.
+      editing: text === '' && s.editing[sessionId] ? without(s.editing, sessionId) : s.editing
     }))
+  },
+
+  setEditing(sessionId, messageId) {
+    set((s) => ({ editing: messageId ? { ...s.editing, [sessionId]: messageId } : without(s.editing, sessionId) }))
   },
 
   async send(sessionId, attachments = []) {
     const text = get().drafts[sessionId] ?? ''
     if ((text.trim() === '' && attachments.length === 0) || get().sending[sessionId]) return null
+    const editing = get().editing[sessionId]
+    if (editing && attachments.length === 0) return sendEdit(sessionId, editing, text)
     set((s) => ({
       sending: { ...s.sending, [sessionId]: true },
       sendErrors: { ...s.sendErrors, [sessionId]: null }
@@ -334,6 +360,7 @@ export const useChatStore = create<ChatState>()((set, get) => {
     set((s) => ({
       threads: without(s.threads, sessionId),
       drafts: without(s.drafts, sessionId),
+      editing: without(s.editing, sessionId),
       sending: without(s.sending, sessionId),
       sendErrors: without(s.sendErrors, sessionId)
     }))

@@ -16,16 +16,28 @@ interface ProvidersState {
   modelsStatus: 'loading' | 'ready' | 'error'
   /** Why some models may be missing (a local server that did not answer). */
   modelWarnings: string[]
+  /** The model a new chat gets now (the chosen default, else the first provider that can chat). */
+  newChat: { provider: ProviderId; modelId: string } | null
   load(): Promise<void>
   loadModels(): Promise<void>
   /** Sets or clears a key or address. Throws the ApiError (with per-field issues) when refused. */
   update(provider: ProviderId, change: ProviderChange): Promise<ProviderStatus>
   /** Lists the provider's models with its key and address ("Test connection"). */
   test(provider: ProviderId): Promise<ProviderStatus>
+  /** The same check with a key or address typed but not saved: the saved status is left alone. */
+  tryConnection(provider: ProviderId, typed: { apiKey?: string; baseURL?: string }): Promise<ProviderStatus>
 }
 
 let modelsSeq = 0
 let providersSeq = 0
+/** The first model list of this run: what a local server lists decides a new chat's model. */
+let firstList: Promise<void> | null = null
+
+/** Resolves once the models were listed once (or after `maxMs`, so a dead server never holds up a new chat). */
+export function modelsListedOnce(maxMs = 4000): Promise<void> {
+  if (!firstList || useProvidersStore.getState().modelsStatus !== 'loading') return Promise.resolve()
+  return Promise.race([firstList, new Promise<void>((resolve) => setTimeout(resolve, maxMs))])
+}
 
 export const useProvidersStore = create<ProvidersState>()((set, get) => ({
   providers: [],
@@ -34,6 +46,7 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => ({
   models: [],
   modelsStatus: 'loading',
   modelWarnings: [],
+  newChat: null,
 
   async load() {
     const seq = ++providersSeq
@@ -47,19 +60,23 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => ({
     }
   },
 
-  async loadModels() {
-    const seq = ++modelsSeq
-    try {
-      const { models, warnings } = await api.request('models.list', {})
-      if (seq !== modelsSeq) return
-      set({ models, modelWarnings: warnings, modelsStatus: 'ready' })
-    } catch (error) {
-      if (seq !== modelsSeq) return
-      set((s) => ({
-        modelsStatus: s.models.length > 0 ? 'ready' : 'error',
-        modelWarnings: [`Could not list the models: ${errorMessage(error)}`]
-      }))
-    }
+  loadModels() {
+    const listing = (async () => {
+      const seq = ++modelsSeq
+      try {
+        const { models, warnings, newChat } = await api.request('models.list', {})
+        if (seq !== modelsSeq) return
+        set({ models, modelWarnings: warnings, modelsStatus: 'ready', newChat: newChat ?? null })
+      } catch (error) {
+        if (seq !== modelsSeq) return
+        set((s) => ({
+          modelsStatus: s.models.length > 0 ? 'ready' : 'error',
+          modelWarnings: [`Could not list the models: ${errorMessage(error)}`]
+        }))
+      }
+    })()
+    firstList ??= listing
+    return listing
   },
 
   async test(provider) {
@@ -72,14 +89,14 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => ({
     return status
   },
 
+  tryConnection: (provider, typed) => api.request('providers.test', { provider, ...typed }),
+
   async update(provider, change) {
     const status = await api.request('providers.update', { provider, ...change })
     providersSeq++ // an older list in flight must not undo this
     set((s) => ({ providers: s.providers.map((p) => (p.id === provider ? status : p)) }))
-    // A new key or address can change what a local server lists, and what is ready.
-    if (change.baseURL !== undefined || (provider === 'openai-compatible' && change.apiKey !== undefined)) {
-      void get().loadModels()
-    }
+    // A new key or address can change what a local server lists, what is ready, and so the model new chats get.
+    void get().loadModels()
     return status
   }
 }))

@@ -5,6 +5,7 @@ import type { Session, SessionSummary } from '../../../shared/domain/session'
 import { api } from '../api/client'
 import { errorMessage, isApiError } from '../api/api-error'
 import { touchNow } from '../lib/use-now'
+import { modelsListedOnce } from './providers-store'
 import { useUiStore } from './ui-store'
 
 const SEARCH_DEBOUNCE_MS = 200
@@ -105,6 +106,8 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
   },
 
   async create() {
+    // With only a local server set up, its first listed model is the new chat's: wait for the first list.
+    await modelsListedOnce()
     const session = await api.request('sessions.create', {})
     set((s) => ({ details: { ...s.details, [session.id]: session } }))
     // A new chat would be hidden by an active search: clear it.

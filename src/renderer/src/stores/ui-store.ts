@@ -38,9 +38,12 @@ interface UiState {
   openSettings(section?: SettingsSection): void
   settingsSectionShown(): void
   closeSettings(): void
-  /** Asked before the Settings page is left; false keeps it open (it has unsaved changes). */
-  settingsLeaveGuard: (() => boolean) | null
-  setSettingsLeaveGuard(guard: (() => boolean) | null): void
+  /**
+   * Set while Settings has unsaved changes: asked instead of leaving, it calls `leave` once the user
+   * agrees to drop them.
+   */
+  settingsLeaveGuard: ((leave: () => void) => void) | null
+  setSettingsLeaveGuard(guard: ((leave: () => void) => void) | null): void
   setSidebarOpen(open: boolean): void
   setConnection(state: ConnectionState): void
   setUnauthorized(): void
@@ -50,7 +53,12 @@ interface UiState {
 }
 
 export const useUiStore = create<UiState>()((set, get) => {
-  const mayLeaveSettings = () => get().view !== 'settings' || (get().settingsLeaveGuard?.() ?? true)
+  /** Runs `leave` now, or once the user agrees to drop unsaved Settings changes. */
+  const leaveSettings = (leave: () => void) => {
+    const guard = get().view === 'settings' ? get().settingsLeaveGuard : null
+    if (guard) guard(leave)
+    else leave()
+  }
   return {
     view: 'chat',
     selectedSessionId: null,
@@ -71,9 +79,10 @@ export const useUiStore = create<UiState>()((set, get) => {
     settingsSection: null,
     chatDialog: null,
     openSession(id) {
-      if (!mayLeaveSettings()) return
-      writeLocal(LAST_SESSION_KEY, id)
-      set({ selectedSessionId: id, view: 'chat', sidebarOpen: false, chatDialog: null })
+      leaveSettings(() => {
+        writeLocal(LAST_SESSION_KEY, id)
+        set({ selectedSessionId: id, view: 'chat', sidebarOpen: false, chatDialog: null })
+      })
     },
     deselect() {
       writeLocal(LAST_SESSION_KEY, null)
@@ -90,8 +99,7 @@ export const useUiStore = create<UiState>()((set, get) => {
       set({ settingsLeaveGuard })
     },
     closeSettings() {
-      if (!mayLeaveSettings()) return
-      set({ view: 'chat' })
+      leaveSettings(() => set({ view: 'chat' }))
     },
     setSidebarOpen(open) {
       set({ sidebarOpen: open })

@@ -21,6 +21,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const send = useChatStore((s) => s.send)
   const stop = useChatStore((s) => s.stop)
   const streaming = useChatStore((s) => isStreaming(s.threads[sessionId]))
+  const editing = useChatStore((s) => s.editing[sessionId] ?? null)
   const textareaRef = useRef<HTMLTextAreaElement>(null)
   const fileInputRef = useRef<HTMLInputElement>(null)
   const pending = usePendingAttachments(sessionId)
@@ -46,6 +47,12 @@ export function Composer({ sessionId }: { sessionId: string }) {
     textareaRef.current?.focus()
   }
 
+  /** Back to writing a new message: the box empties. */
+  function cancelEdit() {
+    setDraft(sessionId, '')
+    textareaRef.current?.focus()
+  }
+
   async function stopReply() {
     const failure = await stop(sessionId)
     if (failure) toast.error('Could not stop the reply', { description: failure })
@@ -61,6 +68,14 @@ export function Composer({ sessionId }: { sessionId: string }) {
       }}
     >
       <DraftCutWarning sessionId={sessionId} draft={draft} />
+      {editing && (
+        <div className="composer-editing" role="status">
+          <span>Editing your last message — sending makes a new version of it.</span>
+          <button type="button" className="button button-small button-ghost" onClick={cancelEdit}>
+            Cancel edit
+          </button>
+        </div>
+      )}
       <div className="composer-box" data-invalid={error ? true : undefined}>
         <ComposerAttachments sessionId={sessionId} disabled={sending} />
         <button
@@ -105,7 +120,11 @@ export function Composer({ sessionId }: { sessionId: string }) {
             void attachFiles(sessionId, files)
           }}
           onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+            if (event.key === 'Escape' && editing) {
+              event.preventDefault()
+              event.stopPropagation()
+              cancelEdit()
+            } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault()
               void submit()
             }
@@ -122,7 +141,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
             <StopIcon width={14} height={14} />
           </button>
         ) : (
-          <button type="submit" className="send-button" aria-label="Send" title="Send" disabled={!canSend}>
+          <button type="submit" className="send-button" aria-label="Send" title={editing ? 'Send as a new version of your last message' : 'Send'} disabled={!canSend}>
             {sending ? <span className="spinner" aria-hidden="true" /> : <ArrowUpIcon width={18} height={18} />}
           </button>
         )}

@@ -2,7 +2,6 @@ import { useRef, useState } from 'react'
 import { toast } from 'sonner'
 import type { ProviderId } from '../../../../shared/domain/provider'
 import { errorMessage } from '../../api/api-error'
-import { PROVIDER_LABELS } from '../../lib/providers'
 import { useSessionDetails, useSessionsStore } from '../../stores/sessions-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUsageStore } from '../../stores/usage-store'
@@ -44,7 +43,6 @@ export function ModelPicker({ sessionId }: { sessionId: string }) {
     <ModelSelect
       className="model-picker"
       ariaLabel="Model"
-      title={value ? `Model for this chat: ${PROVIDER_LABELS[value.provider]}` : 'Model for this chat'}
       value={value}
       onChange={(provider, modelId) => void change({ provider, modelId })}
     />

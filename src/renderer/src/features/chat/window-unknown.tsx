@@ -17,7 +17,8 @@ export function WindowUnknown({ sessionId }: { sessionId: string }) {
       title="Distill assumes a 4,096-token window for this model. Set its real window under Settings → Models."
       onClick={() => openSettings('models')}
     >
-      window unknown — set it
+      {/* On a narrow header the picker already says "window unknown": only "set it" shows, the name stays whole. */}
+      <span className="window-unknown-what">window unknown — </span>set it
     </button>
   )
 }

@@ -29,7 +29,10 @@ export function ContextInspector({ sessionId }: { sessionId: string }) {
           <Dialog.Overlay className="dialog-overlay" />
           <Dialog.Content className="dialog dialog-wide inspector-dialog" aria-describedby={undefined} {...focusHandlers}>
             <Dialog.Title className="dialog-title">Context inspector</Dialog.Title>
-            <InspectorBody sessionId={sessionId} />
+            {/* Only the body scrolls: the title and Close stay in view on a short window. */}
+            <div className="inspector-scroll" role="group" aria-label="What the next request holds" tabIndex={0}>
+              <InspectorBody sessionId={sessionId} />
+            </div>
             <div className="dialog-actions">
               <Dialog.Close asChild>
                 <button type="button" className="button">

@@ -110,7 +110,10 @@ function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): voi
             ? `The newest ${preview.messagesKept} ${preview.messagesKept === 1 ? 'message stays' : 'messages stay'} word for word. `
             : 'Every message is summarized. '}
           {preview.summaryExists && 'The current summary is folded into the new one. '}
-          The summary aims at about {formatCount(preview.targetSummaryTokens)} tokens.
+          {/* The target is a ceiling: on a short chat it is larger than the chat itself, and "aims at" read as a promise. */}
+          {preview.targetSummaryTokens < preview.tokensBefore
+            ? `The summary gets at most about ${formatCount(preview.targetSummaryTokens)} tokens.`
+            : 'The summary will be shorter than the messages it replaces.'}
         </p>
       )}
       {state.status === 'error' && (

@@ -62,8 +62,11 @@ export function SummaryPanel({ sessionId }: { sessionId: string }) {
       {running && (running.type !== 'auto' || expanded) && <StreamingSummary running={running} />}
       {active && expanded && (
         <div id={bodyId} className="summary-body">
-          <SummaryDetails snapshot={active} />
-          <AttachmentManifest sessionId={sessionId} />
+          {/* Capped and scrolled inside, so on a short window the newest message stays in view. */}
+          <div className="summary-scroll" role="group" aria-label="Summary details" tabIndex={0}>
+            <SummaryDetails snapshot={active} />
+            <AttachmentManifest sessionId={sessionId} />
+          </div>
           <SummaryActions sessionId={sessionId} disabled={!!running} />
         </div>
       )}
@@ -119,6 +122,17 @@ function StreamingSummary({ running }: { running: RunningCompression }) {
   )
 }
 
+/**
+ * " (automatically)", " (by hand)", or for a regenerated summary " (regenerated; first made
+ * automatically)". A regenerated one replaces a version of the same range, so the summary it
+ * restores on Undo is not the one it was cascaded from.
+ */
+function madeHow(c: Snapshot['content']): string {
+  const regenerated = c.restoresSnapshotId !== undefined && c.restoresSnapshotId !== (c.baseSnapshotId ?? null)
+  if (regenerated) return c.compressionType === 'auto' ? ' (regenerated; first made automatically)' : ' (regenerated)'
+  return c.compressionType === 'auto' ? ' (automatically)' : ' (by hand)'
+}
+
 function SummaryDetails({ snapshot }: { snapshot: Snapshot }) {
   const c = snapshot.content
   const when = Date.parse(c.compressionTimestamp)
@@ -133,7 +147,7 @@ function SummaryDetails({ snapshot }: { snapshot: Snapshot }) {
             ) : (
               c.compressionTimestamp
             )}
-            {c.compressionType === 'auto' ? ' (automatically)' : ' (by hand)'}
+            {madeHow(c)}
           </dd>
         </div>
         <div>
@@ -171,7 +185,7 @@ function SummaryDetails({ snapshot }: { snapshot: Snapshot }) {
           ))}
         </ul>
       )}
-      <div className="summary-text" tabIndex={0} role="group" aria-label="Summary text">
+      <div className="summary-text" role="group" aria-label="Summary text">
         <MarkdownText text={c.summaryText} />
       </div>
     </>

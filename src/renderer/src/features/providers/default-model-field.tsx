@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { ProviderId } from '../../../../shared/domain/provider'
 import type { Settings } from '../../../../shared/domain/settings'
 import { isApiError } from '../../api/api-error'
+import { useProvidersStore } from '../../stores/providers-store'
 import { useDraftPart } from '../settings/settings-draft'
 import { ModelSelect } from './model-select'
 
@@ -9,12 +10,25 @@ import { ModelSelect } from './model-select'
 export function DefaultModelField({ settings }: { settings: Settings }) {
   const [picked, setPicked] = useState<{ provider: ProviderId; modelId: string } | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const value = picked ?? { provider: settings.defaultProvider, modelId: settings.defaultModel }
-  const dirty = value.provider !== settings.defaultProvider || value.modelId !== settings.defaultModel
+  // What new chats really get: the default chosen, or until one is, the first provider that can chat.
+  const newChat = useProvidersStore((s) => s.newChat)
+  /** Saved here: from now on new chats get the stored default. */
+  const [chosen, setChosen] = useState(false)
+  const stored = { provider: settings.defaultProvider, modelId: settings.defaultModel }
+  const inUse = chosen ? stored : (newChat ?? stored)
+  const value = picked ?? inUse
+  const dirty = value.provider !== inUse.provider || value.modelId !== inUse.modelId
 
   const { saving } = useDraftPart('default-model', dirty, {
     label: 'Default model',
-    prepare: () => ({ patch: { defaultProvider: value.provider, defaultModel: value.modelId } }),
+    prepare: () => ({
+      patch: { defaultProvider: value.provider, defaultModel: value.modelId },
+      saved: () => {
+        setChosen(true)
+        setPicked(null)
+        void useProvidersStore.getState().loadModels()
+      }
+    }),
     claim(err) {
       const fields = isApiError(err) ? err.fieldErrors() : {}
       const message = fields.defaultModel ?? fields.defaultProvider ?? null

@@ -22,6 +22,9 @@ function savedAddress(status: ProviderStatus): string {
 export function ProviderCard({ status }: { status: ProviderStatus }) {
   const update = useProvidersStore((s) => s.update)
   const test = useProvidersStore((s) => s.test)
+  const tryConnection = useProvidersStore((s) => s.tryConnection)
+  /** A check of what is typed in the fields (not saved yet), shown instead of the saved one's. */
+  const [typedCheck, setTypedCheck] = useState<ProviderStatus['check'] | null>(null)
   const [key, setKey] = useState('')
   const [address, setAddress] = useState(() => savedAddress(status))
   const [base, setBase] = useState(status)
@@ -42,6 +45,23 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
     test(status.id).catch((error: unknown) => toast.error(`Could not test ${status.label}`, { description: errorMessage(error) }))
   }
 
+  /** "Test connection" checks what the form holds: a key or address typed but not saved yet, else the saved ones. */
+  function testForm() {
+    if (newKey === undefined && newAddress === undefined) {
+      setTypedCheck(null)
+      return testConnection()
+    }
+    setTypedCheck({ state: 'checking', at: null, latencyMs: null, models: null, message: null })
+    tryConnection(status.id, { ...(newKey ? { apiKey: newKey } : {}), ...(newAddress !== undefined ? { baseURL: newAddress } : {}) })
+      .then((result) => setTypedCheck(result.check))
+      .catch((error: unknown) => {
+        setTypedCheck(null)
+        const fields = isApiError(error) && error.code === 'invalid_input' ? error.fieldErrors() : {}
+        if (fields.baseURL) setErrors((current) => ({ ...current, baseURL: fields.baseURL }))
+        else toast.error(`Could not test ${status.label}`, { description: errorMessage(error) })
+      })
+  }
+
   // A provider on an address of its own (a local server, a proxy) is checked when Settings opens;
   // the hosted ones when asked, so opening Settings never calls them unasked.
   const autoCheck = status.ready && status.baseURL !== null && status.check.state === 'unchecked'
@@ -52,6 +72,9 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
 
   const newAddress = address.trim() !== savedAddress(status) ? address.trim() : undefined
   const newKey = removeKey ? null : key.trim() !== '' ? key.trim() : undefined
+  // What the fields hold can be tested: an address (local servers), a key (hosted ones).
+  const typedReady = local ? (newAddress !== undefined ? newAddress !== '' : status.ready) : newKey !== undefined ? !!newKey : status.ready
+  const check = typedCheck ?? status.check
   const { saving: busy } = useDraftPart(`provider-${status.id}`, newKey !== undefined || newAddress !== undefined, {
     label: status.label,
     prepare: () => ({
@@ -63,6 +86,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
           const next = await update(status.id, { ...(newKey !== undefined ? { apiKey: newKey } : {}), ...(newAddress !== undefined ? { baseURL: newAddress } : {}) })
           setKey('') // never kept in the page longer than needed
           setRemoveKey(false)
+          setTypedCheck(null)
           setAddress(savedAddress(next))
         } catch (error) {
           const fields = isApiError(error) && error.code === 'invalid_input' ? error.fieldErrors() : {}
@@ -76,6 +100,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
     discard() {
       setKey('')
       setRemoveKey(false)
+      setTypedCheck(null)
       setAddress(savedAddress(status))
       setErrors({})
       setProblem(null)
@@ -122,14 +147,15 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
         <button
           type="button"
           className="button button-small"
-          disabled={!status.ready || status.check.state === 'checking'}
-          title={status.ready ? 'List the models with this key and address' : local ? 'Set the address first' : 'Add a key first'}
-          onClick={testConnection}
+          disabled={!typedReady || check.state === 'checking'}
+          title={typedReady ? 'List the models with the key and address in these fields' : local ? 'Set the address first' : 'Add a key first'}
+          onClick={testForm}
         >
-          {status.check.state === 'checking' ? 'Testing…' : 'Test connection'}
+          {check.state === 'checking' ? 'Testing…' : 'Test connection'}
         </button>
-        <p className="provider-check-result" role="status" data-state={status.check.state}>
-          {checkResultText(status.check)}
+        <p className="provider-check-result" role="status" data-state={check.state}>
+          {checkResultText(check)}
+          {typedCheck && typedCheck.state !== 'checking' ? ' (what is typed, not saved yet)' : ''}
         </p>
       </div>
 
@@ -152,6 +178,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
               aria-invalid={errors.apiKey ? true : undefined}
               onChange={(event) => {
                 setKey(event.target.value)
+                setTypedCheck(null)
                 if (errors.apiKey) setErrors(({ apiKey: _fixed, ...rest }) => rest)
               }}
             />
@@ -201,6 +228,7 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
               aria-invalid={errors.baseURL ? true : undefined}
               onChange={(event) => {
                 setAddress(event.target.value)
+                setTypedCheck(null)
                 if (errors.baseURL) setErrors(({ baseURL: _fixed, ...rest }) => rest)
               }}
             />

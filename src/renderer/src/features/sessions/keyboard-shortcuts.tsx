@@ -7,6 +7,7 @@ import { CloseIcon } from '../../components/icons'
 import { messageText } from '../../lib/message-text'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useChatStore } from '../../stores/chat-store'
+import { useCompressionStore } from '../../stores/compression-store'
 import { isStreaming } from '../../stores/thread'
 import { useUiStore } from '../../stores/ui-store'
 import { downloadExport } from './download-export'
@@ -39,13 +40,19 @@ function focusSearch(): void {
   setTimeout(() => find()?.focus(), 50)
 }
 
-/** The composer of the open chat gets the last message the user sent, caret at the end. */
+/**
+ * The composer of the open chat gets the last message the user sent, caret at the end; sending it
+ * then makes a new version of that message, as "Edit and resend" does.
+ */
 function recallLast(sessionId: string): boolean {
   const messages = useChatStore.getState().threads[sessionId]?.messages ?? []
   const last = messages.findLast((m) => m.role === 'user')
   const text = last ? messageText(last.parts) : ''
-  if (!text) return false
+  if (!last || !text) return false
   useChatStore.getState().setDraft(sessionId, text)
+  // A summarized message is read-only: then sending it makes a new turn, as before.
+  const cutoff = useCompressionStore.getState().active[sessionId]?.cutoffSeq ?? 0
+  if (last.seq > cutoff) useChatStore.getState().setEditing(sessionId, last.id)
   requestAnimationFrame(() => {
     const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')
     box?.focus()

@@ -17,7 +17,7 @@ export const SHORTCUT_HELP: ShortcutHelp[] = [
   { keys: ['Mod', 'B'], description: 'Show or hide the chats sidebar' },
   { keys: ['Enter'], description: 'Send the message' },
   { keys: ['Shift', 'Enter'], description: 'New line in the message' },
-  { keys: ['↑'], description: 'Put your last message back in an empty message box, to change and send it again' },
+  { keys: ['↑'], description: 'In an empty message box, edit your last message: sending makes a new version of it' },
   { keys: ['Esc'], description: 'Stop the reply while it streams' },
   { keys: ['Mod', 'Shift', 'S'], description: 'Summarize conversation history' },
   { keys: ['Alt', '↑'], description: 'Previous message (in the conversation)' },

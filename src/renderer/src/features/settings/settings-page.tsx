@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import { ConfirmDialog } from '../../components/confirm-dialog'
 import { ArrowLeftIcon } from '../../components/icons'
 import { PaneHeader } from '../../components/pane-header'
 import { useSettingsStore } from '../../stores/settings-store'
@@ -31,6 +32,8 @@ function SettingsPageContent() {
   const closeSettings = useUiStore((s) => s.closeSettings)
   const section = useUiStore((s) => s.settingsSection)
   const providersRef = useRef<HTMLHeadingElement>(null)
+  /** Where the user was going when asked about unsaved changes. */
+  const [leaving, setLeaving] = useState<{ leave: () => void } | null>(null)
 
   useEffect(() => {
     void useSettingsStore.getState().load()
@@ -41,7 +44,7 @@ function SettingsPageContent() {
   useEffect(() => {
     if (!unsaved) return
     const ui = useUiStore.getState()
-    ui.setSettingsLeaveGuard(() => window.confirm('Leave Settings without saving your changes?'))
+    ui.setSettingsLeaveGuard((leave) => setLeaving({ leave }))
     const onUnload = (event: BeforeUnloadEvent) => event.preventDefault()
     window.addEventListener('beforeunload', onUnload)
     return () => {
@@ -114,6 +117,19 @@ function SettingsPageContent() {
         </div>
       </form>
       <SaveBar />
+      <ConfirmDialog
+        open={leaving !== null}
+        onOpenChange={(open) => !open && setLeaving(null)}
+        title="Leave Settings without saving?"
+        description={`Your changes to ${draft.dirtyLabels.join(', ')} have not been saved and will be lost.`}
+        confirmLabel="Leave without saving"
+        destructive
+        onConfirm={() => {
+          const go = leaving?.leave
+          setLeaving(null)
+          go?.()
+        }}
+      />
     </section>
   )
 }
