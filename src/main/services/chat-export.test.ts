@@ -115,8 +115,8 @@ describe('chat export and import', () => {
     await apps.close(app)
 
     const newer = join(dir, 'newer.json')
-    writeFileSync(newer, json.replace('"version": 1', '"version": 2'))
-    await expect(cli(dbFile, 'import', newer)).rejects.toThrow('This export is version 2; this Distill reads version 1. Update Distill to import it.')
+    writeFileSync(newer, json.replace('"version": 1', '"version": 3'))
+    await expect(cli(dbFile, 'import', newer)).rejects.toThrow('This export is version 3; this Distill reads version 2. Update Distill to import it.')
     const broken = join(dir, 'broken.json')
     const data = JSON.parse(json)
     data.messages[1].role = 'robot'

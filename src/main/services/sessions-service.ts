@@ -9,11 +9,13 @@ import {
   sessionsWithTitleWords,
   updateSession
 } from '../db/repositories/sessions-repo'
-import { appendMessage, listMessages } from '../db/repositories/messages-repo'
+import { listMessages } from '../db/repositories/messages-repo'
+import { listAllVersions } from '../db/repositories/message-versions-repo'
 import { ftsQuery, searchChats } from '../db/repositories/history-repo'
 import { insertSummary, listSnapshots, setSnapshotStatus } from '../db/repositories/snapshots-repo'
-import type { DistillExport } from '../importers/distill-export'
-import type { ChatMessage } from '../../shared/domain/chat-message'
+import { discardUnreferencedFiles, findImport, insertRestoredMessages, recordImport, type ImportRecord } from '../db/repositories/imports-repo'
+import type { DistillExport, PlacedMessage } from '../importers/distill-export'
+import { AlreadyImported } from '../importers/openai-messages'
 import type { SessionSearchResult } from '../../shared/contract/sessions'
 import { AppError, notFound } from '../../shared/app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
@@ -22,6 +24,17 @@ import type { ServiceDeps } from './service-deps'
 export const DEFAULT_SESSION_TITLE = 'New chat'
 
 export type SessionsService = ReturnType<typeof createSessionsService>
+
+/** An export made ready to write: every message in seq order with its count for the chat's model. */
+export interface RestoredChat {
+  data: DistillExport
+  messages: ReadonlyArray<PlacedMessage & { count: { tokens: number; counter: string } }>
+  /** What the duplicate check compares (see import-distill-chat.ts). */
+  contentHash: string
+  /** The file name, kept with the import record. */
+  source: string
+  again?: boolean
+}
 
 export interface SessionUpdate {
   provider?: ProviderId
@@ -140,25 +153,33 @@ export function createSessionsService(
     /** The chat as a file: a Markdown transcript, or the JSON `distill import` reads back. */
     export(id: string, format: ExportFormat): { filename: string; mimeType: string; text: string } {
       const session = get(id)
-      const messages = listMessages(db, id)
       const snapshots = listSnapshots(db, id)
       return format === 'md'
-        ? { filename: exportFileName(session.title, 'md'), mimeType: 'text/markdown', text: chatToMarkdown(session, messages, snapshots) }
+        ? { filename: exportFileName(session.title, 'md'), mimeType: 'text/markdown', text: chatToMarkdown(session, listMessages(db, id), snapshots) }
         : {
             filename: exportFileName(session.title, 'json'),
             mimeType: 'application/json',
-            text: `${JSON.stringify(chatToJson(session, messages, snapshots, clock.now(), files), null, 2)}\n`
+            // Every version, the ones set aside included: an import brings back ‹ 1/2 › as it was.
+            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files), null, 2)}\n`
           }
     },
 
+    /** The chat an earlier import with this content hash made, while it still exists. */
+    importedBefore(contentHash: string): ImportRecord | undefined {
+      return findImport(db, contentHash)
+    },
+
     /**
-     * Writes an exported chat back as a new chat, in one transaction: messages keep their order,
-     * roles, content, times and status; summaries come back as snapshots pointing at the new ids.
+     * Writes an exported chat back as a new chat in one transaction, every version included:
+     * messages keep their order (seq), roles, content, times, status and counts; versions and
+     * summaries point at the new ids. Refused, writing nothing, when the same content was imported
+     * before (checked again inside the transaction) unless `again`.
      */
-    restore(data: DistillExport): { session: Session; messages: ChatMessage[] } {
-      const result = db.transaction((tx) => {
-        const now = clock.now()
-        const s = data.session
+    restore(chat: RestoredChat): Session {
+      const session = db.transaction((tx) => {
+        const earlier = chat.again ? undefined : findImport(tx, chat.contentHash)
+        if (earlier) throw new AlreadyImported(earlier)
+        const s = chat.data.session
         const session = insertSession(tx, {
           id: ids(),
           title: s.title,
@@ -168,14 +189,17 @@ export function createSessionsService(
           autoCompress: s.autoCompress,
           systemPrompt: s.systemPrompt,
           createdAt: s.createdAt,
-          updatedAt: now,
+          updatedAt: clock.now(),
           archived: false
         })
-        const messageIds = new Map<string, string>()
-        const messages = data.messages.map((m) => {
-          const stored = appendMessage(tx, {
-            id: ids(),
-            sessionId: session.id,
+        const newId = new Map(chat.messages.map((m) => [m.message.id, ids()]))
+        const mapMessage = (id: string) => newId.get(id) ?? id
+        insertRestoredMessages(
+          tx,
+          session.id,
+          chat.messages.map(({ message: m, seq, versionGroup, hiddenIn, count }) => ({
+            id: newId.get(m.id)!,
+            seq,
             role: m.role,
             parts: m.parts,
             // Nothing can still be streaming in a file.
@@ -183,14 +207,15 @@ export function createSessionsService(
             error: m.error ?? null,
             inputTokens: m.usage?.inputTokens ?? null,
             outputTokens: m.usage?.outputTokens ?? null,
-            createdAt: m.createdAt
-          })
-          messageIds.set(m.id, stored.id)
-          return stored
-        })
-        const snapshotIds = new Map(data.snapshots.map((snap) => [snap.id, ids()]))
-        const mapMessage = (id: string) => messageIds.get(id) ?? id
-        for (const snap of data.snapshots) {
+            createdAt: m.createdAt,
+            tokenCount: count.tokens,
+            tokenCounter: count.counter,
+            versionGroup: versionGroup && mapMessage(versionGroup),
+            hiddenIn: hiddenIn && mapMessage(hiddenIn)
+          }))
+        )
+        const snapshotIds = new Map(chat.data.snapshots.map((snap) => [snap.id, ids()]))
+        for (const snap of chat.data.snapshots) {
           const c = snap.content
           const content = {
             ...c,
@@ -213,10 +238,16 @@ export function createSessionsService(
           })
           if (snap.status !== 'active') setSnapshotStatus(tx, id, snap.status)
         }
-        return { session, messages }
+        recordImport(tx, { sessionId: session.id, contentHash: chat.contentHash, source: chat.source, importedAt: clock.now() })
+        return session
       })
-      emit('sessions.changed', { sessionId: result.session.id, reason: 'created' })
-      return result
+      emit('sessions.changed', { sessionId: session.id, reason: 'created' })
+      return session
+    },
+
+    /** Forgets files an import stored before it failed, unless a message references them; returns those forgotten. */
+    discardFiles(hashes: readonly string[]): string[] {
+      return discardUnreferencedFiles(db, hashes)
     },
 
     /** Moves a chat to the top of the list after activity in it. */
