@@ -106,7 +106,12 @@ const layerPolicies = [
     builtins: ['fs', 'path', 'crypto']
   }),
   // Worker threads and their clients: pure engine work on plain data, off the main thread.
-  ...layer('workers', { may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers'], packages: ['better-sqlite3'], builtins: ['worker_threads', 'fs', 'path'] }),
+  // The import thread parses an export (importers) and writes it on its own connection (db).
+  ...layer('workers', {
+    may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers', 'importers', 'db'],
+    packages: ['better-sqlite3'],
+    builtins: ['worker_threads', 'fs', 'path', 'crypto']
+  }),
   // The CLI drives the app and its services like any other client; it never reaches into transport.
   ...layer('cli', {
     may: [...sharedLayers, 'app', 'support', 'services', 'importers', 'models', 'tokens', 'manifest'],

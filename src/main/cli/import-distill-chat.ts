@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import type { Command } from 'commander'
-import { looksLikeDistillExport, parseDistillExport } from '../importers/distill-export'
+import { looksLikeDistillExport } from '../importers/distill-export'
 import { AlreadyImported, ImportError } from '../importers/openai-messages'
 import { importDistillChat as importChat, type ImportedDistillChat } from '../services/import-distill-chat'
 import { print, withApp } from './open-app'
@@ -27,11 +27,9 @@ function describe(imported: ImportedDistillChat): string {
  * another format.
  */
 export async function importDistillChat(program: Command, file: string, opts: { title?: string; json?: boolean; again?: boolean }): Promise<boolean> {
-  const text = readFileSync(file, 'utf8')
-  if (!looksLikeDistillExport(text)) return false
-  const data = parseDistillExport(text)
-  if (opts.title) data.session.title = opts.title.slice(0, 200)
-  const imported = await withApp(program, async (app) => importChat(app.services, data, { source: basename(file), again: opts.again }), {
+  const bytes = readFileSync(file)
+  if (!looksLikeDistillExport(bytes.toString('utf8'))) return false
+  const imported = await withApp(program, async (app) => importChat(app.services, bytes, { source: basename(file), again: opts.again, title: opts.title }), {
     command: 'import'
   }).catch((err: unknown) => {
     if (err instanceof AlreadyImported) throw new ImportError(`${err.message.replace(/ Nothing was imported\.$/, '')} Use --again to import it anyway.`)

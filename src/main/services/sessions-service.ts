@@ -12,10 +12,10 @@ import {
 import { listMessages } from '../db/repositories/messages-repo'
 import { listAllVersions } from '../db/repositories/message-versions-repo'
 import { ftsQuery, searchChats } from '../db/repositories/history-repo'
-import { insertSummary, listSnapshots, setSnapshotStatus } from '../db/repositories/snapshots-repo'
-import { discardUnreferencedFiles, findImport, insertRestoredMessages, recordImport, type ImportRecord } from '../db/repositories/imports-repo'
-import type { DistillExport, PlacedMessage } from '../importers/distill-export'
-import { AlreadyImported } from '../importers/openai-messages'
+import { listSnapshots } from '../db/repositories/snapshots-repo'
+import { discardUnreferencedFiles, findImport, type ImportRecord } from '../db/repositories/imports-repo'
+import { sqliteClient } from '../db/repositories/sqlite-client'
+import type { Db } from '../db/client'
 import type { SessionSearchResult } from '../../shared/contract/sessions'
 import { AppError, notFound } from '../../shared/app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
@@ -24,17 +24,6 @@ import type { ServiceDeps } from './service-deps'
 export const DEFAULT_SESSION_TITLE = 'New chat'
 
 export type SessionsService = ReturnType<typeof createSessionsService>
-
-/** An export made ready to write: every message in seq order with its count for the chat's model. */
-export interface RestoredChat {
-  data: DistillExport
-  messages: ReadonlyArray<PlacedMessage & { count: { tokens: number; counter: string } }>
-  /** What the duplicate check compares (see import-distill-chat.ts). */
-  contentHash: string
-  /** The file name, kept with the import record. */
-  source: string
-  again?: boolean
-}
 
 export interface SessionUpdate {
   provider?: ProviderId
@@ -170,78 +159,18 @@ export function createSessionsService(
     },
 
     /**
-     * Writes an exported chat back as a new chat in one transaction, every version included:
-     * messages keep their order (seq), roles, content, times, status and counts; versions and
-     * summaries point at the new ids. Refused, writing nothing, when the same content was imported
-     * before (checked again inside the transaction) unless `again`.
+     * Where an import writes, and its time: the database file (the import thread writes it on its
+     * own connection, in one transaction) or, for an in-memory database, this connection.
      */
-    restore(chat: RestoredChat): Session {
-      const session = db.transaction((tx) => {
-        const earlier = chat.again ? undefined : findImport(tx, chat.contentHash)
-        if (earlier) throw new AlreadyImported(earlier)
-        const s = chat.data.session
-        const session = insertSession(tx, {
-          id: ids(),
-          title: s.title,
-          provider: s.provider,
-          modelId: s.modelId,
-          strategy: s.strategy,
-          autoCompress: s.autoCompress,
-          systemPrompt: s.systemPrompt,
-          createdAt: s.createdAt,
-          updatedAt: clock.now(),
-          archived: false
-        })
-        const newId = new Map(chat.messages.map((m) => [m.message.id, ids()]))
-        const mapMessage = (id: string) => newId.get(id) ?? id
-        insertRestoredMessages(
-          tx,
-          session.id,
-          chat.messages.map(({ message: m, seq, versionGroup, hiddenIn, count }) => ({
-            id: newId.get(m.id)!,
-            seq,
-            role: m.role,
-            parts: m.parts,
-            // Nothing can still be streaming in a file.
-            status: m.status === 'streaming' ? 'aborted' : m.status,
-            error: m.error ?? null,
-            inputTokens: m.usage?.inputTokens ?? null,
-            outputTokens: m.usage?.outputTokens ?? null,
-            createdAt: m.createdAt,
-            tokenCount: count.tokens,
-            tokenCounter: count.counter,
-            versionGroup: versionGroup && mapMessage(versionGroup),
-            hiddenIn: hiddenIn && mapMessage(hiddenIn)
-          }))
-        )
-        const snapshotIds = new Map(chat.data.snapshots.map((snap) => [snap.id, ids()]))
-        for (const snap of chat.data.snapshots) {
-          const c = snap.content
-          const content = {
-            ...c,
-            messageRange: { firstMessageId: mapMessage(c.messageRange.firstMessageId), lastMessageId: mapMessage(c.messageRange.lastMessageId) },
-            previousSnapshotId: c.previousSnapshotId ? (snapshotIds.get(c.previousSnapshotId) ?? null) : null,
-            ...(c.tiered
-              ? { tiered: { ...c.tiered, ...(c.tiered.summarySnapshotId ? { summarySnapshotId: snapshotIds.get(c.tiered.summarySnapshotId) } : {}) } }
-              : {})
-          }
-          const id = snapshotIds.get(snap.id)!
-          insertSummary(tx, {
-            id,
-            sessionId: session.id,
-            kind: snap.kind,
-            content,
-            // A snapshot always covers up to a message; the parser checked it exists.
-            messageCutoffId: mapMessage(snap.messageCutoffId ?? c.messageRange.lastMessageId),
-            tokenCount: snap.tokenCount,
-            createdAt: snap.createdAt
-          })
-          if (snap.status !== 'active') setSnapshotStatus(tx, id, snap.status)
-        }
-        recordImport(tx, { sessionId: session.id, contentHash: chat.contentHash, source: chat.source, importedAt: clock.now() })
-        return session
-      })
-      emit('sessions.changed', { sessionId: session.id, reason: 'created' })
+    importTarget(): ({ file: string } | { db: Db }) & { now: number } {
+      const client = sqliteClient(db)
+      return { ...(client.memory ? { db } : { file: client.name }), now: clock.now() }
+    },
+
+    /** A chat an import wrote, announced to the renderer. */
+    imported(id: string): Session {
+      const session = get(id)
+      emit('sessions.changed', { sessionId: id, reason: 'created' })
       return session
     },
 
