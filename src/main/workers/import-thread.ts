@@ -30,7 +30,7 @@ export interface ImportThread {
 /**
  * Large imports on a worker thread: parsing, checking and counting a 40 MB export and writing its
  * thousands of rows take seconds, which on the main thread would stall every reply and request.
- * One thread, started on first use and unref'd. Where no thread can run, the jobs run inline.
+ * One thread, started on first use, holding the process only while it has work. Where no thread can run, the jobs run inline.
  */
 export function createImportThread(options: {
   warn(message: string): void
@@ -46,6 +46,8 @@ export function createImportThread(options: {
   const settle = (outcome: ImportOutcome) => {
     const job = pending.get(outcome.id)
     pending.delete(outcome.id)
+    // Idle, the thread never keeps the process alive; busy, it does (the CLI waits for its import).
+    if (pending.size === 0) worker?.unref()
     if (!job) return
     if ('error' in outcome) job.reject(rebuildError(outcome))
     else job.resolve(outcome)
@@ -70,7 +72,6 @@ export function createImportThread(options: {
     if (!source) return undefined
     try {
       const w = new Worker(source.code, { eval: source.eval, workerData: { role: IMPORT_WORKER } })
-      w.unref()
       w.on('message', settle)
       w.on('error', (err) => {
         if (worker === w) worker = undefined
@@ -94,6 +95,7 @@ export function createImportThread(options: {
       pending.set(id, { resolve, reject })
       const w = start()
       const message = { ...job, id } as ImportJob
+      w?.ref()
       if (w) w.postMessage(message, transfer)
       else runInline()(message)
     })
