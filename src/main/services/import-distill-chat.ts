@@ -78,6 +78,16 @@ async function storeFiles(store: AttachmentStore, files: readonly ImportedFile[]
   }
 }
 
+/** UUIDv7s for the new rows, 2,000 per turn of the event loop (13,000 at once took ~15 ms). */
+async function newIds(n: number): Promise<string[]> {
+  const ids: string[] = []
+  while (ids.length < n) {
+    if (ids.length) await new Promise<void>((resolve) => setImmediate(resolve))
+    for (let i = Math.min(2_000, n - ids.length); i > 0; i--) ids.push(uuidv7())
+  }
+  return ids
+}
+
 /**
  * Imports a Distill chat export (`distill export --format json`, or "Export as JSON") as a new chat,
  * every version included, all or nothing. The export is parsed, checked and written on the import
@@ -100,7 +110,7 @@ export async function importDistillChat(services: DistillImportServices, bytes: 
     const spec = services.models.spec(prepared.session.provider ?? defaultProvider, prepared.session.modelId ?? defaultModel)
     const written = await thread.write(key, 'file' in target ? target.file : ':memory:', {
       spec,
-      ids: Array.from({ length: idsNeeded(prepared) }, () => uuidv7()),
+      ids: await newIds(idsNeeded(prepared)),
       now: target.now,
       title: options.title?.slice(0, 200),
       stripHashes,
