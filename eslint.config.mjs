@@ -4,10 +4,20 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+/** Every extension a module can have, so a `.mts` or `.js` file meets the same rules as a `.ts` one. */
+const code = '{ts,tsx,mts,cts,js,jsx,mjs,cjs}'
+/** Unit tests sit beside the code they test and may reach across layers; everything else under src/ ships. */
+const unitTests = [`src/**/*.test.${code}`]
+
+/** A single-file element's test belongs to it, so the test is a known file too. */
+const withTests = (files) => files.flatMap((file) => [file, file.replace(/\.ts$/, '.test.ts')])
+
 /**
  * Layers per DESIGN §2, stated as an allow-list: every import a layer makes, local or external, must match a
- * policy below, so a new kind of dependency fails lint until someone decides it belongs. Paths are resolved
- * (Node resolver with TypeScript extensions; the project uses no path aliases), so `../../main/x` and `../x` land on the same element whatever the spelling.
+ * policy below, so a new kind of dependency fails lint until someone decides it belongs. Every file ESLint lints
+ * must belong to an element (`boundaries/no-unknown-files`), so a new folder or top-level file fails until it is
+ * given a layer here. Paths are resolved by eslint-import-resolver-node with the TypeScript extensions (the
+ * project uses no path aliases), so `../../main/x` and `../x` land on the same element whatever the spelling.
  */
 const elements = [
   { type: 'contract', pattern: 'src/shared/contract', partialMatch: false },
@@ -16,19 +26,24 @@ const elements = [
   { type: 'renderer', pattern: 'src/renderer', partialMatch: false },
   { type: 'preload', pattern: 'src/preload', partialMatch: false },
   // The Electron shell: the only code that may import electron.
-  { type: 'shell', pattern: ['src/main/index.ts', 'src/main/window.ts'], mode: 'full' },
+  { type: 'shell', pattern: withTests(['src/main/index.ts', 'src/main/window.ts']), mode: 'full' },
   { type: 'shell', pattern: 'src/main/platform', partialMatch: false },
   // Composition roots: wire services to a database, a transport and a logger.
-  { type: 'app', pattern: ['src/main/app.ts', 'src/main/browser-mode.ts'], mode: 'full' },
+  { type: 'app', pattern: withTests(['src/main/app.ts', 'src/main/browser-mode.ts']), mode: 'full' },
   // Single-file elements: each file is its own element, so a layer lists itself to import its neighbours.
-  { type: 'support', pattern: ['src/main/logger.ts', 'src/main/data-location.ts'], mode: 'full' },
+  { type: 'support', pattern: withTests(['src/main/logger.ts', 'src/main/data-location.ts']), mode: 'full' },
   ...['transport', 'services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'cli', 'attachments', 'workers'].map((layer) => ({
     type: layer,
     pattern: `src/main/${layer}`,
     partialMatch: false
   })),
+  // Outside src/ nothing ships, but every file still has a named place (a new top-level folder fails lint).
   { type: 'test-support', pattern: 'test', partialMatch: false },
   { type: 'e2e', pattern: 'e2e', partialMatch: false },
+  { type: 'scripts', pattern: 'scripts', partialMatch: false },
+  { type: 'bench', pattern: 'bench', partialMatch: false },
+  // Tool configuration at the top level and the `distill` launcher.
+  { type: 'tooling', pattern: ['*.config.{ts,mts,mjs}', 'bin/distill.cjs'], mode: 'full' },
   { type: 'manifest', pattern: 'package.json', mode: 'full' }
 ]
 
@@ -106,12 +121,18 @@ const layerPolicies = [
     builtins: ['fs', 'path', 'crypto']
   }),
   // Worker threads and their clients: pure engine work on plain data, off the main thread.
-  // The import thread parses an export (importers) and writes it on its own connection (db).
+  // The import thread also parses an export (importers) and hashes its files (crypto).
   ...layer('workers', {
-    may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers', 'importers', 'db'],
-    packages: ['better-sqlite3'],
+    may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers', 'importers'],
+    types: ['db'],
     builtins: ['worker_threads', 'fs', 'path', 'crypto']
   }),
+  // The worker thread reads stored parts by id through the db's reader; the import thread writes one
+  // restored chat on its own connection (restore-repo.ts). Nothing else of the database.
+  {
+    from: { element: { type: 'workers' } },
+    allow: { to: { element: { type: 'db' } }, dependency: { specifiers: ['storedPartsReader', 'openSecondConnection', 'restoreChat'] } }
+  },
   // The CLI drives the app and its services like any other client; it never reaches into transport.
   ...layer('cli', {
     may: [...sharedLayers, 'app', 'support', 'services', 'importers', 'models', 'tokens', 'manifest'],
@@ -122,32 +143,94 @@ const layerPolicies = [
   { from: { element: { type: 'cli' } }, allow: { to: { element: { type: 'db' } }, dependency: { specifiers: 'DatabaseOpenError' } } }
 ]
 
-/** Clocks and randomness the engine must receive from its caller. */
+/**
+ * Imports the layer check cannot see: a module name computed at run time, or a TypeScript form the resolver
+ * does not follow. They fail everywhere in production code, so every dependency goes through the list above.
+ */
+const hiddenImports = [
+  { selector: 'ImportExpression[source.type!="Literal"]', message: 'Import a module by its literal name, so the layer check can see it.' },
+  {
+    selector: 'CallExpression[callee.name="require"][arguments.0.type!="Literal"]',
+    message: 'Require a module by its literal name, so the layer check can see it.'
+  },
+  { selector: 'TSImportEqualsDeclaration > TSExternalModuleReference', message: 'Use `import`: `import x = require()` is invisible to the layer check.' },
+  { selector: 'TSImportType', message: 'Use `import type`: an inline `import()` type is invisible to the layer check.' }
+]
+
+/** Node's back doors to its built-ins, which no `import` line shows. */
+const hiddenBuiltins = ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen'].map((property) => ({
+  object: 'process',
+  property,
+  message: 'Import the built-in by name, so the layer check can see it.'
+}))
+
+/**
+ * The engine's global object: clocks, timers, randomness, I/O and the host. Banned as names (scope-aware, so
+ * neither an alias nor a property of `globalThis` gets past), which `.mts` and `.js` engine files meet too.
+ */
+const impureGlobals = [
+  ...['globalThis', 'global', 'window', 'self', 'eval', 'Function', 'require', 'module', 'exports', '__dirname', '__filename'],
+  ...['performance', 'Intl', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'requestAnimationFrame', 'requestIdleCallback'],
+  ...['clearTimeout', 'clearInterval', 'clearImmediate', 'crypto', 'process', 'Buffer', 'navigator', 'document', 'location'],
+  ...['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'Worker', 'MessageChannel', 'BroadcastChannel', 'localStorage', 'sessionStorage', 'indexedDB'],
+  ...['console', 'Atomics', 'SharedArrayBuffer', 'WebAssembly']
+]
+
+/**
+ * `Date` and `Math` are pure but for the clock and the dice. In the engine they are used in place only:
+ * `new Date(t)`, `Date.UTC(…)`, `Date.parse(…)`, `x instanceof Date`, `Math.max(…)`; never `Date.now()`, `new Date()`,
+ * `Math.random()`, nor stored or passed as a value (an alias would carry the clock past this check).
+ */
+const inPlaceGlobals = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      Date: 'The engine is pure: take the time as an argument (new Date(t), Date.UTC and Date.parse are fine).',
+      Math: 'The engine is pure: take ids or seeds as arguments (Math.random is the only Math it may not use).'
+    }
+  },
+  create(context) {
+    const member = (node, id) => node.type === 'MemberExpression' && node.object === id && !node.computed
+    const allowed = {
+      Date: (parent, id) =>
+        (parent.type === 'NewExpression' && parent.callee === id && parent.arguments.length > 0 && parent.arguments[0].type !== 'SpreadElement') ||
+        (member(parent, id) && ['UTC', 'parse'].includes(parent.property.name)) ||
+        (parent.type === 'BinaryExpression' && parent.operator === 'instanceof' && parent.right === id),
+      Math: (parent, id) => member(parent, id) && parent.property.name !== 'random'
+    }
+    return {
+      'Program:exit'(program) {
+        const scope = context.sourceCode.getScope(program)
+        for (const name of Object.keys(allowed)) {
+          const references = [...(scope.set.get(name)?.references ?? []), ...scope.through.filter((ref) => ref.identifier.name === name)]
+          for (const ref of references) {
+            if (ref.isValueReference === false || allowed[name](ref.identifier.parent, ref.identifier)) continue
+            context.report({ node: ref.identifier, messageId: name })
+          }
+        }
+      }
+    }
+  }
+}
+
 const engineImpurities = {
+  'no-restricted-globals': ['error', ...impureGlobals.map((name) => ({ name, message: 'The engine is pure: no clocks, timers, randomness, I/O, logging or host globals.' }))],
   'no-restricted-syntax': [
     'error',
-    { selector: 'NewExpression[callee.name="Date"][arguments.length=0]', message: 'The engine is pure: take the time as an argument (a Date built from a given time is fine).' },
-    { selector: 'CallExpression[callee.name="Date"]', message: 'The engine is pure: take the time as an argument.' }
+    ...hiddenImports,
+    { selector: 'ImportExpression', message: 'The engine is pure: it loads nothing at run time.' },
+    { selector: 'MetaProperty[meta.name="import"]', message: 'The engine is pure: it does not know where its files live.' }
   ],
-  'no-restricted-properties': [
-    'error',
-    { object: 'Date', property: 'now', message: 'The engine is pure: take the time as an argument.' },
-    { object: 'performance', property: 'now', message: 'The engine is pure: measure in the caller.' },
-    { object: 'Math', property: 'random', message: 'The engine is pure: take ids or seeds as arguments.' },
-    { object: 'crypto', property: 'randomUUID', message: 'The engine is pure: take ids as arguments.' },
-    { object: 'crypto', property: 'getRandomValues', message: 'The engine is pure: take ids or seeds as arguments.' }
-  ],
-  'no-restricted-globals': [
-    'error',
-    ...['performance', 'crypto', 'fetch', 'setTimeout', 'setInterval', 'process'].map((name) => ({
-      name,
-      message: 'The engine is pure: no clocks, timers, randomness or I/O.'
-    }))
-  ]
+  'distill/in-place-globals': 'error'
 }
 
 export default tseslint.config(
-  { ignores: ['out/**', 'bench-out/**', 'node_modules/**', 'drizzle/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**'] },
+  {
+    // Output and generated files, not sources: builds (out/, bench-out/), installed packages, drizzle-kit's
+    // migrations (never hand-edited), and Playwright's reports and artifacts.
+    ignores: ['out/**', 'bench-out/**', 'node_modules/**', 'drizzle/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**']
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -162,16 +245,22 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' }
   },
   {
-    // Tests may reach across layers (they build whole apps); production code under src/ follows the layers.
-    files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/**/*.test.{ts,tsx}'],
-    plugins: { boundaries },
+    // Every file ESLint lints belongs to an element: a file in a new folder, or a new file beside the
+    // single-file elements, fails until the list above gives it a layer.
+    files: [`**/*.${code}`],
+    plugins: { boundaries, distill: { rules: { 'in-place-globals': inPlaceGlobals } } },
     settings: {
-      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '.json'] } },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json'] } },
       'boundaries/elements': elements,
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
       'boundaries/legacy-warnings': false
     },
+    rules: { 'boundaries/no-unknown-files': 'error' }
+  },
+  {
+    // Tests may reach across layers (they build whole apps); production code under src/ follows the layers.
+    files: [`src/**/*.${code}`],
+    ignores: unitTests,
     rules: {
       'boundaries/dependencies': [
         'error',
@@ -182,27 +271,27 @@ export default tseslint.config(
           message: '{{from.element.type}} may not import {{to.element.type}}{{to.module.source}} (see the layer list in eslint.config.mjs)',
           policies: layerPolicies
         }
-      ]
-    }
-  },
-  {
-    // Test helpers live in test/ and never ship: production code may not reach them.
-    files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/**/*.test.{ts,tsx}'],
-    rules: {
+      ],
+      'no-restricted-syntax': ['error', ...hiddenImports],
+      'no-restricted-properties': ['error', ...hiddenBuiltins],
+      // Test helpers live in test/ and beside the code as *.test files, and never ship: production code may not reach them.
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/test/**', '**/e2e/**', 'vitest', 'fast-check'], message: 'Test support stays out of production code.' }] }
+        {
+          patterns: [
+            { group: ['**/test/**', '**/e2e/**', '**/*.test', '**/*.test.*', 'vitest', 'fast-check'], message: 'Test support stays out of production code.' }
+          ]
+        }
       ]
     }
   },
   {
-    files: ['src/main/engine/**/*.ts'],
-    ignores: ['src/main/engine/**/*.test.ts'],
+    files: [`src/main/engine/**/*.${code}`],
+    ignores: unitTests,
     rules: engineImpurities
   },
   {
-    files: ['src/renderer/**/*.{ts,tsx}'],
+    files: [`src/renderer/**/*.${code}`],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules

@@ -5,12 +5,12 @@
 import { startFakeProvider } from './index'
 
 function usage(): never {
-  console.error('usage: fake-provider [--port N] [--host H] [--bad-key K] [--no-auth] [--quiet]')
+  console.error('usage: fake-provider [--port N] [--host H] [--bad-key K] [--no-auth] [--usage-factor F] [--quiet]')
   process.exit(2)
 }
 
 function parseArgs(argv: string[]) {
-  const opts = { port: 0, host: '127.0.0.1', badKey: 'bad-key', requireKey: true, quiet: false }
+  const opts = { port: 0, host: '127.0.0.1', badKey: 'bad-key', requireKey: true, quiet: false, usageFactor: 1 }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const value = () => argv[++i] ?? usage()
@@ -21,6 +21,10 @@ function parseArgs(argv: string[]) {
     else if (arg === '--bad-key') opts.badKey = value()
     else if (arg === '--no-auth') opts.requireKey = false
     else if (arg === '--quiet') opts.quiet = true
+    else if (arg === '--usage-factor') {
+      opts.usageFactor = Number(value())
+      if (!(opts.usageFactor > 0)) usage()
+    }
     else usage()
   }
   return opts

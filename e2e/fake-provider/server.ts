@@ -27,6 +27,11 @@ export interface FakeProviderOptions {
   localServer?: { kind: 'ollama' | 'lm-studio' | 'llama.cpp'; windows: Record<string, number> }
   /** One line per request, e.g. console.log for the CLI. */
   log?: (line: string) => void
+  /**
+   * Reports input usage (and counts tokens) at this multiple of its own estimate: a server whose
+   * tokenizer counts fewer (0.7) or more (1.6) tokens than the client's estimate. Default 1.
+   */
+  usageFactor?: number
 }
 
 export interface FakeProvider {
@@ -41,8 +46,10 @@ export interface FakeProvider {
   titleRequests: RecordedRequest[]
   /** Appends steps; each generation request (any provider) consumes one; `for: 'title'` steps answer title requests. */
   script(steps: ScriptStep[]): void
-  /** Drops pending steps and recorded requests. */
+  /** Drops pending steps and recorded requests (and sets the usage factor back to the started one). */
   reset(): void
+  /** Reports input usage at this multiple of the estimate from now on (see FakeProviderOptions.usageFactor). */
+  setUsageFactor(factor: number): void
   /** Stops listening and destroys every socket, stalled streams included. */
   close(): Promise<void>
 }
@@ -134,6 +141,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   // One controller per in-flight response: aborted when the client hangs up or close() runs.
   const inflight = new Set<AbortController>()
   let seq = 0
+  let usageFactor = options.usageFactor ?? 1
+  /** The server's own count of a request's input: its estimate at the configured factor. */
+  const countInput = (messages: Parameters<typeof estimateInputTokens>[0]) => Math.max(1, Math.round(estimateInputTokens(messages) * usageFactor))
 
   async function handleChat(route: Route, adapter: ChatAdapter, body: Record<string, unknown>, rec: RecordedRequest, res: ServerResponse) {
     const parsed = adapter.parse(body, route.model)
@@ -157,7 +167,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       created: Math.floor(Date.now() / 1000),
       reply: plan.reply,
       chunks: plan.chunks,
-      inputTokens: plan.usage?.input ?? estimateInputTokens(parsed.messages),
+      inputTokens: plan.usage?.input ?? countInput(parsed.messages),
       outputTokens: plan.usage?.output ?? estimateOutputTokens(plan.reply),
       includeUsage: parsed.includeUsage
     }
@@ -201,6 +211,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       requests.length = 0
       titleRequests.length = 0
       return sendJson(res, 200, { ok: true })
+    }
+    if (req.method === 'POST' && path === '/__usage') {
+      const factor = Number(asRecord(JSON.parse((await readBody(req)) || '{}')).factor)
+      if (!(factor > 0)) return sendJson(res, 400, { ok: false, error: 'factor must be a positive number' })
+      usageFactor = factor
+      return sendJson(res, 200, { ok: true, factor })
     }
     if (req.method === 'POST' && path === '/__script') {
       try {
@@ -275,7 +291,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     if (route.kind === 'count') {
       rec.outcome = 'ok'
-      const tokens = estimateInputTokens(route.family === 'gemini' ? geminiMessages(body) : anthropicMessages(body))
+      const tokens = countInput(route.family === 'gemini' ? geminiMessages(body) : anthropicMessages(body))
       rec.inputTokens = tokens
       if (route.family === 'gemini') return sendJson(res, 200, { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] })
       return sendJson(res, 200, { input_tokens: tokens })
@@ -309,7 +325,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     requests,
     titleRequests,
     script: (steps) => enqueue(parseSteps(steps)),
+    setUsageFactor: (factor: number) => {
+      usageFactor = factor
+    },
     reset: () => {
+      usageFactor = options.usageFactor ?? 1
       queue.clear()
       titleQueue.clear()
       summaryQueue.clear()

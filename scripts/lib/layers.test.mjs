@@ -7,7 +7,18 @@ import { ESLint } from 'eslint'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const eslint = new ESLint({ cwd: root })
-const layerRules = new Set(['boundaries/dependencies', 'no-restricted-imports', 'no-restricted-syntax', 'no-restricted-properties', 'no-restricted-globals'])
+const layerRules = new Set([
+  'boundaries/dependencies',
+  'boundaries/no-unknown-files',
+  'no-restricted-imports',
+  'no-restricted-syntax',
+  'no-restricted-properties',
+  'no-restricted-globals',
+  'distill/in-place-globals'
+])
+
+const shellImports = "import { app } from 'electron'\nimport { spawn } from 'node:child_process'\nimport { openDatabase } from '../db/client'\nexport { app, spawn, openDatabase }"
+
 
 async function lint(filePath, code) {
   const [result] = await eslint.lintText(code, { filePath: `${root}${filePath}` })
@@ -42,7 +53,40 @@ const forbidden = [
   ['preload → main', 'src/preload/probe.ts', "export { createApp } from '../main/app'"],
   ['production code → test support', 'src/main/services/probe.ts', "export { useTempDir } from '../../../test/support/temp-dir'"],
   ['production code → vitest', 'src/main/tokens/probe.ts', "export { expect } from 'vitest'"],
-  ['a package nobody declared', 'src/main/services/probe.ts', "export { padStart } from 'left-pad'"]
+  ['a package nobody declared', 'src/main/services/probe.ts', "export { padStart } from 'left-pad'"],
+  // Unknown files: every file belongs to an element, so a new place fails until the config names its layer.
+  ['electron, child_process and the db from a new folder', 'src/main/newdir/probe.ts', shellImports],
+  ['an import-free file in a new folder', 'src/main/newdir/probe.ts', 'export const one = 1'],
+  ['a new file beside the single-file elements', 'src/main/probe.ts', shellImports],
+  ['a new file at the top of src', 'src/probe.ts', 'export const one = 1'],
+  ['a new folder in shared', 'src/shared/newdir/probe.ts', 'export const one = 1'],
+  ['a test in a new folder', 'src/main/newdir/probe.test.ts', 'export const one = 1'],
+  ['a new top-level folder', 'newdir/probe.ts', 'export const one = 1'],
+  // Every module extension meets the layers and the engine's purity.
+  ['services → electron from a .mts file', 'src/main/services/probe.mts', "export { app } from 'electron'"],
+  ['engine → node:fs from a .js file', 'src/main/engine/probe.js', "export { readFileSync } from 'node:fs'"],
+  ['engine .mts reads globalThis.Date.now()', 'src/main/engine/probe.mts', 'export const at = globalThis.Date.now()'],
+  ['engine .mts schedules with setImmediate', 'src/main/engine/probe.mts', 'setImmediate(() => {})'],
+  ['engine .mts schedules with queueMicrotask', 'src/main/engine/probe.mts', 'queueMicrotask(() => {})'],
+  ['engine .mts reads globalThis.process', 'src/main/engine/probe.mts', 'export const env = globalThis.process.env'],
+  ['engine .js calls Date.now()', 'src/main/engine/probe.js', 'export const at = Date.now()'],
+  ['engine sets a timer', 'src/main/engine/probe.ts', 'export const t = setTimeout(() => {}, 1)'],
+  ['engine logs', 'src/main/engine/probe.ts', "console.log('planned')"],
+  ['engine reaches the clock through window', 'src/main/engine/probe.ts', 'export const at = window.performance.now()'],
+  ['engine aliases Date', 'src/main/engine/probe.ts', 'const D = Date\nexport const at = D.now()'],
+  ['engine aliases Math', 'src/main/engine/probe.ts', 'const M = Math\nexport const roll = M.random()'],
+  ['engine builds a Date from no time', 'src/main/engine/probe.ts', 'export const at = new Date(...[])'],
+  ['engine reads the clock through Intl', 'src/main/engine/probe.ts', 'export const today = new Intl.DateTimeFormat().format()'],
+  ['engine loads a module at run time', 'src/main/engine/probe.ts', "export const later = () => import('./truncate')"],
+  ['engine reads import.meta', 'src/main/engine/probe.ts', 'export const here = import.meta.url'],
+  // Imports the resolver cannot see fail in production code.
+  ['a computed module name', 'src/main/services/probe.ts', "export const load = (name: string) => import(name)"],
+  ['import = require', 'src/main/services/probe.ts', "import electron = require('electron')\nexport { electron }"],
+  ['process.getBuiltinModule', 'src/main/services/probe.ts', "export const cp = process.getBuiltinModule('child_process')"],
+  ['production code → a unit test', 'src/main/services/probe.ts', "export * from './chat-export.test'"],
+  // The worker thread reads stored parts, nothing else of the database.
+  ['workers → the rest of db', 'src/main/workers/probe.ts', "export { openDatabase } from '../db/client'"],
+  ['workers → better-sqlite3', 'src/main/workers/probe.ts', "export { default } from 'better-sqlite3'"]
 ]
 
 const allowed = [
@@ -57,7 +101,15 @@ const allowed = [
   ['renderer → react', 'src/renderer/src/probe.ts', "export { useState } from 'react'"],
   ['shell → electron', 'src/main/platform/probe.ts', "export { app } from 'electron'"],
   ['cli → app', 'src/main/cli/probe.ts', "export { createApp } from '../app'"],
-  ['tests → test support', 'src/main/services/probe.test.ts', "export { useTempDir } from '../../../test/support/temp-dir'"]
+  ['tests → test support', 'src/main/services/probe.test.ts', "export { useTempDir } from '../../../test/support/temp-dir'"],
+  ['engine → Date and Math in place', 'src/main/engine/probe.ts', 'export const day = (t: number, x: unknown): Date | number => (x instanceof Date ? new Date(t) : Math.max(Date.UTC(2026, 0, 1), t))'],
+  ['engine .mts → its own files', 'src/main/engine/probe.mts', "export { truncate } from './truncate'"],
+  ['workers → the stored parts reader', 'src/main/workers/probe.ts', "export { storedPartsReader } from '../db/repositories/message-parts-repo'"],
+  ['workers → the import thread writer', 'src/main/workers/probe.ts', "export { openSecondConnection, restoreChat } from '../db/repositories/restore-repo'"],
+  ['a test of a single-file element', 'src/main/logger.test.ts', "export { createApp } from './app'"],
+  ['a script', 'scripts/probe.mjs', "export { spawn } from 'node:child_process'"],
+  ['a benchmark', 'bench/probe.bench.ts', "export { createApp } from '../src/main/app'"],
+  ['a top-level tool config', 'probe.config.mts', 'export default {}']
 ]
 
 describe('layers', () => {

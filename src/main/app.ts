@@ -14,7 +14,7 @@ import { createConsoleLogger } from './logger'
 import { createChatService } from './services/chat-service'
 import { createCompressionService } from './services/compression-service'
 import { createHistoryService } from './services/history-service'
-import { buildModelRequest } from './services/request-builder'
+import { createRequestPreparer } from './services/prepare-request'
 import { createRecallService } from './services/recall-service'
 import { createModelsService } from './services/models-service'
 import { createNewChatModel } from './services/new-chat-model'
@@ -144,9 +144,9 @@ export function createApp(options: AppOptions): App {
     fetch: options.fetch,
     // A local server told a model's window: the meters of chats on that model change.
     onWindowChange: (modelId) => {
-      const { defaultProvider, defaultModel } = settings.get()
       for (const s of sessions.list()) {
-        if ((s.provider ?? defaultProvider) === 'openai-compatible' && (s.modelId ?? defaultModel) === modelId) deps.emit('usage.changed', { sessionId: s.id })
+        const chat = settings.forChat(s)
+        if (chat.provider === 'openai-compatible' && chat.modelId === modelId) deps.emit('usage.changed', { sessionId: s.id })
       }
     }
   })
@@ -199,13 +199,7 @@ export function createApp(options: AppOptions): App {
     }),
     // Only the owner repairs replies a crash left streaming: a reader would mark a live one.
     repairInterrupted: !readOnly,
-    prepareRequest: async (sessionId, replySeq) => {
-      await compression.beforeRequest(sessionId, replySeq)
-      const conv = usage.conversation(sessionId, replySeq)
-      const request = buildModelRequest(conv, recall.forRequest(conv))
-      recall.rememberFor(sessionId, replySeq, request.recalledIds)
-      return { ...request, maxOutputTokens: conv.budget.reservedOutput }
-    },
+    prepareRequest: createRequestPreparer({ compression, usage, recall }),
     sessions,
     providers,
     settings,
@@ -214,7 +208,7 @@ export function createApp(options: AppOptions): App {
     firstChunkMs: options.stallMs,
     retry: options.retry,
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
-    onUsage: (reply, session) => usage.replyFinished(reply, session),
+    onUsage: (reply, session, sentTokens) => usage.replyFinished(reply, session, sentTokens),
     onReplyComplete: (reply, session) => {
       void titles.afterReply(reply, session)
       if (!readOnly) compression.prepareAhead(session.id, 'reply')

@@ -4,8 +4,6 @@ import type { Command } from 'commander'
 import { Option } from 'commander'
 import { isChatGPTExport, parseChatGPTExport, type ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError, parseOpenAIMessages } from '../importers/openai-messages'
-import { withDraft } from '../services/draft-conversation'
-import { buildModelRequest } from '../services/request-builder'
 import { importChats } from '../services/import-chats'
 import { importDistillChat } from './import-distill-chat'
 import { print, withApp } from './open-app'
@@ -85,12 +83,23 @@ export function registerChatCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { session: string; message?: string; json?: boolean }) => {
       const out = await withApp(program, async (app) => {
-        const stored = app.services.usage.conversation(opts.session)
-        const conv = opts.message !== undefined ? withDraft(stored, opts.message) : stored
-        const request = buildModelRequest(conv, app.services.recall.forRequest(conv))
+        // A send that compresses first is shown after that compression (computed, not stored).
+        const next = await app.services.compression.nextSummary(opts.session, opts.message ?? '')
+        // The meter's report and the request come from the same measurement of the same state.
+        const { usage, conversation: conv, request } = app.services.usage.nextRequest(opts.session, opts.message ?? '', next)
         return {
           model: `${conv.spec.provider}:${conv.spec.id}`,
-          tokens: request.context.tokens,
+          // The context as the meter and the inspector show it (the provider's tokens, by the budget's conversion).
+          tokens: usage.tokens,
+          // What the request built now carries, in the same unit (smaller only when something is cut or left out).
+          requestTokens: conv.cost(request.context.tokens),
+          countedTokens: request.context.tokens,
+          // The context before that compression, and the summary it would write (what follows is after it).
+          ...(next ? { summarizedFirst: { tokensBefore: next.content.contextTokensBefore, messages: next.content.messagesIncluded } } : {}),
+          compressionDue: usage.compressionDue,
+          // Unsummarized messages this request would not carry (auto-compression off and the history too large).
+          leftOut: usage.leftOut,
+          summarized: usage.summarizedMessages,
           budget: conv.budget,
           breakdown: request.context.breakdown,
           recalled: { tokens: request.context.breakdown.recalled, messageIds: request.recalledIds },
@@ -105,6 +114,11 @@ export function registerChatCommands(program: Command): void {
       print(opts.json, out, () =>
         [
           `${out.model}: ${out.tokens} of ${out.budget.usable} usable tokens`,
+          ...(out.summarizedFirst
+            ? [`Sending this summarizes older messages first (context ${out.summarizedFirst.tokensBefore} tokens before); shown as it would be after that summary.`]
+            : []),
+          ...(out.compressionDue ? ['The next message summarizes older messages first: the context passed the threshold.'] : []),
+          ...(out.leftOut ? [`Auto-compression is off and the history does not fit: the ${out.leftOut} oldest unsummarized messages would be left out.`] : []),
           ...(out.inputCut ? [`The message is larger than the window allows: about ${out.inputCut} tokens are cut from its middle.`] : []),
           ...out.messages.map((m) => `--- ${m.role}\n${m.content}`)].join('\n')
       )

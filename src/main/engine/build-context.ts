@@ -47,6 +47,8 @@ export interface BuiltContext {
   truncated: number
   /** Oldest history messages left out because even truncation could not make room (rare: compression failed or is off). */
   dropped: number
+  /** The oldest history message sent, when older ones were left out. */
+  firstSentSeq?: number
   fits: boolean
 }
 
@@ -94,9 +96,12 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     }
   }
   // Tool exchanges are checked only over the messages that may be sent (allowed[k]: boundary first + k).
+  // Once anything is left out, the history sent must also start with a user turn: a reply whose
+  // question is neither sent nor summarized would be an orphan.
   let allowed = allowedBoundaries(input.messages, first)
+  const startsTurn = (k: number) => allowed[k] && (first + k >= input.messages.length || input.messages[first + k]!.role === 'user')
   let skip = 0
-  while (first + skip < input.messages.length && !allowed[skip]) skip++
+  while (first > 0 && first + skip < input.messages.length && !startsTurn(skip)) skip++
   first += skip
   allowed = allowed.slice(skip)
   const history = input.messages.slice(first)
@@ -130,10 +135,11 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     const kept = items.filter((m) => m.kind === 'message')
     let over = total() - room
     let drop = 0
+    const turnStart = (k: number) => allowed[k] && kept[k]!.role === 'user'
     while (drop < kept.length && over > 0) {
       over -= kept[drop]!.tokens
       drop++
-      while (drop < kept.length && !allowed[drop]) {
+      while (drop < kept.length && !turnStart(drop)) {
         over -= kept[drop]!.tokens
         drop++
       }
@@ -157,5 +163,15 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   const breakdown = { system: 0, summary: 0, recalled: 0, message: 0, input: 0, overhead: input.overheadTokens }
   for (const m of items) breakdown[m.kind] += m.tokens
   const tokens = total() + input.overheadTokens
-  return { messages: items, tokens, breakdown, truncated, dropped, fits: tokens <= input.usable }
+  const firstItem = dropped > 0 ? items.find((i) => i.kind === 'message') : undefined
+  const firstSent = firstItem ? input.messages.find((m) => m.id === firstItem.sourceId) : undefined
+  return {
+    messages: items,
+    tokens,
+    breakdown,
+    truncated,
+    dropped,
+    ...(firstSent ? { firstSentSeq: firstSent.seq } : {}),
+    fits: tokens <= input.usable
+  }
 }

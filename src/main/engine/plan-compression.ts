@@ -55,11 +55,12 @@ export function planCompression(input: PlanInput): CompressionPlan {
   const fixed = input.systemTokens + input.pendingInputTokens + input.overheadTokens
   const historyTokens = totalTokens(messages)
   const tokensBefore = fixed + (summary?.tokens ?? 0) + historyTokens
-  const available = Math.max(0, budget.usable - fixed)
+  // Counted tokens throughout: the budget restated in the unit messages are counted in.
+  const available = Math.max(0, budget.countedUsable - fixed)
 
   let targetSummaryTokens = Math.min(
     MAX_SUMMARY_TOKENS,
-    Math.max(MIN_SUMMARY_TOKENS, Math.floor(budget.usable * SUMMARY_SHARE)),
+    Math.max(MIN_SUMMARY_TOKENS, Math.floor(budget.countedUsable * SUMMARY_SHARE)),
     // Never more than half of what is left for history.
     Math.floor(available / 2)
   )
@@ -68,7 +69,7 @@ export function planCompression(input: PlanInput): CompressionPlan {
 
   let retention = input.manual ? (input.retentionOverride ?? 0) : (input.retentionOverride ?? settings.retentionTokens)
   // FR-5.3: keep summary + retained messages well inside the threshold; shrink retention if not.
-  const roomForRetained = Math.max(0, Math.floor(budget.threshold * AFTER_COMPRESSION_TARGET) - fixed - targetSummaryTokens)
+  const roomForRetained = Math.max(0, Math.floor(budget.countedThreshold * AFTER_COMPRESSION_TARGET) - fixed - targetSummaryTokens)
   if (retention > roomForRetained) {
     if (!input.manual || input.retentionOverride !== undefined) {
       warnings.push(
@@ -83,7 +84,7 @@ export function planCompression(input: PlanInput): CompressionPlan {
   const retained = messages.slice(start)
   // …and whatever the retained messages leave below the after-compression mark: that room would
   // otherwise stay empty until the next compression, and the headroom above the mark keeps those rare.
-  const roomLeft = Math.floor(budget.threshold * AFTER_COMPRESSION_TARGET) - fixed - totalTokens(retained)
+  const roomLeft = Math.floor(budget.countedThreshold * AFTER_COMPRESSION_TARGET) - fixed - totalTokens(retained)
   const ceiling = Math.min(MAX_SUMMARY_TOKENS, Math.floor(available / 2), input.summaryTokensCap ?? Number.POSITIVE_INFINITY)
   targetSummaryTokens = Math.max(targetSummaryTokens, Math.min(roomLeft, ceiling))
   const empty = toSummarize.length === 0

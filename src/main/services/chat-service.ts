@@ -1,4 +1,3 @@
-import type { ModelMessage } from 'ai'
 import type { ChatAttachments } from '../attachments/chat-attachments'
 import type { ChatMessage, MessageError, MessagePart } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS } from '../../shared/domain/provider'
@@ -19,10 +18,9 @@ import { createLanguageModel } from '../providers/create-language-model'
 import { describeProviderError } from '../providers/describe-provider-error'
 import { DEFAULT_STALL_MS } from '../providers/provider-timing'
 import { streamReply, type RetryPolicy } from '../providers/stream-reply'
-import { toModelMessages } from '../providers/to-model-messages'
 import { AppError } from '../../shared/app-error'
 import type { ProvidersService } from './providers-service'
-import { requestHistory } from './request-history'
+import type { PreparedRequest } from './prepare-request'
 import type { ServiceDeps } from './service-deps'
 import type { SettingsService } from './settings-service'
 import { DEFAULT_SESSION_TITLE, type SessionsService } from './sessions-service'
@@ -53,16 +51,10 @@ export interface ChatServiceOptions {
   repairInterrupted?: boolean
   /** Called after a message is written, to count its tokens off the request path. */
   onMessageWritten?: (message: ChatMessage, session: Session) => Promise<void> | void
-  /**
-   * Compresses if needed (waiting for a running compression) and assembles the request for the
-   * reply that will get this seq.
-   */
-  prepareRequest?: (
-    sessionId: string,
-    replySeq: number
-  ) => Promise<{ system?: string; messages: ModelMessage[]; inputCut?: { id: string; tokens: number }; maxOutputTokens?: number }>
-  /** Called when a reply finishes with provider-reported usage. */
-  onUsage?: (message: ChatMessage, session: Session) => void
+  /** Compresses if needed and assembles the request for the reply that will get this seq (prepare-request.ts). */
+  prepareRequest: (sessionId: string, replySeq: number) => Promise<PreparedRequest>
+  /** Called when a reply finishes with provider-reported usage (and the counted tokens of the request it answered). */
+  onUsage?: (message: ChatMessage, session: Session, sentTokens?: number) => void
   /** Called when a reply completes (a chat's first one gets a generated title). */
   onReplyComplete?: (reply: ChatMessage, session: Session) => void
   /** What the active summary covers and whether one is being written: summarized messages are read-only. */
@@ -98,8 +90,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
 
   /** Streams the reply into an existing assistant message row. */
   function startReply(session: Session, reply: ChatMessage): void {
-    const provider = session.provider ?? deps.settings.get().defaultProvider
-    const modelId = session.modelId ?? deps.settings.get().defaultModel
+    const { provider, modelId } = deps.settings.forChat(session)
     const status = providers.status(provider)
     if (!status.ready) {
       fail(reply, {
@@ -115,17 +106,19 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     let text = ''
     let lastPersist = clock.now()
     const done = (async () => {
-      const request = deps.prepareRequest
-        ? await deps.prepareRequest(session.id, reply.seq)
-        : {
-            system: session.systemPrompt ?? undefined,
-            messages: toModelMessages(requestHistory(listMessages(db, session.id), reply.seq))
-          }
+      const request = await deps.prepareRequest(session.id, reply.seq)
       // A message larger than the window allows goes out cut in the middle: the chat says so.
-      const cut = 'inputCut' in request ? request.inputCut : undefined
+      const cut = request.inputCut
       if (cut) {
         const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
         if (shortened) publish(shortened)
+      }
+      // Older messages that did not fit and no summary holds: the reply says so, never silently.
+      const leftOut = request.leftOut
+      if (leftOut) {
+        const noted = updateMessage(db, reply.id, { sentWithoutMessages: leftOut.messages })
+        if (noted) publish(noted)
+        log.warn(`A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`)
       }
       const messages = deps.attachments
         ? await deps.attachments.resolve(request.messages, { provider, modelId, sessionId: session.id, cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0 })
@@ -139,7 +132,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         system: request.system,
         messages,
         // The reply gets what the budget reserved for it, so request + reply fit the window.
-        ...('maxOutputTokens' in request && request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
+        ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
         signal: controller.signal,
         stallMs,
         // Local servers may read a long prompt for minutes before the first token: a setting.
@@ -166,7 +159,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
           inputTokens: result.inputTokens ?? null,
           outputTokens: result.outputTokens ?? null
         })!
-        deps.onUsage?.(final, session)
+        deps.onUsage?.(final, session, request.sentTokens)
         deps.onReplyComplete?.(final, session)
       } else if (result.outcome === 'aborted') {
         final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
@@ -219,16 +212,14 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     if (attached.length === 0) return []
     if (!deps.attachments) throw new AppError('invalid_input', 'This process cannot take attachments.')
     const session = sessions.get(sessionId)
-    const provider = session.provider ?? deps.settings.get().defaultProvider
-    const modelId = session.modelId ?? deps.settings.get().defaultModel
+    const { provider, modelId } = deps.settings.forChat(session)
     return deps.attachments.partsFor(attached, provider, modelId, text)
   }
 
   /** What the chat's model takes: the composer refuses an image before upload when it takes none. */
   function attachmentsAccepted(sessionId: string): { vision: boolean; imageRefusal: string | null } {
     const session = sessions.get(sessionId)
-    const provider = session.provider ?? deps.settings.get().defaultProvider
-    const modelId = session.modelId ?? deps.settings.get().defaultModel
+    const { provider, modelId } = deps.settings.forChat(session)
     return deps.attachments?.accepts(provider, modelId) ?? { vision: false, imageRefusal: 'This process cannot take attachments.' }
   }
 

@@ -126,7 +126,7 @@ export function createRunRequests(deps: RunRequestDeps) {
       content,
       warnings,
       cutoffId: run.covered.at(-1)!.id,
-      tokensAfterWithoutSummary: run.tokensAfterWithoutSummary,
+      coveredTokens: run.coveredTokens,
       extra: (tx, summaryId) => {
         for (const row of tierSnapshotRows(run.outcome, run.all, summaryId, new Date(clock.now()).toISOString())) {
           insertSummary(tx, { ...row, id: ids(), sessionId, createdAt: clock.now() })
@@ -142,7 +142,7 @@ export function createRunRequests(deps: RunRequestDeps) {
     const messagesIncluded = (conv.summary?.content.messagesIncluded ?? 0) + plan.toSummarize.length
     const first = plan.toSummarize[0]!
     const last = plan.toSummarize.at(-1)!
-    const tokensBefore = conv.calibrate(plan.tokensBefore)
+    const tokensBefore = conv.contextTokens()
     return {
       conv,
       type: options.type,
@@ -177,7 +177,7 @@ export function createRunRequests(deps: RunRequestDeps) {
       },
       warnings: plan.warnings,
       cutoffId: last.id,
-      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens - totalTokens(plan.toSummarize),
+      coveredTokens: totalTokens(plan.toSummarize),
       span: { firstSeq: first.seq, lastSeq: last.seq, tokens: totalTokens(plan.toSummarize) },
       ...(options.background ? { background: options.background } : {})
     }
@@ -230,7 +230,8 @@ export function createRunRequests(deps: RunRequestDeps) {
       },
       warnings: [],
       cutoffId: active.messageCutoffId!,
-      tokensAfterWithoutSummary: conv.total() - conv.summaryTokens,
+      // The same messages as the active summary: only the summary's text changes.
+      coveredTokens: 0,
       ...(upgrade ? { background: 'replaced' as const } : {})
     }
   }

@@ -24,7 +24,7 @@ export interface RunRequest {
   type: RunType
   /** How many messages the new summary is made from (besides a previous summary). */
   messages: number
-  /** Context tokens of the next request before the run, calibrated. */
+  /** Context tokens of the next request before the run (the conversation's `contextTokens`). */
   tokensBefore: number
   /** Writes the summary text; aborted by Cancel. */
   summarize(signal: AbortSignal): Promise<WrittenSummary> | WrittenSummary
@@ -32,8 +32,8 @@ export interface RunRequest {
   /** The plan's own warnings; the summarizer's are added after them. */
   warnings: readonly string[]
   cutoffId: string
-  /** Context tokens of the next request after the run, without the summary. */
-  tokensAfterWithoutSummary: number
+  /** Counted tokens of the history the new summary replaces (besides the active summary, which it always replaces). */
+  coveredTokens: number
   /** More rows written in the same transaction (the tiered strategy's topics and bulks). */
   extra?: (tx: Tx, snapshotId: string) => void
   /**
@@ -73,7 +73,7 @@ export function createCompressionRunner(deps: ServiceDeps) {
           warnings,
           compressionTimestamp: new Date(clock.now()).toISOString(),
           summaryTokenCount: summaryTokens,
-          contextTokensAfter: conv.calibrate(request.tokensAfterWithoutSummary + summaryTokens)
+          contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens))
         },
         messageCutoffId: request.cutoffId,
         tokenCount: summaryTokens,

@@ -13,6 +13,8 @@ import { createPreparedSummaries, type PrepareTrigger } from './prepared-summari
 import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
 import { createRunRequests, type RunOptions, type RunRequestDeps } from './compression-requests'
 import type { Conversation } from './conversation'
+import { withDraft } from './draft-conversation'
+import { findMessage } from '../db/repositories/messages-repo'
 
 export type { RunOptions, RunResult }
 
@@ -44,7 +46,7 @@ export function createCompressionService(
     async build(sessionId, quick) {
       const conv = usage.conversation(sessionId)
       // Undone, replaced, or auto-compression turned off since: the model summary is not wanted.
-      if (conv.summary?.id !== quick.id || !(conv.session.autoCompress ?? settings.get().autoCompress)) return undefined
+      if (conv.summary?.id !== quick.id || !settings.forChat(conv.session).autoCompress) return undefined
       return regenerateRun(conv, quick, undefined, true)
     },
     log,
@@ -53,7 +55,7 @@ export function createCompressionService(
 
   /** Model summaries apply to the rolling strategy with the model summarizer, when its provider can be reached. */
   const modelSummaries = (conv: Conversation) =>
-    settings.get().summarizer === 'llm' && (conv.session.strategy ?? settings.get().strategy) === 'rolling' && providers.status(conv.spec.provider).ready
+    settings.forChat(conv.session).summarizer === 'llm' && settings.forChat(conv.session).strategy === 'rolling' && providers.status(conv.spec.provider).ready
 
   const prepared = createPreparedSummaries({
     db,
@@ -62,7 +64,7 @@ export function createCompressionService(
     conversation: (sessionId) => usage.conversation(sessionId),
     preparePercent(conv, trigger) {
       const s = settings.get()
-      if (!(conv.session.autoCompress ?? s.autoCompress) || !modelSummaries(conv) || runner.running(conv.session.id)) return 0
+      if (!settings.forChat(conv.session).autoCompress || !modelSummaries(conv) || runner.running(conv.session.id)) return 0
       // A paid model writes ahead only for a chat in use: once its user starts the next message.
       if (trigger === 'reply' && !s.prepareWhenIdle && isPaid(models.spec(conv.spec.provider, summarizationModelOf(settings, conv)))) return 0
       return s.prepareAtPercent
@@ -78,7 +80,7 @@ export function createCompressionService(
     background.cancel(sessionId)
     prepared.discard(sessionId)
     const conv = usage.conversation(sessionId, options.beforeSeq)
-    const strategy = conv.session.strategy ?? settings.get().strategy
+    const { strategy } = settings.forChat(conv.session)
     let request: RunRequest | undefined
     if (strategy !== 'rolling' && options.summarizer !== 'truncate') request = await strategyRun(conv, strategy, options)
     else {
@@ -102,8 +104,8 @@ export function createCompressionService(
         totalMessages: conv.historyCount + (conv.summary?.content.messagesIncluded ?? 0),
         messagesToSummarize: plan.toSummarize.length,
         messagesKept: plan.retained.length,
-        tokensBefore: conv.calibrate(plan.tokensBefore),
-        estimatedTokensAfter: conv.calibrate(plan.estimatedTokensAfter),
+        tokensBefore: conv.contextTokens(),
+        estimatedTokensAfter: conv.cost(plan.estimatedTokensAfter),
         targetSummaryTokens: plan.targetSummaryTokens,
         retentionTokens: plan.retentionTokens,
         belowMinimum: plan.belowMinimum,
@@ -129,12 +131,14 @@ export function createCompressionService(
     ): Promise<RunResult | undefined> {
       return lock.run(sessionId, async () => {
         const conv = usage.conversation(sessionId, beforeSeq)
-        const auto = conv.session.autoCompress ?? settings.get().autoCompress
-        if (!auto) return undefined
+        if (!settings.forChat(conv.session).autoCompress) return undefined
         // From the chat's totals: the history itself is read only when a compression runs.
-        const compressible = conv.summaryTokens + conv.historyTokens - (conv.pending?.tokens ?? 0)
-        const contextTokens = conv.calibrate(conv.total())
-        const decision = compressionTrigger({ contextTokens, compressibleTokens: compressible, budget: conv.budget, settings: settingsFor() })
+        const decision = compressionTrigger({
+          contextTokens: conv.total(),
+          compressibleTokens: conv.compressibleTokens(),
+          budget: conv.budget,
+          settings: settingsFor()
+        })
         if (!decision.compress) return undefined
         // The send never waits for a model: a quick offline summary goes in now, and the model's
         // replaces it in the background (the rolling strategy; the others are offline already).
@@ -163,6 +167,49 @@ export function createCompressionService(
           return undefined
         }
       })
+    },
+
+    /**
+     * The summary the next send would write first, when one is due, computed and not stored: what
+     * `distill context` shows the model would receive. Offline (the quick summary a send uses when
+     * no model summary is ready); undefined when nothing is due.
+     */
+    async nextSummary(sessionId: string, draft: string): Promise<Snapshot | undefined> {
+      const stored = usage.conversation(sessionId)
+      const conv = draft.trim() ? withDraft(stored, draft) : stored
+      const { autoCompress: auto, strategy } = settings.forChat(conv.session)
+      const trigger = compressionTrigger({ contextTokens: conv.total(), compressibleTokens: conv.compressibleTokens(), budget: conv.budget, settings: settingsFor() })
+      if (!auto || !trigger.compress) return undefined
+      const beforeSeq = conv.pending ? conv.pending.seq : undefined
+      const options: RunOptions = { type: 'auto', beforeSeq, summarizer: 'extractive' }
+      let request: RunRequest | undefined
+      if (strategy !== 'rolling') request = await strategyRun(conv, strategy, options)
+      else {
+        await conv.loadHistory()
+        request = rollingRun(conv, options)
+      }
+      if (!request) return undefined
+      const written = await request.summarize(new AbortController().signal)
+      const summaryTokens = conv.summaryTokensOf(written.text)
+      return {
+        id: 'next-summary',
+        sessionId,
+        kind: 'summary',
+        content: {
+          ...request.content,
+          summaryText: written.text,
+          summarizer: written.summarizer,
+          warnings: [...request.warnings, ...written.warnings],
+          compressionTimestamp: new Date(clock.now()).toISOString(),
+          summaryTokenCount: summaryTokens,
+          contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens))
+        },
+        messageCutoffId: request.cutoffId,
+        cutoffSeq: findMessage(db, request.cutoffId)?.seq ?? 0,
+        tokenCount: summaryTokens,
+        status: 'active',
+        createdAt: clock.now()
+      }
     },
 
     /** Summarizes the active summary's range again (same base summary, same messages). */

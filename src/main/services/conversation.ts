@@ -5,7 +5,7 @@ import type { Snapshot } from '../../shared/domain/snapshot'
 import type { Db } from '../db/client'
 import { findMessage, findMessages, listHistoryHeads, listHistoryHeadsPage, newestSeq, type MessageHead } from '../db/repositories/messages-repo'
 import { activeSummary } from '../db/repositories/snapshots-repo'
-import { computeBudget, type Budget } from '../engine/budget'
+import { computeBudget, providerTokens, type Budget, type Calibration } from '../engine/budget'
 import { LARGE_MESSAGE_SHARE, SUMMARY_PREFIX } from '../engine/build-context'
 import { totalTokens, type EngineMessage } from '../engine/types'
 import type { ModelSpec } from '../models/catalog'
@@ -47,13 +47,24 @@ export interface Conversation {
    * request can carry (the context builder never looks further), whole tool exchanges included.
    */
   requestTail(): EngineMessage[]
-  /** Raw context tokens of the next request: system + summary + history + overhead (+ extra, e.g. a draft). */
+  /** Counted tokens of the next request: system + summary + history + overhead (+ extra, e.g. recalled passages). */
   total(extraTokens?: number): number
+  /**
+   * The context of the next request in the provider's tokens (the budget's conversion of `total`):
+   * the one number the meter, the inspector, `distill context` and every report show.
+   */
+  contextTokens(extraTokens?: number): number
+  /** Counted tokens of the next request after a compression that replaces the active summary and `coveredTokens` of history with a summary of `summaryTokens`. */
+  totalAfter(coveredTokens: number, summaryTokens: number): number
+  /** Counted tokens in the provider's tokens (the budget's conversion). */
+  cost(counted: number): number
+  /** Counted tokens a compression could replace: the active summary and the history but the pending input. */
+  compressibleTokens(): number
+  /** Counted tokens every request carries whatever is compressed: system prompt, pending input, framing. */
+  fixedTokens(): number
   countText(text: string, role?: 'system' | 'user'): number
   /** Tokens of a summary text as the request carries it (prefix and system framing included). */
   summaryTokensOf(text: string): number
-  /** Applies the model's calibration to an estimated total. */
-  calibrate(raw: number): number
   /** The stored messages behind history entries. */
   loadMessages(ids: readonly string[]): Map<string, ChatMessage>
   /** Reads `history` a page at a time, the event loop free between pages (before a compression plans). */
@@ -65,8 +76,8 @@ export interface ConversationReaderDeps {
   session(sessionId: string): Session
   spec(session: Session): ModelSpec & { known: boolean }
   settings(): Pick<Settings, 'safetyMarginPercent' | 'thresholdPercent' | 'modelThresholds'>
-  /** Calibrates an estimate for the model (exact counts are left as they are). */
-  calibrate(spec: ModelSpec, raw: number): number
+  /** What the provider's reported usage taught about this model's estimated counts. */
+  calibration(spec: ModelSpec): Calibration | null
   /** Messages counted for another tokenizer were found: recount them off the request path. */
   onStale(session: Session, spec: ModelSpec): void
 }
@@ -172,10 +183,11 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     return taken.reverse()
   }
 
-  function conversation(sessionId: string, beforeSeq = Infinity): Conversation {
+  /** `summary`: read the chat as if this summary were active (a compression not written yet). */
+  function conversation(sessionId: string, beforeSeq = Infinity, summaryOverride?: Snapshot): Conversation {
     const session = deps.session(sessionId)
     const spec = deps.spec(session)
-    const summary = activeSummary(db, sessionId)
+    const summary = summaryOverride ?? activeSummary(db, sessionId)
     const afterSeq = summary?.cutoffSeq ?? 0
     const countText = (text: string, role: 'system' | 'user' = 'user') => countTextFor(spec, role, text)
 
@@ -194,7 +206,9 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       contextWindow: spec.contextWindow,
       maxOutput: spec.maxOutput,
       safetyMarginPercent: s.safetyMarginPercent,
-      thresholdPercent: conservativeThreshold(threshold.percent, totals.exact)
+      thresholdPercent: conservativeThreshold(threshold.percent, totals.exact),
+      exact: totals.exact,
+      calibration: totals.exact ? null : deps.calibration(spec)
     })
     const systemTokens = session.systemPrompt ? countText(session.systemPrompt, 'system') : 0
     const summaryTokens = summary ? countText(SUMMARY_PREFIX + summary.content.summaryText, 'system') : 0
@@ -215,7 +229,7 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     }
     const readNewest = () => (newest ??= full ? full.messages.slice(-1) : countHeads(newestHead(), spec, rowOf).messages)
     const pendingOf = () => (readNewest()[0]?.role === 'user' ? readNewest()[0] : undefined)
-    const calibrate = (raw: number) => (totals.exact ? raw : deps.calibrate(spec, raw))
+    const total = (extraTokens = 0) => systemTokens + summaryTokens + totals.tokens + overheadTokens + extraTokens
 
     return {
       session,
@@ -241,17 +255,21 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       },
       requestTail() {
         const pending = pendingOf()
-        const room = Math.max(0, budget.usable - overheadTokens)
+        const room = Math.max(0, budget.countedUsable - overheadTokens)
         const tail = full
           ? full.messages.slice(0, pending ? -1 : undefined)
           : newestUntilFull(session, spec, afterSeq, pending ? pending.seq : beforeSeq, room, rowOf)
         tailIds = [...tail.map((m) => m.id), ...(pending ? [pending.id] : [])]
         return tail
       },
-      total: (extraTokens = 0) => systemTokens + summaryTokens + totals.tokens + overheadTokens + extraTokens,
+      total,
+      contextTokens: (extraTokens = 0) => providerTokens(budget, total(extraTokens)),
+      totalAfter: (coveredTokens: number, newSummaryTokens: number) => total() - summaryTokens - coveredTokens + newSummaryTokens,
+      cost: (counted: number) => providerTokens(budget, counted),
+      compressibleTokens: () => summaryTokens + totals.tokens - (pendingOf()?.tokens ?? 0),
+      fixedTokens: () => systemTokens + (pendingOf()?.tokens ?? 0) + overheadTokens,
       countText,
       summaryTokensOf: (text: string) => countText(SUMMARY_PREFIX + text, 'system'),
-      calibrate,
       loadMessages: (ids: readonly string[]) => new Map(ids.map((id) => [id, rowOf(id)])),
       async loadHistory() {
         if (!full) {

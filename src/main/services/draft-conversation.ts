@@ -8,10 +8,11 @@ const DRAFT_ID = 'draft'
  * The conversation as it would be if `text` were sent now: the text becomes the pending user
  * message, counted like a stored one, and nothing is written.
  */
-export function withDraft(conv: Conversation, text: string): Conversation {
+export function withDraft(conv: Conversation, text: string, counted?: number): Conversation {
   const last = conv.newest
   const seq = (last?.seq ?? conv.summary?.cutoffSeq ?? 0) + 1
-  const tokens = conv.countText(text, 'user')
+  // `counted`: the meter's count of a long draft while it is typed (a quick estimate past a size).
+  const tokens = counted ?? conv.countText(text, 'user')
   const draft: EngineMessage = { id: DRAFT_ID, seq, role: 'user', text, tokens, createdAt: last?.createdAt ?? 0 }
   const message: ChatMessage = {
     id: DRAFT_ID,
@@ -54,9 +55,14 @@ export function withDraft(conv: Conversation, text: string): Conversation {
       return earlier ? [...tail, earlier] : tail
     },
     total: (extraTokens = 0) => conv.total(tokens + extraTokens),
+    contextTokens: (extraTokens = 0) => conv.contextTokens(tokens + extraTokens),
+    totalAfter: (covered, summaryTokens) => conv.totalAfter(covered, summaryTokens) + tokens,
+    cost: (counted) => conv.cost(counted),
+    // The draft is the pending input: an unanswered message before it becomes history.
+    compressibleTokens: () => conv.summaryTokens + conv.historyTokens,
+    fixedTokens: () => conv.systemTokens + tokens + conv.overheadTokens,
     countText: (t, role) => conv.countText(t, role),
     summaryTokensOf: (t) => conv.summaryTokensOf(t),
-    calibrate: (raw) => conv.calibrate(raw),
     loadMessages: (ids) => {
       const found = conv.loadMessages(ids.filter((id) => id !== DRAFT_ID))
       if (ids.includes(DRAFT_ID)) found.set(DRAFT_ID, message)

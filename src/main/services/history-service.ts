@@ -28,7 +28,7 @@ export function createHistoryService({ db, sessions, usage, settings }: ServiceD
 
   /** Importance scores, only with that strategy: computed when someone looks, not on the request path. */
   function scoresOf(sessionId: string): Map<string, Scored> {
-    if ((sessions.get(sessionId).strategy ?? settings.get().strategy) !== 'importance') return new Map()
+    if (settings.forChat(sessions.get(sessionId)).strategy !== 'importance') return new Map()
     const kept = scored.get(sessionId)
     if (kept && lowestTouchedSince(db, sessionId, kept.mark).lowest === Number.POSITIVE_INFINITY) return kept.scores
     const mark = writeMark(db, sessionId)

@@ -108,7 +108,8 @@ export async function importChats(app: App, conversations: readonly ImportedConv
     const { session, written } = db.transaction((tx) => {
       const created = sessions.create(title)
       const session = systemPrompt === null ? created : sessions.update(created.id, { systemPrompt })
-      const spec = models.spec(session.provider ?? settings.get().defaultProvider, session.modelId ?? settings.get().defaultModel)
+      const chat = settings.forChat(session)
+      const spec = models.spec(chat.provider, chat.modelId)
       const rows = (function* () {
         for (const m of messages) {
           const count = countMessage({ role: m.role, parts: m.parts }, spec)

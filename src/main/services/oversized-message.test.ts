@@ -51,7 +51,9 @@ describe('a message larger than the window', () => {
     }
     const conv = withDraft(app.services.usage.conversation(session.id), paste(20_000))
     const request = buildModelRequest(conv)
-    expect(request.context.tokens).toBeLessThanOrEqual(conv.budget.usable)
+    // Counted tokens within the budget restated in them, and so the provider's tokens within U.
+    expect(request.context.tokens).toBeLessThanOrEqual(conv.budget.countedUsable)
+    expect(conv.cost(request.context.tokens)).toBeLessThanOrEqual(conv.budget.usable)
     for (const r of fake.requests.filter((q) => q.provider === 'openai-chat')) {
       expect(r.inputTokens!).toBeLessThanOrEqual(TINY.contextWindow - TINY.maxOutput)
     }

@@ -109,9 +109,9 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
       if (percent <= 0) return
       const retry = failures.get(sessionId)
       if (retry && deps.clock.now() < retry.retryAt) return
-      const total = conv.calibrate(conv.total())
-      // At or past the threshold the next send compresses anyway.
-      if (total < (conv.budget.threshold * percent) / 100 || total >= conv.budget.threshold) return
+      const total = conv.total()
+      // At or past the threshold the next send compresses anyway (counted tokens, as the trigger compares).
+      if (total < (conv.budget.countedThreshold * percent) / 100 || total >= conv.budget.countedThreshold) return
       if (reading.has(sessionId)) return
       const mark = writeMark(deps.db, sessionId)
       reading.add(sessionId)
@@ -149,19 +149,19 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
         return undefined
       }
       const summaryTokens = conv.summaryTokensOf(written.text)
-      const withoutSummary = conv.total() - conv.summaryTokens - span(entry.request).tokens
-      if (conv.calibrate(withoutSummary + summaryTokens) > conv.budget.threshold) {
+      const covered = span(entry.request).tokens
+      if (conv.totalAfter(covered, summaryTokens) > conv.budget.countedThreshold) {
         discard(sessionId)
         return undefined
       }
       entries.delete(sessionId)
-      const tokensBefore = conv.calibrate(conv.total())
+      const tokensBefore = conv.contextTokens()
       return {
         ...entry.request,
         conv,
         tokensBefore,
         content: { ...entry.request.content, contextTokensBefore: tokensBefore },
-        tokensAfterWithoutSummary: withoutSummary,
+        coveredTokens: covered,
         summarize: () => written,
         background: 'prepared'
       }

@@ -32,8 +32,8 @@ export type RecallService = ReturnType<typeof createRecallService>
 export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: SettingsService }) {
   const { db, settings } = deps
 
-  function enabled(session: Pick<Session, 'recall'>): boolean {
-    return session.recall ?? settings.get().recallEnabled
+  function enabled(session: Session): boolean {
+    return settings.forChat(session).recall
   }
 
   /** Dates for messages: a date stated at the start of the nearest earlier message, else createdAt. */
@@ -87,8 +87,8 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     const speaker = namedSpeaker(conv.session.id, summary.id, pending.text)
     const query = recallQuery(pending.text, speaker.names) ?? recallQuery(pending.text)
     if (!query) return EMPTY_RECALL
-    const used = conv.total()
-    const budget = recallRoom({ usable: conv.budget.usable, usedTokens: used, percent: settings.get().recallBudgetPercent })
+    // Counted tokens, like every part of the request the context builder fits.
+    const budget = recallRoom({ usable: conv.budget.countedUsable, usedTokens: conv.total(), percent: settings.get().recallBudgetPercent })
     if (budget < MIN_PASSAGE_TOKENS) return EMPTY_RECALL
     const beforeSeq = summary.cutoffSeq + 1
     const rows = mergeRecallRows(

@@ -24,6 +24,9 @@ export interface ReplayResult {
   compressions: number
   /** Requests whose context, before emergency trimming, did not fit the usable budget. */
   overflows: number
+  /** Unsummarized messages left out of requests, over the whole replay (always 0 while compression works). */
+  leftOut: number
+  /** The largest request, in the provider's tokens (the budget's conversion, as the meter shows it). */
   maxContextTokens: number
   budget: Budget
   context: { tokens: number; messages: Array<{ role: string; content: string }> }
@@ -78,6 +81,7 @@ async function replayWithSettings(app: App, messages: readonly ImportedMessage[]
   let requests = 0
   let compressions = 0
   let overflows = 0
+  let leftOut = 0
   let maxContextTokens = 0
   for (const [i, message] of messages.entries()) {
     const saved = await chat.append(session.id, { role: message.role, parts: message.parts })
@@ -86,9 +90,10 @@ async function replayWithSettings(app: App, messages: readonly ImportedMessage[]
       const run = await compression.beforeRequest(session.id, saved.seq + 1, { summarizer: options.summarizer, waitForModel: true })
       if (run) compressions++
       const conv = usage.conversation(session.id, saved.seq + 1)
-      if (conv.total() > conv.budget.usable) overflows++
+      if (conv.total() > conv.budget.countedUsable) overflows++
       const request = buildModelRequest(conv, app.services.recall.forRequest(conv))
-      maxContextTokens = Math.max(maxContextTokens, request.context.tokens)
+      leftOut += request.leftOut?.messages ?? 0
+      maxContextTokens = Math.max(maxContextTokens, conv.cost(request.context.tokens))
     }
     options.onProgress?.(i + 1, messages.length)
   }
@@ -96,7 +101,7 @@ async function replayWithSettings(app: App, messages: readonly ImportedMessage[]
   const conv = usage.conversation(session.id)
   const final = buildModelRequest(conv)
   const context = {
-    tokens: final.context.tokens,
+    tokens: conv.cost(final.context.tokens),
     messages: [
       ...(final.system ? [{ role: 'system', content: final.system }] : []),
       ...final.messages.map((m) => ({ role: m.role, content: contentText(m.content) }))
@@ -108,8 +113,9 @@ async function replayWithSettings(app: App, messages: readonly ImportedMessage[]
     requests,
     compressions,
     overflows,
+    leftOut,
     // The final context is a context too (the next request's, before any compression it may need).
-    maxContextTokens: Math.max(maxContextTokens, final.context.tokens),
+    maxContextTokens: Math.max(maxContextTokens, conv.cost(final.context.tokens)),
     budget: conv.budget,
     context,
     snapshots: compression.snapshots(session.id).filter((s) => s.kind === 'summary'),

@@ -12,6 +12,12 @@ export interface ModelRequest {
   recalledIds: string[]
   /** The pending message, when it was larger than the window allows and goes out cut in the middle. */
   inputCut?: { id: string; tokens: number }
+  /**
+   * Messages after the summary's cutoff that this request does not carry, oldest first: only when
+   * the history does not fit and no compression made it fit (auto-compression off, or it failed).
+   * The chat says so; nothing else may leave a request.
+   */
+  leftOut?: { messages: number; beforeSeq: number }
 }
 
 /**
@@ -30,7 +36,8 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
     recalled: recall?.text ? { text: recall.text, tokens: recall.tokens } : undefined,
     messages: conv.requestTail(),
     input: pending ? { id: pending.id, text: pending.text, tokens: pending.tokens } : undefined,
-    usable: conv.budget.usable,
+    // Counted tokens: the usable budget restated in the unit the messages are counted in.
+    usable: conv.budget.countedUsable,
     overheadTokens: conv.overheadTokens,
     countTokens: (text) => conv.countText(text)
   })
@@ -63,5 +70,9 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
   const recalledIds = context.messages.some((m) => m.kind === 'recalled') ? (recall?.messageIds ?? []) : []
   const input = context.messages.find((m) => m.kind === 'input')
   const inputCut = pending && input?.truncatedChars ? { id: pending.id, tokens: Math.max(1, pending.tokens - input.tokens) } : undefined
-  return { system, messages, context, recalledIds, ...(inputCut ? { inputCut } : {}) }
+  const sentHistory = context.messages.filter((m) => m.kind === 'message').length
+  const leftOutCount = conv.historyCount - (pending ? 1 : 0) - sentHistory
+  const leftOut =
+    leftOutCount > 0 ? { messages: leftOutCount, beforeSeq: context.firstSentSeq ?? pending?.seq ?? Number.MAX_SAFE_INTEGER } : undefined
+  return { system, messages, context, recalledIds, ...(inputCut ? { inputCut } : {}), ...(leftOut ? { leftOut } : {}) }
 }

@@ -1,3 +1,4 @@
+import { resolveChatSettings, type ChatSettings } from '../../shared/domain/chat-settings'
 import {
   DEFAULT_SETTINGS,
   settingsFieldsSchema,
@@ -48,6 +49,11 @@ export function createSettingsService({ db, clock, emit, log }: ServiceDeps) {
   return {
     get(): Settings {
       return effective()
+    },
+
+    /** What a chat uses: its own choices, else these settings (one resolution for every service). */
+    forChat(session: Parameters<typeof resolveChatSettings>[0]): ChatSettings {
+      return resolveChatSettings(session, effective())
     },
 
     /**

@@ -12,8 +12,8 @@ export interface StrategyRun {
   retained: EngineMessage[]
   /** The summary content, but for what the writer adds (timestamp, token counts after). */
   content: Omit<SummaryContent, 'compressionTimestamp' | 'summaryTokenCount' | 'contextTokensAfter'>
-  /** Context tokens after the run, without the summary itself. */
-  tokensAfterWithoutSummary: number
+  /** Counted tokens of the history the summary replaces (see RunRequest). */
+  coveredTokens: number
 }
 
 /** What a strategy is asked: the whole history and the room it has (see StrategyJob). */
@@ -43,8 +43,8 @@ export async function planStrategyRun(options: {
   decide(ask: StrategyAsk): Promise<StrategyOutcome>
 }): Promise<StrategyRun | undefined> {
   const { conv, all, pending } = options
-  const fixed = conv.systemTokens + (pending?.tokens ?? 0) + conv.overheadTokens
-  const autoRoom = Math.max(0, Math.floor(conv.budget.threshold * AFTER_COMPRESSION_TARGET) - fixed)
+  const fixed = pending ? conv.fixedTokens() : conv.fixedTokens() - (conv.pending?.tokens ?? 0)
+  const autoRoom = Math.max(0, Math.floor(conv.budget.countedThreshold * AFTER_COMPRESSION_TARGET) - fixed)
   // By hand, with no retention given, the history is brought down to a quarter of its size.
   const historyTokens = options.type === 'auto' ? autoRoom : Math.min(autoRoom, options.retentionOverride ?? Math.floor(totalTokens(all) / 4))
   const outcome = await options.decide({
@@ -64,7 +64,9 @@ export async function planStrategyRun(options: {
     all,
     covered,
     retained,
-    tokensAfterWithoutSummary: conv.total() - conv.summaryTokens - conv.historyTokens + totalTokens(retained) + (pending?.tokens ?? 0),
+    // The strategy decides over the whole history: what it covers is all the history after the
+    // active summary but the retained messages and the pending input.
+    coveredTokens: conv.historyTokens - totalTokens(retained) - (pending?.tokens ?? 0),
     content: {
       summaryText: outcome.summaryText,
       messageRange: { firstMessageId: covered[0]!.id, lastMessageId: covered.at(-1)!.id },
@@ -78,7 +80,7 @@ export async function planStrategyRun(options: {
       baseSnapshotId: null,
       focus: options.focus?.trim() || null,
       retentionTokens: totalTokens(retained),
-      contextTokensBefore: conv.calibrate(conv.total()),
+      contextTokensBefore: conv.contextTokens(),
       warnings: [],
       ...(outcome.tiered ? { tiered: { topics: outcome.tiered.topics, bulks: outcome.tiered.bulks, role: 'history' as const } } : {}),
       ...(outcome.importance

@@ -55,9 +55,8 @@ export function createTitleService(
   const controller = new AbortController()
 
   async function generate(session: Session, first: ChatMessage, reply: ChatMessage, automatic: string): Promise<void> {
-    const provider = session.provider ?? settings.get().defaultProvider
+    const { provider, modelId: chatModel } = settings.forChat(session)
     if (!providers.status(provider).ready) return
-    const chatModel = session.modelId ?? settings.get().defaultModel
     const modelId = settings.get().summarizationModel ?? models.spec(provider, chatModel).summarizationModel ?? chatModel
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_TIMEOUT_MS)])
     const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS

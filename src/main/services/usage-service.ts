@@ -1,6 +1,7 @@
 import type { ContextUsage } from '../../shared/contract'
 import type { ChatMessage } from '../../shared/domain/chat-message'
 import type { Session } from '../../shared/domain/session'
+import type { Snapshot } from '../../shared/domain/snapshot'
 import { readCalibration, writeCalibration } from '../db/repositories/calibration-repo'
 import { countStale, findMessages, staleCounted, updateMessage } from '../db/repositories/messages-repo'
 import type { EngineMessage } from '../engine/types'
@@ -80,7 +81,8 @@ export function createUsageService(
 
   /** The chat's model, with the window and reply reserve this chat sets for itself (a replay, a local server's smaller load). */
   function specOf(session: Session): ModelSpec & { known: boolean } {
-    const spec = models.spec(session.provider ?? settings.get().defaultProvider, session.modelId ?? settings.get().defaultModel)
+    const { provider, modelId } = settings.forChat(session)
+    const spec = models.spec(provider, modelId)
     if (session.contextWindow === null && session.maxOutput === null) return spec
     const contextWindow = session.contextWindow ?? spec.contextWindow
     // The model's own reserve may not fit a smaller window: never more than half of it.
@@ -147,7 +149,7 @@ export function createUsageService(
     session: (sessionId) => sessions.get(sessionId),
     spec: specOf,
     settings: () => settings.get(),
-    calibrate: (spec, raw) => calibrator.apply(modelKey(spec.provider, spec.id), raw),
+    calibration: (spec) => calibrator.calibration(modelKey(spec.provider, spec.id)),
     // A read-only process uses local counts for stale messages and leaves storing them to the owner.
     onStale: (session, spec) => {
       if (!deps.readOnly) recount(session, spec)
@@ -155,16 +157,33 @@ export function createUsageService(
   })
   const conversation = reader.conversation
 
-  function context(sessionId: string, draft = '', beforeSeq = Infinity): ContextUsage & { rawTokens: number } {
-    const c = conversation(sessionId, beforeSeq)
-    const draftTokens = draft.trim() ? tokenCounter().estimateText(draft, c.spec) : 0
-    const recalled = draft.trim() && deps.recall ? deps.recall(withDraft(c, draft)) : undefined
+  /**
+   * The next request of a chat as the meter, the inspector and `distill context` report it: one
+   * total (the budget's conversion of the counted parts), and, only when that passes the usable
+   * budget, the request as it would be built now (what would be cut, or left out).
+   */
+  function measure(sessionId: string, draft = '', beforeSeq = Infinity, summary?: Snapshot) {
+    const stored = conversation(sessionId, beforeSeq, summary)
+    const c = draft.trim() ? withDraft(stored, draft, tokenCounter().estimateText(draft, stored.spec)) : stored
+    const draftTokens = c === stored ? 0 : c.pending!.tokens
+    const recalled = draft.trim() && deps.recall ? deps.recall(c) : undefined
     const recalledTokens = recalled?.tokens ?? 0
-    const rawTokens = c.total(draftTokens + recalledTokens)
-    // Over the budget with the draft: would the draft itself be cut? Built only then (rare, and exact).
+    const counted = c.total(recalledTokens)
+    const request = counted > c.budget.countedUsable ? buildModelRequest(c, recalled) : undefined
+    const auto = settings.forChat(c.session).autoCompress
+    return { stored, c, draftTokens, recalled, recalledTokens, counted, request, auto }
+  }
+
+  function context(sessionId: string, draft = '', beforeSeq = Infinity): ContextUsage & { rawTokens: number } {
+    return report(sessionId, measure(sessionId, draft, beforeSeq))
+  }
+
+  function report(sessionId: string, measured: ReturnType<typeof measure>): ContextUsage & { rawTokens: number } {
+    const { stored: c, draftTokens, recalled, recalledTokens, counted: rawTokens, request, auto } = measured
     // The stored files of the messages sent verbatim, their own row (their tokens are part of the history's).
     const files = Math.min(c.historyTokens, deps.attachmentTokens?.(sessionId, c.summary?.cutoffSeq ?? 0, c.spec) ?? 0)
-    const draftCut = draftTokens > 0 && rawTokens > c.budget.usable ? (buildModelRequest(withDraft(c, draft)).inputCut?.tokens ?? 0) : 0
+    // Over the budget with the draft: would the draft itself be cut? (exact: the request was built)
+    const draftCut = draftTokens > 0 ? (request?.inputCut?.tokens ?? 0) : 0
     return {
       sessionId,
       provider: c.spec.provider,
@@ -173,8 +192,12 @@ export function createUsageService(
       modelKnown: c.spec.known,
       thresholdSetting: c.thresholdSetting,
       draftCut,
-      tokens: c.calibrate(rawTokens),
+      tokens: c.cost(rawTokens),
       rawTokens,
+      // A send compresses first when the context passes the threshold; with compression off the
+      // oldest messages would go (and the chat says so).
+      compressionDue: auto && rawTokens > c.budget.countedThreshold,
+      leftOut: auto ? 0 : (request?.leftOut?.messages ?? 0),
       breakdown: {
         system: c.systemTokens,
         summary: c.summaryTokens,
@@ -219,6 +242,16 @@ export function createUsageService(
       return usage
     },
 
+    /**
+     * The next request (with `draft` as its message) as it would be built now, and the meter's
+     * report of the same state; with `summary`, as it would be after that compression.
+     */
+    nextRequest(sessionId: string, draft = '', summary?: Snapshot) {
+      const measured = measure(sessionId, draft, Infinity, summary)
+      const { rawTokens: _raw, ...usage } = report(sessionId, measured)
+      return { usage, conversation: measured.c, request: measured.request ?? buildModelRequest(measured.c, measured.recalled) }
+    },
+
     /** Counts a message just written (the user's, or a finished reply) and stores the count. */
     messageWritten(message: ChatMessage, session: Session): Promise<void> {
       if (message.status === 'streaming' || message.parts.length === 0) return Promise.resolve()
@@ -227,11 +260,14 @@ export function createUsageService(
         .finally(() => emit('usage.changed', { sessionId: session.id }))
     },
 
-    /** Provider-reported input tokens calibrate the local estimate of the same request. */
-    replyFinished(reply: ChatMessage, session: Session): void {
+    /**
+     * Provider-reported input tokens calibrate the local estimate of the same request: `sentTokens`,
+     * the counted tokens of the request that was sent (what it carried, recalled passages included).
+     */
+    replyFinished(reply: ChatMessage, session: Session, sentTokens?: number): void {
       if (reply.inputTokens === null) return
       const spec = specOf(session)
-      const estimated = context(session.id, '', reply.seq).rawTokens
+      const estimated = sentTokens ?? context(session.id, '', reply.seq).rawTokens
       const key = modelKey(spec.provider, spec.id)
       calibrator.observe(key, estimated, reply.inputTokens)
       const entry = calibrator.toJSON()[key]

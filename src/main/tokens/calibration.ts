@@ -2,14 +2,19 @@ import { z } from 'zod'
 import type { ModelSpec } from '../models/catalog'
 
 export const CALIBRATION_MIN = 0.5
-export const CALIBRATION_MAX = 2
+export const CALIBRATION_MAX = 3
 /** Weight of the newest observation: ~5 responses move the factor most of the way, one outlier can't. */
 export const CALIBRATION_ALPHA = 0.3
 
 /** Serializable so the lead can persist it in settings (keyed by `provider:modelId`). */
 export const calibrationStateSchema = z.record(
   z.string(),
-  z.object({ factor: z.number().min(CALIBRATION_MIN).max(CALIBRATION_MAX), samples: z.number().int().nonnegative() })
+  z.object({
+    factor: z.number().min(CALIBRATION_MIN).max(CALIBRATION_MAX),
+    samples: z.number().int().nonnegative(),
+    /** How far single replies strayed from the factor: the budget adds it on the safe side. */
+    spread: z.number().min(0).max(CALIBRATION_MAX).optional()
+  })
 )
 export type CalibrationState = z.infer<typeof calibrationStateSchema>
 
@@ -29,7 +34,9 @@ export function observeCalibration(
   const ratio = clamp(reportedInput / estimatedInput)
   const prev = state[modelKey]
   const factor = prev ? clamp(prev.factor + CALIBRATION_ALPHA * (ratio - prev.factor)) : ratio
-  return { ...state, [modelKey]: { factor, samples: (prev?.samples ?? 0) + 1 } }
+  // A moving average of how far each reply strayed from what was expected of it.
+  const spread = prev ? (1 - CALIBRATION_ALPHA) * (prev.spread ?? 0) + CALIBRATION_ALPHA * Math.abs(ratio - prev.factor) : 0
+  return { ...state, [modelKey]: { factor, samples: (prev?.samples ?? 0) + 1, spread } }
 }
 
 export function applyCalibration(state: CalibrationState, modelKey: string, estimate: number): number {
@@ -51,6 +58,23 @@ export class Calibrator {
   }
   factor(modelKey: string): number {
     return this.state[modelKey]?.factor ?? 1
+  }
+  /**
+   * What was learned for the model. Before its first reply with usage, another model of the same
+   * provider that counted more than its estimate stands in (the most of them: the safe side), so
+   * a switch to a smaller model of the same server does not start by passing its window.
+   */
+  calibration(modelKey: string): { factor: number; samples: number; spread: number; from?: string } | null {
+    const entry = this.state[modelKey]
+    if (entry) return { factor: entry.factor, samples: entry.samples, spread: entry.spread ?? 0 }
+    const provider = modelKey.slice(0, modelKey.indexOf(':') + 1)
+    let prior: { factor: number; samples: number; spread: number; from: string } | null = null
+    for (const [key, e] of Object.entries(this.state)) {
+      if (provider && key.startsWith(provider) && e.factor > 1 && (!prior || e.factor > prior.factor)) {
+        prior = { factor: e.factor, samples: e.samples, spread: e.spread ?? 0, from: key.slice(provider.length) }
+      }
+    }
+    return prior
   }
   toJSON(): CalibrationState {
     return this.state

@@ -9,7 +9,15 @@ export const budgetSchema = z.object({
   safetyMargin: z.number().int(),
   usable: z.number().int(),
   threshold: z.number().int(),
-  thresholdPercent: z.number()
+  thresholdPercent: z.number(),
+  /** Provider tokens one counted token is taken to cost (1 when counts are the model's own). */
+  scale: z.number().positive(),
+  /** The usable budget and the threshold in counted tokens (what the request builder and the trigger compare). */
+  countedUsable: z.number().int(),
+  countedThreshold: z.number().int(),
+  exact: z.boolean(),
+  /** The provider's count over Distill's estimate, learned from replies (null: counts are exact, or nothing learned yet). */
+  calibration: z.object({ factor: z.number(), samples: z.number().int(), spread: z.number().optional(), from: z.string().optional() }).nullable()
 })
 
 /** What the next request of a chat costs, and the budget it must fit (the context meter). */
@@ -23,6 +31,10 @@ export const contextUsageSchema = z.object({
   /** Where the threshold in force is set (this chat, its model, or the global setting) and the percent set there. */
   thresholdSetting: z.object({ percent: z.number(), source: z.enum(['chat', 'model', 'global']) }),
   tokens: z.number().int(),
+  /** The next send summarizes first: the context passed the threshold and auto-compression is on. */
+  compressionDue: z.boolean(),
+  /** Oldest messages the next request would leave out: the history does not fit and auto-compression is off. */
+  leftOut: z.number().int().nonnegative(),
   /** About how many tokens of the draft would be cut from its middle if it were sent now (it is larger than the window allows). */
   draftCut: z.number().int(),
   breakdown: z.object({

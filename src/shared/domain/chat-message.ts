@@ -71,6 +71,8 @@ export const chatMessageSchema = z.object({
   createdAt: z.number().int(),
   /** Tokens cut from the middle of this message when it was sent (it was larger than the window allows); the stored text is whole. */
   sentCutTokens: z.number().int().positive().optional(),
+  /** On a reply: the chat's oldest unsummarized messages its request could not carry (they did not fit and no summary held them). */
+  sentWithoutMessages: z.number().int().positive().optional(),
   /** Which version of this message is in use (a regenerated reply, an edited message), when there are several. */
   version: z.object({ number: z.number().int().positive(), count: z.number().int().positive() }).optional()
 })

@@ -24,8 +24,8 @@ describe('token calibration storage', () => {
     const file = join(tempDir(), 'distill.db')
     const old = openDatabase(file, { migrationsFolder: migrationsBeforeCalibrationTable() })
     const stored = {
-      'anthropic:claude-sonnet-4-5': { factor: 1.18, samples: 7 },
-      'google:gemini-2.5-pro': { factor: 0.92, samples: 2 },
+      'anthropic:claude-sonnet-4-5': { factor: 1.18, samples: 7, spread: 0 },
+      'google:gemini-2.5-pro': { factor: 0.92, samples: 2, spread: 0 },
       'broken:model': { factor: 40, samples: 1 }
     }
     old.sqlite.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)').run('internal.tokenCalibration', JSON.stringify(stored), 1)
@@ -34,8 +34,8 @@ describe('token calibration storage', () => {
 
     const upgraded = openDatabase(file)
     expect(readCalibration(upgraded.db)).toEqual({
-      'anthropic:claude-sonnet-4-5': { factor: 1.18, samples: 7 },
-      'google:gemini-2.5-pro': { factor: 0.92, samples: 2 }
+      'anthropic:claude-sonnet-4-5': { factor: 1.18, samples: 7, spread: 0 },
+      'google:gemini-2.5-pro': { factor: 0.92, samples: 2, spread: 0 }
     })
     // Settings hold user settings only.
     expect(readSettingRows(upgraded.db).map((r) => r.key)).toEqual(['thresholdPercent'])
@@ -46,8 +46,8 @@ describe('token calibration storage', () => {
     const { db, close } = openDatabase(join(tempDir(), 'distill.db'))
     writeCalibration(db, 'a:1', { factor: 1.1, samples: 1 }, 1)
     writeCalibration(db, 'b:2', { factor: 0.9, samples: 1 }, 1)
-    writeCalibration(db, 'a:1', { factor: 1.2, samples: 2 }, 2)
-    expect(readCalibration(db)).toEqual({ 'a:1': { factor: 1.2, samples: 2 }, 'b:2': { factor: 0.9, samples: 1 } })
+    writeCalibration(db, 'a:1', { factor: 1.2, samples: 2, spread: 0.05 }, 2)
+    expect(readCalibration(db)).toEqual({ 'a:1': { factor: 1.2, samples: 2, spread: 0.05 }, 'b:2': { factor: 0.9, samples: 1, spread: 0 } })
     close()
   })
 })

@@ -8,13 +8,16 @@ import { searchChats, searchMessages, searchSummarized } from './history-repo'
 import { appendMessage, updateMessage } from './messages-repo'
 import { deleteSession } from './sessions-repo'
 
-function chat(db: Db, id: string, texts: string[]): string[] {
+function chat(db: Db, id: string, texts: string[], old = false): string[] {
   // Written as SQL: the database may be one made by an earlier version, without later columns.
   db.run(sql`INSERT INTO sessions (id, title, created_at, updated_at, archived) VALUES (${id}, ${id}, 1, 1, 0)`)
-  return texts.map(
-    (text, i) =>
-      appendMessage(db, { id: `${id}/${i}`, sessionId: id, role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text }], status: 'complete', createdAt: 1 }).id
-  )
+  return texts.map((text, i) => {
+    const row = { id: `${id}/${i}`, sessionId: id, role: i % 2 ? ('assistant' as const) : ('user' as const), parts: [{ type: 'text' as const, text }] }
+    if (!old) return appendMessage(db, { ...row, status: 'complete', createdAt: 1 }).id
+    const parts = JSON.stringify(row.parts)
+    db.run(sql`INSERT INTO chat_messages (id, session_id, seq, role, parts, status, created_at, part_count) VALUES (${row.id}, ${id}, ${i + 1}, ${row.role}, ${parts}, 'complete', 1, 1)`)
+    return row.id
+  })
 }
 
 const seqs = (db: Db, sessionId: string, query: string) => searchMessages(db, sessionId, query).rows.map((r) => r.seq)
@@ -36,8 +39,8 @@ describe('full-text search per chat', () => {
   it('keeps every message of an existing database findable after the index is rebuilt, and indexes what comes next', () => {
     const file = join(tempDir(), 'distill.db')
     const old = openDatabase(file, { migrationsFolder: migrationsBeforeChatColumn() })
-    chat(old.db, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', ['The staging database listens on port 5433.', 'Noted: staging uses 5433.', 'And production?'])
-    chat(old.db, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c', ['Production runs the database on 5432.', 'Thanks, database noted.'])
+    chat(old.db, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', ['The staging database listens on port 5433.', 'Noted: staging uses 5433.', 'And production?'], true)
+    chat(old.db, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c', ['Production runs the database on 5432.', 'Thanks, database noted.'], true)
     old.close()
 
     const { db, close } = openDatabase(file)

@@ -20,7 +20,8 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
     createdAt: row.createdAt,
-    ...(row.sentCutTokens ? { sentCutTokens: row.sentCutTokens } : {})
+    ...(row.sentCutTokens ? { sentCutTokens: row.sentCutTokens } : {}),
+    ...(row.sentWithoutMessages ? { sentWithoutMessages: row.sentWithoutMessages } : {})
   }
 }
 
@@ -67,7 +68,7 @@ export function findMessage(db: Db, id: string): ChatMessage | undefined {
 export function updateMessage(
   db: Db,
   id: string,
-  patch: Partial<Pick<NewChatMessageRow, 'parts' | 'status' | 'error' | 'tokenCount' | 'tokenCounter' | 'inputTokens' | 'outputTokens' | 'sentCutTokens'>>
+  patch: Partial<Pick<NewChatMessageRow, 'parts' | 'status' | 'error' | 'tokenCount' | 'tokenCounter' | 'inputTokens' | 'outputTokens' | 'sentCutTokens' | 'sentWithoutMessages'>>
 ): ChatMessage | undefined {
   const row = db
     .update(chatMessages)
@@ -119,7 +120,7 @@ type HeadRow = Omit<MessageHead, 'toolParts'> & { hasToolParts: number }
 
 const HEADS_COLUMNS = `id, seq, role, status, token_count AS tokenCount, token_counter AS tokenCounter,
          created_at AS createdAt, part_count AS partCount, has_tool_parts AS hasToolParts`
-/** Complete messages, and replies the user stopped that hold text (see request-history.ts). */
+/** Complete messages, and replies the user stopped that hold text: what a request carries. */
 const HISTORY_WHERE = `session_id = ? AND seq > ? AND seq < ? AND hidden_in IS NULL
      AND (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND part_count > 0))`
 

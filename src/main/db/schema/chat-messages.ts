@@ -28,6 +28,8 @@ export const chatMessages = sqliteTable(
     createdAt: integer('created_at').notNull(),
     /** Tokens cut from the middle of this message when it was sent, because it was larger than the window allows. */
     sentCutTokens: integer('sent_cut_tokens'),
+    /** On a reply: how many of the chat's oldest unsummarized messages its request could not carry (auto-compression off or failed). */
+    sentWithoutMessages: integer('sent_without_messages'),
     /**
      * Versions: the first version's id on every version of a message (a regenerated reply, an edited
      * user message); null while it has only one.

@@ -9,5 +9,7 @@ export const tokenCalibration = sqliteTable('token_calibration', {
   modelKey: text('model_key').primaryKey(),
   factor: real('factor').notNull(),
   samples: integer('samples').notNull(),
+  /** How far replies strayed from the factor (a moving average of |reported/estimated − factor|). */
+  spread: real('spread').notNull().default(0),
   updatedAt: integer('updated_at').notNull()
 })

@@ -7,7 +7,7 @@ import { SlidersIcon } from '../../components/icons'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useChatStore } from '../../stores/chat-store'
 import { useSessionDetails, useSessionsStore } from '../../stores/sessions-store'
-import { useSettingsStore } from '../../stores/settings-store'
+import { useGlobalSettings } from '../../stores/chat-settings'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { strategyLabel } from '../compression/labels'
@@ -85,9 +85,7 @@ export function ChatSettingsDialog({ sessionId }: { sessionId: string }) {
 
 function ChatSettingsForm({ session }: { session: Session }) {
   const update = useSessionsStore((s) => s.update)
-  const globalAuto = useSettingsStore((s) => s.settings?.autoCompress ?? true)
-  const globalStrategy = useSettingsStore((s) => s.settings?.strategy ?? 'rolling')
-  const globalRecall = useSettingsStore((s) => s.settings?.recallEnabled ?? true)
+  const { autoCompress: globalAuto, strategy: globalStrategy, recallEnabled: globalRecall } = useGlobalSettings()
   const [saving, setSaving] = useState(false)
   const autoId = useId()
   const strategyId = useId()

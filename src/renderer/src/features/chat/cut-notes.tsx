@@ -19,6 +19,21 @@ export function DraftCutWarning({ sessionId, draft }: { sessionId: string; draft
   )
 }
 
+/**
+ * On a reply whose request could not carry the chat's oldest unsummarized messages (auto-compression
+ * off, or it failed): said in the chat, never silent.
+ */
+export function LeftOutNote({ message }: { message: ChatMessage }) {
+  const n = message.sentWithoutMessages
+  if (!n) return null
+  return (
+    <p className="cut-note left-out-note" role="note">
+      Answered without the {n === 1 ? 'oldest message' : `${n.toLocaleString()} oldest messages`} of this chat: they did not fit the
+      model’s window and no summary holds them. Summarize (or turn auto-compression on) to keep them in context.
+    </p>
+  )
+}
+
 /** After sending: this message went out shortened; the text shown is the whole original. */
 export function SentCutNote({ message }: { message: ChatMessage }) {
   if (!message.sentCutTokens) return null

@@ -10,7 +10,7 @@ import { useSessionsStore } from '../../stores/sessions-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
 import { RecalledNote } from './recalled-note'
-import { SentCutNote } from './cut-notes'
+import { LeftOutNote, SentCutNote } from './cut-notes'
 import { MessageActions, MessageContextMenu } from './message-actions'
 import { AttachAgainButton } from './attachment-manifest'
 import { MessageAttachments } from './message-attachments'
@@ -109,6 +109,7 @@ export const MessageItem = memo(function MessageItem({
         </div>
         {markdown && <RecalledNote message={message} />}
         <SentCutNote message={message} />
+        <LeftOutNote message={message} />
         {(!streaming || !inContext) && (
           <p className="message-meta">
             {!inContext && <span className="not-in-context">Not in context</span>}

@@ -1,3 +1,4 @@
+import { DEFAULT_SETTINGS } from '../../../../shared/domain/settings'
 import { toast } from 'sonner'
 import type { CompressionReport } from '../../../../shared/contract'
 import { formatCost } from '../../lib/format-cost'
@@ -10,7 +11,7 @@ import { plainPreview, reductionText } from './preview-text'
 import './compression-toasts.css'
 
 function notificationsOn(): boolean {
-  return useSettingsStore.getState().settings?.notifications ?? true
+  return (useSettingsStore.getState().settings ?? DEFAULT_SETTINGS).notifications
 }
 
 /** Opens the chat, expands its Summary region and brings it into view. */

@@ -4,7 +4,7 @@ import type { ContextUsage } from '../../../../shared/contract'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useSessionDetails } from '../../stores/sessions-store'
-import { useSettingsStore } from '../../stores/settings-store'
+import { useChatSettings, useGlobalSettings } from '../../stores/chat-settings'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { counterDescription } from '../usage/usage-breakdown'
@@ -12,6 +12,7 @@ import { ThresholdSource } from '../usage/threshold-source'
 import { isEstimate } from '../usage/usage-level'
 import { preparedNote } from '../usage/prepared-note'
 import { recountNote } from '../usage/recount-note'
+import { overBudgetNote } from '../usage/over-budget-note'
 import { barScale, contextParts, type ContextPart } from './context-parts'
 import './recall.css'
 import './context-inspector.css'
@@ -53,7 +54,8 @@ function percent(value: number, total: number): string {
 function InspectorBody({ sessionId }: { sessionId: string }) {
   const usage = useUsageStore((s) => s.usage[sessionId])
   const session = useSessionDetails(sessionId)
-  const globalAuto = useSettingsStore((s) => s.settings?.autoCompress ?? true)
+  const chat = useChatSettings(session)
+  const globalAuto = useGlobalSettings().autoCompress
   const descriptionId = useId()
 
   useEffect(() => {
@@ -77,7 +79,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
   const factor = counted > 0 ? usage.tokens / counted : 1
   const barTokens = (part: ContextPart) => (part.inRequest ? part.tokens * factor : part.tokens)
   const correction = usage.tokens - counted
-  const auto = session?.autoCompress ?? globalAuto
+  const auto = chat ? chat.autoCompress : globalAuto
   const estimate = isEstimate(usage)
 
   return (
@@ -174,12 +176,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
       </table>
 
       <ul className="usage-notes inspector-notes">
-        {usage.tokens > budget.usable && (
-          <li className="usage-note-over">
-            {formatCount(usage.tokens - budget.usable)} tokens over the usable budget: older messages must be summarized
-            or the draft shortened.
-          </li>
-        )}
+        {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
         {usage.summarizedMessages > 0 && (
           <li>
             {usage.summarizedMessages} older {usage.summarizedMessages === 1 ? 'message is' : 'messages are'} represented

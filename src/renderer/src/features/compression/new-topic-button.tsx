@@ -2,16 +2,15 @@ import { toast } from 'sonner'
 import { api } from '../../api/client'
 import { errorMessage } from '../../api/api-error'
 import { useSessionsStore } from '../../stores/sessions-store'
-import { useSettingsStore } from '../../stores/settings-store'
+import { useChatSettings } from '../../stores/chat-settings'
 
 /**
  * The tiered strategy's "New topic" (ADR 033): the messages so far close the current topic, so the
  * next ones start a fresh one. Shown only while the chat uses the tiered strategy.
  */
 export function NewTopicButton({ sessionId, disabled }: { sessionId: string; disabled?: boolean }) {
-  const strategy = useSessionsStore((s) => s.sessions.find((x) => x.id === sessionId)?.strategy ?? null)
-  const global = useSettingsStore((s) => s.settings?.strategy ?? 'rolling')
-  if ((strategy ?? global) !== 'tiered') return null
+  const session = useSessionsStore((s) => s.sessions.find((x) => x.id === sessionId))
+  if (useChatSettings(session)?.strategy !== 'tiered') return null
 
   async function mark() {
     try {

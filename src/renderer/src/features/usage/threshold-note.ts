@@ -21,8 +21,7 @@ export interface ThresholdNote {
 export function thresholdNote(usage: Pick<ContextUsage, 'modelLabel' | 'thresholdSetting' | 'budget'>): ThresholdNote {
   const { percent, source } = usage.thresholdSetting
   const inForce = usage.budget.thresholdPercent
-  const lowered =
-    inForce < percent ? `Lowered to ${inForce}% here because this model’s tokens are estimated, not counted exactly.` : null
+  const lowered = inForce < percent ? `Lowered to ${inForce}% here because this model’s tokens are estimated, not counted exactly. ${calibrationText(usage.budget)}` : null
   switch (source) {
     case 'chat':
       return { text: `Compresses at ${percent}% — set for this chat.`, lowered, place: 'chat-settings', linkLabel: 'Change in chat settings' }
@@ -41,6 +40,25 @@ export function thresholdNote(usage: Pick<ContextUsage, 'modelLabel' | 'threshol
         linkLabel: 'Change in Settings → Compression'
       }
   }
+}
+
+/**
+ * How far the estimate was off, from what the provider reported: the same conversion the meter and
+ * every decision use (`budget.scale`), and what it was learned from.
+ */
+export function calibrationText(budget: Pick<ContextUsage['budget'], 'calibration' | 'scale'>): string {
+  const c = budget.calibration
+  if (!c) return 'No reply has reported the provider’s own count yet, so the estimate is used as it is.'
+  const off = Math.round(Math.abs(c.factor - 1) * 100)
+  const replies = `${c.samples} ${c.samples === 1 ? 'reply' : 'replies'}${c.from ? ` of ${c.from} (none of this model’s yet)` : ''}`
+  const seen =
+    off === 0
+      ? `The provider’s counts matched the estimate over the last ${replies}`
+      : `The provider counted ${off}% ${c.factor > 1 ? 'more' : 'fewer'} tokens than the estimate over the last ${replies}`
+  const used = budget.scale.toFixed(2)
+  return c.factor < 1 && Math.abs(budget.scale - c.factor) >= 0.005
+    ? `${seen}; each estimated token is reckoned as ${used} (trusted more with each reply, so a request never passes the window).`
+    : `${seen}; each estimated token is reckoned as ${used}.`
 }
 
 /** The note as one sentence or two, for the meter's popover. */

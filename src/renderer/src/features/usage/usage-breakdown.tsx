@@ -4,6 +4,7 @@ import { isEstimate } from './usage-level'
 import { preparedNote } from './prepared-note'
 import { recountNote } from './recount-note'
 import { thresholdNoteText } from './threshold-note'
+import { overBudgetNote } from './over-budget-note'
 
 /** How the counts were made, in words. */
 export function counterDescription(counter: string, estimate: boolean): string {
@@ -66,12 +67,7 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
         <Row label={`Compression threshold (${budget.thresholdPercent}%)`} value={budget.threshold} />
       </dl>
       <ul className="usage-notes">
-        {usage.tokens > budget.usable && (
-          <li className="usage-note-over">
-            {formatCount(usage.tokens - budget.usable)} tokens over the usable budget: older messages must be summarized
-            or the draft shortened.
-          </li>
-        )}
+        {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
         {!usage.modelKnown && (
           <li>Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom models.</li>
         )}

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { isEstimate, percentOf, usageLevel, usageValueText } from './usage-level'
 
-const budget = { window: 128_000, reservedOutput: 16_384, safetyMargin: 6400, usable: 105_216, threshold: 99_955, thresholdPercent: 95 }
+const budget = {
+  window: 128_000,
+  reservedOutput: 16_384,
+  safetyMargin: 6400,
+  usable: 105_216,
+  threshold: 99_955,
+  thresholdPercent: 95,
+  scale: 1,
+  countedUsable: 105_216,
+  countedThreshold: 99_955,
+  exact: true,
+  calibration: null
+}
 
 describe('usage level', () => {
   it('is normal below 80%, warn from 80%, danger from 95% of the usable budget', () => {

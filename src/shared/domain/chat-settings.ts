@@ -1,0 +1,49 @@
+import type { ProviderId } from './provider'
+import type { Session, Strategy } from './session'
+import { thresholdSetting, type Settings, type ThresholdSource } from './settings'
+
+/**
+ * What a chat actually uses: its own choice where it made one, else the global setting. The one
+ * place both processes resolve a chat's settings (the main process for requests and compression,
+ * the renderer for what it shows), so a default is never written twice.
+ */
+export interface ChatSettings {
+  provider: ProviderId
+  modelId: string
+  strategy: Strategy
+  autoCompress: boolean
+  recall: boolean
+  summarizer: Settings['summarizer']
+  /** The threshold set for the chat, its model or globally, and where (before lowering for estimated counts). */
+  threshold: { percent: number; source: ThresholdSource }
+  /** The chat's own window and reply reserve; null = the model's. */
+  contextWindow: number | null
+  maxOutput: number | null
+  /** Which of the chat's choices are its own rather than inherited. */
+  own: { strategy: boolean; autoCompress: boolean; recall: boolean }
+}
+
+export type ChatSettingsSource = Pick<
+  Settings,
+  'defaultProvider' | 'defaultModel' | 'strategy' | 'autoCompress' | 'recallEnabled' | 'summarizer' | 'thresholdPercent' | 'modelThresholds'
+>
+
+export function resolveChatSettings(
+  session: Pick<Session, 'provider' | 'modelId' | 'strategy' | 'autoCompress' | 'recall' | 'thresholdPercent' | 'contextWindow' | 'maxOutput'>,
+  settings: ChatSettingsSource
+): ChatSettings {
+  const provider = session.provider ?? settings.defaultProvider
+  const modelId = session.modelId ?? settings.defaultModel
+  return {
+    provider,
+    modelId,
+    strategy: session.strategy ?? settings.strategy,
+    autoCompress: session.autoCompress ?? settings.autoCompress,
+    recall: session.recall ?? settings.recallEnabled,
+    summarizer: settings.summarizer,
+    threshold: thresholdSetting(settings, provider, modelId, session.thresholdPercent),
+    contextWindow: session.contextWindow,
+    maxOutput: session.maxOutput,
+    own: { strategy: session.strategy !== null, autoCompress: session.autoCompress !== null, recall: session.recall !== null }
+  }
+}
