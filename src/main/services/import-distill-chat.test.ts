@@ -140,6 +140,15 @@ describe('export and import of a chat with its attached files', () => {
     }
   })
 
+  it('imports into an in-memory database too (written inline on the app's own connection)', async () => {
+    const source = open(join(tempDir(), 'source.db'))
+    const { text } = await chatWithFiles(source)
+    const memory = open(':memory:')
+    expect(await memory.router.call('sessions.import', { text })).toMatchObject({ ok: true, data: { title: 'Release files', messages: 2, attachments: 2 } })
+    const [chat] = memory.services.sessions.list()
+    expect(memory.services.chat.messages(chat!.id).map((m) => m.role)).toEqual(['user', 'assistant'])
+  })
+
   it('refuses an export whose file list lacks files its messages attach', async () => {
     const app = open(join(tempDir(), 'distill.db'))
     const { id, text } = await chatWithFiles(app)
