@@ -140,7 +140,7 @@ describe('export and import of a chat with its attached files', () => {
     }
   })
 
-  it('imports into an in-memory database too (written inline on the app's own connection)', async () => {
+  it('imports into an in-memory database too (written inline on the app’s own connection)', async () => {
     const source = open(join(tempDir(), 'source.db'))
     const { text } = await chatWithFiles(source)
     const memory = open(':memory:')
