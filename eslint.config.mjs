@@ -134,13 +134,19 @@ const layerPolicies = [
     allow: { to: { element: { type: 'db' } }, dependency: { specifiers: ['storedPartsReader', 'openSecondConnection', 'restoreChat'] } }
   },
   // The CLI drives the app and its services like any other client; it never reaches into transport.
+  // It also holds the work that drives a whole App (a replay, a bulk import), so it sees the engine's types.
   ...layer('cli', {
     may: [...sharedLayers, 'app', 'support', 'services', 'importers', 'models', 'tokens', 'manifest'],
-    packages: ['commander', 'cli-progress'],
+    types: ['engine'],
+    packages: ['commander', 'cli-progress', 'uuid'],
     builtins: anyBuiltin
   }),
-  // The CLI maps a database that cannot be opened to a clear sentence, nothing more.
-  { from: { element: { type: 'cli' } }, allow: { to: { element: { type: 'db' } }, dependency: { specifiers: 'DatabaseOpenError' } } }
+  // The CLI maps a database that cannot be opened to a clear sentence, and a bulk import writes its
+  // chats through the imports repository in one transaction; nothing more of the database.
+  {
+    from: { element: { type: 'cli' } },
+    allow: { to: { element: { type: 'db' } }, dependency: { specifiers: ['DatabaseOpenError', 'findImport', 'insertImportedMessages', 'recordImport'] } }
+  }
 ]
 
 /**

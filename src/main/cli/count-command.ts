@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { CATALOG, resolveModel, type ModelSpec } from '../models/catalog'
 import { parseOpenAIMessages } from '../importers/openai-messages'
 import { createConsoleLogger } from '../logger'
-import { PROVIDER_ENV } from '../services/providers-service'
+import { PROVIDER_ENV } from '../services/settings/providers-service'
 import { createTokenCounter } from '../tokens/token-counter'
 
 /** `gpt-4o`, `anthropic:claude-sonnet-4-5` or `openai/gpt-4.1`: the catalog model it names. */

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { Option, type Command } from 'commander'
-import type { ExportFormat } from '../services/chat-export'
+import type { ExportFormat } from '../services/sessions/chat-export'
 import { withApp } from './open-app'
 
 /** `distill export`: a chat as Markdown or as JSON that `distill import` reads back. Read-only. */

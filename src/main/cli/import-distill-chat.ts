@@ -3,7 +3,7 @@ import { basename } from 'node:path'
 import type { Command } from 'commander'
 import { looksLikeDistillExport } from '../importers/distill-export'
 import { AlreadyImported, ImportError } from '../importers/openai-messages'
-import { importDistillChat as importChat, type ImportedDistillChat } from '../services/import-distill-chat'
+import { importDistillChat as importChat, type ImportedDistillChat } from '../services/sessions/import-distill-chat'
 import { print, withApp } from './open-app'
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`

@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron'
-import type { SecretCipher } from '../services/secret-store'
+import type { SecretCipher } from '../services/settings/secret-store'
 
 /**
  * API keys encrypted with the OS keychain (Keychain, DPAPI, libsecret/kwallet) where Electron can

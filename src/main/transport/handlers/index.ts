@@ -3,7 +3,7 @@ import type { Services } from '../../services/services'
 import type { Logger } from '../../services/service-deps'
 import type { HttpServerOptions } from '../http'
 import { answer, type Handlers } from '../router'
-import { importDistillChatText } from '../../services/import-distill-chat'
+import { importDistillChatText } from '../../services/sessions/import-distill-chat'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {

@@ -1,0 +1,386 @@
+import type { ChatAttachments } from '../../attachments/chat-attachments'
+import type { ChatMessage, MessageError, MessagePart } from '../../../shared/domain/chat-message'
+import { PROVIDER_LABELS } from '../../../shared/domain/provider'
+import type { Session } from '../../../shared/domain/session'
+import {
+  appendMessage,
+  findMessage,
+  lastMessage,
+  listMessages,
+  markInterruptedReplies,
+  updateMessage
+} from '../../db/repositories/messages-repo'
+import { isOnPath, listVersions, restoreVersion, setAsideFrom, versionGroupOf, versionInfo, versionsOf, versionsOnPath } from '../../db/repositories/message-versions-repo'
+import { pathSeqBefore } from '../../db/repositories/message-page-repo'
+import type { MessageCursor } from '../../../shared/contract/message-page'
+import { readPage } from './message-page'
+import { createLanguageModel } from '../../providers/create-language-model'
+import { describeProviderError } from '../../providers/describe-provider-error'
+import { DEFAULT_STALL_MS } from '../../providers/provider-timing'
+import { streamReply, type RetryPolicy } from '../../providers/stream-reply'
+import { AppError } from '../../../shared/app-error'
+import type { ProvidersService } from '../settings/providers-service'
+import type { PreparedRequest } from './prepare-request'
+import type { ServiceDeps } from '../service-deps'
+import type { SettingsService } from '../settings/settings-service'
+import { DEFAULT_SESSION_TITLE, type SessionsService } from '../sessions/sessions-service'
+
+const AUTO_TITLE_CHARS = 60
+/** How often a streaming reply is written to disk, so a crash loses at most this much. */
+const PERSIST_EVERY_MS = 750
+
+/** A title from the first line of the first message, cut at a word boundary. */
+export function titleFromText(text: string): string {
+  const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ').trim()
+  if (line.length <= AUTO_TITLE_CHARS) return line
+  const cut = line.slice(0, AUTO_TITLE_CHARS)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > AUTO_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}
+
+export interface ChatServiceOptions {
+  sessions: SessionsService
+  providers: ProvidersService
+  settings: SettingsService
+  /** Abort a reply when the provider sends nothing for this long. */
+  stallMs?: number
+  /** How long to wait for the first chunk (default: the firstChunkTimeoutSeconds setting). */
+  firstChunkMs?: number
+  retry?: RetryPolicy
+  /** False in a read-only process: replies left streaming belong to the database's owner. */
+  repairInterrupted?: boolean
+  /** Called after a message is written, to count its tokens off the request path. */
+  onMessageWritten?: (message: ChatMessage, session: Session) => Promise<void> | void
+  /** Compresses if needed and assembles the request for the reply that will get this seq (prepare-request.ts). */
+  prepareRequest: (sessionId: string, replySeq: number) => Promise<PreparedRequest>
+  /** Called when a reply finishes with provider-reported usage (and the counted tokens of the request it answered). */
+  onUsage?: (message: ChatMessage, session: Session, sentTokens?: number) => void
+  /** Called when a reply completes (a chat's first one gets a generated title). */
+  onReplyComplete?: (reply: ChatMessage, session: Session) => void
+  /** What the active summary covers and whether one is being written: summarized messages are read-only. */
+  summaryState?: (sessionId: string) => { cutoffSeq: number; running: boolean }
+  /** Files in messages: checked when sent, read into the request when it goes out. */
+  attachments?: ChatAttachments
+}
+
+export type ChatService = ReturnType<typeof createChatService>
+
+export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
+  const { db, clock, ids, emit, log, sessions, providers } = deps
+  const stallMs = deps.stallMs ?? DEFAULT_STALL_MS
+  /** One reply at a time per chat; Stop aborts it. */
+  const active = new Map<string, { controller: AbortController; done: Promise<void> }>()
+
+  const interrupted = deps.repairInterrupted === false ? 0 : markInterruptedReplies(db, {
+    code: 'interrupted',
+    message: 'Distill was closed while this reply was streaming.'
+  })
+  if (interrupted > 0) log.warn(`Marked ${interrupted} interrupted replies as stopped`)
+
+  function publish(message: ChatMessage): ChatMessage {
+    const version = versionInfo(db, message.id)
+    const shown = version ? { ...message, version } : message
+    emit('chat.message', { message: shown })
+    return shown
+  }
+
+  function fail(reply: ChatMessage, error: MessageError): ChatMessage {
+    return publish(updateMessage(db, reply.id, { status: 'error', error })!)
+  }
+
+  /** Streams the reply into an existing assistant message row. */
+  function startReply(session: Session, reply: ChatMessage): void {
+    const { provider, modelId } = deps.settings.forChat(session)
+    const status = providers.status(provider)
+    if (!status.ready) {
+      fail(reply, {
+        code: 'not_configured',
+        message:
+          provider === 'openai-compatible'
+            ? 'Set the address of your local server (for example http://127.0.0.1:11434/v1) in Settings.'
+            : `Add your ${PROVIDER_LABELS[provider]} API key in Settings to chat with ${modelId}.`
+      })
+      return
+    }
+    const controller = new AbortController()
+    let text = ''
+    let lastPersist = clock.now()
+    const done = (async () => {
+      const request = await deps.prepareRequest(session.id, reply.seq)
+      // A message larger than the window allows goes out cut in the middle: the chat says so.
+      const cut = request.inputCut
+      if (cut) {
+        const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
+        if (shortened) publish(shortened)
+      }
+      // Older messages that did not fit and no summary holds: the reply says so, never silently.
+      const leftOut = request.leftOut
+      if (leftOut) {
+        const noted = updateMessage(db, reply.id, { sentWithoutMessages: leftOut.messages })
+        if (noted) publish(noted)
+        log.warn(`A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`)
+      }
+      const messages = deps.attachments
+        ? await deps.attachments.resolve(request.messages, { provider, modelId, sessionId: session.id, cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0 })
+        : request.messages
+      if (controller.signal.aborted) {
+        publish(updateMessage(db, reply.id, { status: 'aborted', error: null })!)
+        return
+      }
+      const result = await streamReply({
+        model: createLanguageModel(providers.connection(provider), modelId),
+        system: request.system,
+        messages,
+        // The reply gets what the budget reserved for it, so request + reply fit the window.
+        ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
+        signal: controller.signal,
+        stallMs,
+        // Local servers may read a long prompt for minutes before the first token: a setting.
+        firstChunkMs: deps.firstChunkMs ?? deps.settings.get().firstChunkTimeoutSeconds * 1000,
+        retry: deps.retry,
+        now: () => clock.now(),
+        onRetry: ({ attempt, delayMs }) => log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
+        onDelta: (delta) => {
+          text += delta
+          emit('chat.delta', { sessionId: session.id, messageId: reply.id, delta })
+          if (clock.now() - lastPersist >= PERSIST_EVERY_MS) {
+            lastPersist = clock.now()
+            updateMessage(db, reply.id, { parts: [{ type: 'text', text }] })
+          }
+        }
+      })
+      const parts = result.text ? [{ type: 'text' as const, text: result.text }] : []
+      let final: ChatMessage
+      if (result.outcome === 'complete') {
+        final = updateMessage(db, reply.id, {
+          parts,
+          status: 'complete',
+          error: null,
+          inputTokens: result.inputTokens ?? null,
+          outputTokens: result.outputTokens ?? null
+        })!
+        deps.onUsage?.(final, session, request.sentTokens)
+        deps.onReplyComplete?.(final, session)
+      } else if (result.outcome === 'aborted') {
+        final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
+      } else {
+        const error = describeProviderError(result.error, provider, { stalled: result.stalled, now: clock.now() })
+        log.warn(`Reply failed (${provider}/${modelId}): ${error.code}`, result.error instanceof Error ? result.error.message : result.error)
+        final = updateMessage(db, reply.id, { parts, status: 'error', error })!
+      }
+      publish(final)
+      void deps.onMessageWritten?.(final, session)
+      sessions.touch(session.id)
+    })()
+      .catch((err: unknown) => {
+        log.error('Reply crashed', err)
+        fail(reply, { code: 'internal', message: 'Something went wrong inside Distill while streaming.' })
+      })
+      .finally(() => active.delete(session.id))
+    active.set(session.id, { controller, done })
+  }
+
+  function assertIdle(sessionId: string): void {
+    if (active.has(sessionId)) {
+      throw new AppError('busy', 'A reply is still streaming in this chat. Stop it or wait for it to finish.')
+    }
+  }
+
+  /** Stores the user's message and an empty reply in one transaction (a new version of `versionGroup`, if given). */
+  function writeTurn(sessionId: string, text: string, versionGroup?: string, files: MessagePart[] = []) {
+    return db.transaction((tx) => {
+      const session = sessions.get(sessionId)
+      const message = appendMessage(tx, {
+        id: ids(),
+        sessionId,
+        role: 'user',
+        parts: [...(text.trim() !== '' || files.length === 0 ? [{ type: 'text' as const, text }] : []), ...files],
+        status: 'complete',
+        createdAt: clock.now(),
+        ...(versionGroup ? { versionGroup } : {})
+      })
+      const reply = appendMessage(tx, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now() })
+      const isFirst = message.seq === 1 && session.title === DEFAULT_SESSION_TITLE
+      const firstLine = text.trim() !== '' ? text : files.flatMap((f) => (f.type === 'attachment' ? [f.filename] : [])).join(', ')
+      const touched = sessions.touch(sessionId, isFirst && firstLine ? { title: titleFromText(firstLine) } : {})
+      return { message, reply, session: touched }
+    })
+  }
+
+  /** The parts of the files being sent, refused before anything is written when the chat's model cannot take them. */
+  function attachmentParts(sessionId: string, attached: readonly { hash: string; filename: string }[], text: string): MessagePart[] {
+    if (attached.length === 0) return []
+    if (!deps.attachments) throw new AppError('invalid_input', 'This process cannot take attachments.')
+    const session = sessions.get(sessionId)
+    const { provider, modelId } = deps.settings.forChat(session)
+    return deps.attachments.partsFor(attached, provider, modelId, text)
+  }
+
+  /** What the chat's model takes: the composer refuses an image before upload when it takes none. */
+  function attachmentsAccepted(sessionId: string): { vision: boolean; imageRefusal: string | null } {
+    const session = sessions.get(sessionId)
+    const { provider, modelId } = deps.settings.forChat(session)
+    return deps.attachments?.accepts(provider, modelId) ?? { vision: false, imageRefusal: 'This process cannot take attachments.' }
+  }
+
+  /** A message on the chat's path that may get a new version: not summarized, nothing running. */
+  function editable(sessionId: string, messageId: string, role: ChatMessage['role']): ChatMessage {
+    assertIdle(sessionId)
+    const found = findMessage(db, messageId)
+    const message = found?.sessionId === sessionId && isOnPath(db, messageId) ? found : undefined
+    if (!message || message.role !== role) throw new AppError('not_found', 'That message is not in this chat any more.')
+    const state = deps.summaryState?.(sessionId) ?? { cutoffSeq: 0, running: false }
+    if (state.running) throw new AppError('busy', 'A summary is being written for this chat. Try again when it is done.')
+    if (message.seq <= state.cutoffSeq) {
+      throw new AppError('conflict', 'This message is already summarized, so it can no longer be changed. Its summary stands for it.')
+    }
+    return message
+  }
+
+  /** The conversation as it stands, each versioned message with its number (‹ 2/3 ›). */
+  function conversation(sessionId: string): ChatMessage[] {
+    sessions.get(sessionId)
+    const versions = versionsOnPath(db, sessionId)
+    const messages = listMessages(db, sessionId)
+    return versions.size ? messages.map((m) => (versions.has(m.id) ? { ...m, version: versions.get(m.id)! } : m)) : messages
+  }
+
+  /** A page of the conversation, each versioned message of it with its number. */
+  function page(sessionId: string, cursor: MessageCursor = {}): { messages: ChatMessage[]; hasOlder: boolean; hasNewer: boolean } {
+    sessions.get(sessionId)
+    const read = readPage(db, sessionId, cursor)
+    const versions = versionsOf(db, read.messages.map((m) => m.id))
+    return versions.size ? { ...read, messages: read.messages.map((m) => (versions.has(m.id) ? { ...m, version: versions.get(m.id)! } : m)) } : read
+  }
+
+  return {
+    attachmentsAccepted,
+    /** The whole conversation (tests, tools); the app reads it in pages. */
+    messages: conversation,
+    page,
+
+    /** A new reply in place of `messageId`; it and the turns after it stay as the previous version. */
+    regenerate(sessionId: string, messageId: string): { reply: ChatMessage } {
+      const old = editable(sessionId, messageId, 'assistant')
+      const reply = db.transaction((tx) => {
+        const group = versionGroupOf(tx, old.id) ?? old.id
+        setAsideFrom(tx, sessionId, old)
+        return appendMessage(tx, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now(), versionGroup: group })
+      })
+      const shown = publish(reply)
+      startReply(sessions.get(sessionId), reply)
+      return { reply: shown }
+    },
+
+    /** Sends an edited copy of a user message; the original and the turns after it stay as the previous version. */
+    edit(sessionId: string, messageId: string, text: string): { message: ChatMessage; reply: ChatMessage } {
+      const old = editable(sessionId, messageId, 'user')
+      const { message, reply, session } = db.transaction((tx) => {
+        const group = versionGroupOf(tx, old.id) ?? old.id
+        setAsideFrom(tx, sessionId, old)
+        return writeTurn(sessionId, text, group, old.parts.filter((p) => p.type === 'attachment'))
+      })
+      const shown = publish(message)
+      publish(reply)
+      void deps.onMessageWritten?.(message, session)
+      startReply(session, reply)
+      return { message: shown, reply }
+    },
+
+    /**
+     * Puts version `number` of a message, with the turns that followed it, back in use. Returns the
+     * conversation from that message on (a page): everything before it is unchanged.
+     */
+    switchVersion(sessionId: string, messageId: string, number: number): { messages: ChatMessage[]; hasOlder: boolean; hasNewer: boolean } {
+      const current = editable(sessionId, messageId, findMessage(db, messageId)?.role ?? 'user')
+      const group = versionGroupOf(db, current.id)
+      const versions = group ? listVersions(db, group) : []
+      const target = versions[number - 1]
+      if (!target) throw new AppError('not_found', `There is no version ${number} of this message.`)
+      if (target.id !== current.id) {
+        db.transaction((tx) => {
+          setAsideFrom(tx, sessionId, current)
+          restoreVersion(tx, sessionId, target.id)
+        })
+        emit('usage.changed', { sessionId })
+        // The sidebar's preview shows the last message of the version in use.
+        emit('sessions.changed', { sessionId, reason: 'updated' })
+      }
+      // Every version of the message sits after the path message before the first of them.
+      return page(sessionId, { after: pathSeqBefore(db, sessionId, versions[0]!.seq) })
+    },
+
+    /**
+     * Stores the user's message first (nothing typed is ever lost), then starts the reply, which
+     * streams in through events. Returns both rows at once.
+     */
+    send(sessionId: string, text: string, attached: readonly { hash: string; filename: string }[] = []): { message: ChatMessage; reply: ChatMessage } {
+      assertIdle(sessionId)
+      const files = attachmentParts(sessionId, attached, text)
+      const { message, reply, session } = writeTurn(sessionId, text, undefined, files)
+      publish(message)
+      publish(reply)
+      void deps.onMessageWritten?.(message, session)
+      startReply(session, reply)
+      return { message, reply }
+    },
+
+    /** Stores a message as it is, with no reply (import, replay); resolves once it is counted. */
+    async append(sessionId: string, message: Pick<ChatMessage, 'role' | 'parts'> & { createdAt?: number }): Promise<ChatMessage> {
+      const session = sessions.get(sessionId)
+      const stored = appendMessage(db, {
+        id: ids(),
+        sessionId,
+        role: message.role,
+        parts: message.parts,
+        status: 'complete',
+        createdAt: message.createdAt ?? clock.now()
+      })
+      await deps.onMessageWritten?.(stored, session)
+      return stored
+    },
+
+    /** Runs the last reply of the chat again, after an error or a Stop. */
+    retry(sessionId: string): { reply: ChatMessage } {
+      assertIdle(sessionId)
+      const session = sessions.get(sessionId)
+      const last = lastMessage(db, sessionId)
+      let reply: ChatMessage
+      if (last?.role === 'assistant' && (last.status === 'error' || last.status === 'aborted')) {
+        reply = updateMessage(db, last.id, { parts: [], status: 'streaming', error: null, inputTokens: null, outputTokens: null })!
+      } else if (last?.role === 'user') {
+        reply = appendMessage(db, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now() })
+      } else {
+        throw new AppError('nothing_to_do', 'There is nothing to retry in this chat.')
+      }
+      publish(reply)
+      startReply(session, reply)
+      return { reply }
+    },
+
+    /** Stops the streaming reply; what arrived so far is kept, marked as stopped. */
+    async stop(sessionId: string): Promise<{ stopped: boolean }> {
+      const run = active.get(sessionId)
+      if (!run) return { stopped: false }
+      run.controller.abort()
+      await run.done
+      return { stopped: true }
+    },
+
+    message(id: string): ChatMessage | undefined {
+      return findMessage(db, id)
+    },
+
+    isStreaming: (sessionId: string) => active.has(sessionId),
+
+    /** Waits for every streaming reply (tests, shutdown). */
+    async idle(): Promise<void> {
+      await Promise.all([...active.values()].map((r) => r.done))
+    },
+
+    async close(): Promise<void> {
+      for (const run of active.values()) run.controller.abort()
+      await Promise.all([...active.values()].map((r) => r.done))
+    }
+  }
+}

@@ -1,0 +1,240 @@
+import { restoresSnapshotId, type RunType, type Snapshot, type SummarizerKind } from '../../../shared/domain/snapshot'
+import { cascadeBase, insertSummary, topicBoundaries } from '../../db/repositories/snapshots-repo'
+import { planCompression, type CompressionPlan } from '../../engine/plan-compression'
+import { type EngineMessage, totalTokens } from '../../engine/types'
+import type { RetryPolicy } from '../../providers/stream-reply'
+import type { ModelsService } from '../settings/models-service'
+import type { ProvidersService } from '../settings/providers-service'
+import type { ServiceDeps } from '../service-deps'
+import { tierSnapshotRows } from './tier-snapshots'
+import { planStrategyRun, type StrategyAsk } from './strategy-run'
+import { writeSummary } from './write-summary'
+import type { RunRequest } from './compression-run'
+import type { SettingsService } from '../settings/settings-service'
+import type { Conversation } from '../conversation/conversation'
+import type { UsageService } from '../conversation/usage-service'
+import type { ExtractiveThread } from '../../workers/extractive-thread'
+import { runStrategyJob, type StrategyJob } from '../../workers/strategy-job'
+
+export interface RunOptions {
+  type: RunType
+  focus?: string
+  retentionOverride?: number
+  summarizer?: SummarizerKind
+  /** Auto compression: the request's pending user message, which is never summarized. */
+  beforeSeq?: number
+  /** A quick summary that a model summary written in the background will replace. */
+  background?: 'writing'
+  /** A summary prepared ahead: only the model writes it (a failure is retried later, not replaced). */
+  modelOnly?: boolean
+}
+
+/** A strategy run on this thread (no worker given): the messages keep their lazily read text. */
+function inlineStrategyJob(ask: StrategyAsk, conv: Conversation): StrategyJob {
+  return { ...ask, spec: conv.spec, messages: ask.messages }
+}
+
+export type RunRequestDeps = Pick<ServiceDeps, 'db' | 'clock' | 'ids' | 'emit' | 'log'> & {
+  usage: UsageService
+  settings: SettingsService
+  providers: ProvidersService
+  models: ModelsService
+  stallMs?: number
+  retry?: RetryPolicy
+  /** Writes extractive summaries off the main thread. */
+  extractive?: ExtractiveThread
+}
+
+/**
+ * What each kind of compression run summarizes and stores (DESIGN §5): the rolling strategy, the
+ * tiered and importance strategies, and the active summary written again. The service runs them.
+ */
+export function createRunRequests(deps: RunRequestDeps) {
+  const { db, clock, ids, emit, log, usage, settings, providers, models } = deps
+
+  function settingsFor() {
+    const s = settings.get()
+    return { thresholdPercent: s.thresholdPercent, retentionTokens: s.retentionTokens, minimumTokens: s.minimumTokens }
+  }
+
+  /** The active history split into what may be compressed and the pending input (before a request). */
+  function split(conv: Conversation, beforeSeq?: number): { history: EngineMessage[]; pending?: EngineMessage } {
+    const pending = beforeSeq !== undefined ? conv.pending : undefined
+    return { history: pending ? conv.history.slice(0, -1) : conv.history, pending }
+  }
+
+  function planFor(conv: Conversation, options: RunOptions, summaryTokensCap?: number): CompressionPlan & { pending?: EngineMessage } {
+    const { history, pending } = split(conv, options.beforeSeq)
+    const summary = conv.summary
+      ? {
+          id: conv.summary.id,
+          text: conv.summary.content.summaryText,
+          tokens: conv.summaryTokens,
+          cutoffSeq: conv.summary.cutoffSeq,
+          cutoffMessageId: conv.summary.messageCutoffId ?? '',
+          firstMessageId: conv.summary.content.messageRange.firstMessageId,
+          messagesIncluded: conv.summary.content.messagesIncluded,
+          originalTokens: conv.summary.content.originalTokenCount
+        }
+      : undefined
+    const plan = planCompression({
+      messages: history,
+      summary,
+      systemTokens: conv.systemTokens,
+      pendingInputTokens: pending?.tokens ?? 0,
+      overheadTokens: conv.overheadTokens,
+      budget: conv.budget,
+      settings: settingsFor(),
+      manual: options.type !== 'auto',
+      retentionOverride: options.retentionOverride,
+      summaryTokensCap
+    })
+    return { ...plan, pending }
+  }
+
+  const summaryDeps = { clock, settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry, extractive: deps.extractive }
+
+  /**
+   * The tiered and importance strategies (DESIGN §5) decide over the whole stored history, locally;
+   * their result is stored like any summary, so context, undo and the UI work the same.
+   */
+  async function strategyRun(conv: Conversation, strategy: 'tiered' | 'importance', options: RunOptions): Promise<RunRequest | undefined> {
+    const sessionId = conv.session.id
+    // Not `split`: that reads the history after the summary at once, and the strategy reads it all in pages.
+    const pending = options.beforeSeq !== undefined ? conv.pending : undefined
+    const upto = options.beforeSeq === undefined ? Infinity : options.beforeSeq - 1
+    const run = await planStrategyRun({
+      conv,
+      strategy,
+      all: (await usage.engineMessagesInPages(sessionId, 0, upto)).filter((m) => m.id !== pending?.id),
+      pending,
+      type: options.type === 'auto' ? 'auto' : 'manual',
+      retentionOverride: options.retentionOverride,
+      retentionTokens: settings.get().retentionTokens,
+      focus: options.focus,
+      userBoundaries: topicBoundaries(db, sessionId),
+      decide: (ask) => (deps.extractive ? deps.extractive.strategy({ ...ask, spec: conv.spec }) : Promise.resolve(runStrategyJob(inlineStrategyJob(ask, conv))))
+    })
+    if (!run) return undefined
+    const { summaryText, summarizer: _s, warnings, ...content } = run.content
+    return {
+      conv,
+      type: options.type,
+      messages: run.covered.length,
+      tokensBefore: run.content.contextTokensBefore,
+      summarize: () => ({ text: summaryText, summarizer: 'extractive', fellBack: false, warnings: [] }),
+      content,
+      warnings,
+      cutoffId: run.covered.at(-1)!.id,
+      coveredTokens: run.coveredTokens,
+      extra: (tx, summaryId) => {
+        for (const row of tierSnapshotRows(run.outcome, run.all, summaryId, new Date(clock.now()).toISOString())) {
+          insertSummary(tx, { ...row, id: ids(), sessionId, createdAt: clock.now() })
+        }
+      }
+    }
+  }
+
+  /** The rolling strategy (and the truncation baseline): the plan's messages plus the previous summary. */
+  function rollingRun(conv: Conversation, options: RunOptions): RunRequest | undefined {
+    const plan = planFor(conv, options)
+    if (plan.empty) return undefined
+    const messagesIncluded = (conv.summary?.content.messagesIncluded ?? 0) + plan.toSummarize.length
+    const first = plan.toSummarize[0]!
+    const last = plan.toSummarize.at(-1)!
+    const tokensBefore = conv.contextTokens()
+    return {
+      conv,
+      type: options.type,
+      messages: plan.toSummarize.length,
+      tokensBefore,
+      summarize: (signal) =>
+        writeSummary({
+          ...summaryDeps,
+          conv,
+          request: {
+            previousSummary: conv.summary?.content.summaryText,
+            messages: plan.toSummarize,
+            targetTokens: plan.targetSummaryTokens,
+            focus: options.focus,
+            messagesIncluded
+          },
+          summarizer: options.modelOnly ? 'llm' : options.summarizer,
+          onModelFailure: options.type === 'auto' && !options.modelOnly ? 'extractive' : 'throw',
+          signal
+        }),
+      content: {
+        messageRange: { firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? first.id, lastMessageId: last.id },
+        compressionType: options.type === 'auto' ? 'auto' : 'manual',
+        originalTokenCount: (conv.summary?.content.originalTokenCount ?? 0) + totalTokens(plan.toSummarize),
+        messagesIncluded,
+        strategy: 'rolling',
+        restoresSnapshotId: conv.summary?.id ?? null,
+        baseSnapshotId: conv.summary?.id ?? null,
+        focus: options.focus?.trim() || null,
+        retentionTokens: plan.retentionTokens,
+        contextTokensBefore: tokensBefore
+      },
+      warnings: plan.warnings,
+      cutoffId: last.id,
+      coveredTokens: totalTokens(plan.toSummarize),
+      span: { firstSeq: first.seq, lastSeq: last.seq, tokens: totalTokens(plan.toSummarize) },
+      ...(options.background ? { background: options.background } : {})
+    }
+  }
+
+  /**
+   * The active summary's range again: from the summary it was cascaded from, not the one it replaced.
+   * `upgrade`: the model summary that replaces a quick one, as if the quick one had never been
+   * (Undo goes back to what was before it).
+   */
+  async function regenerateRun(conv: Conversation, active: Snapshot, focus?: string, upgrade = false): Promise<RunRequest> {
+    const base = cascadeBase(db, active)
+    const messages = await usage.engineMessagesInPages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
+    await conv.loadHistory()
+    const {
+      summaryText: _text,
+      summarizer: _summarizer,
+      warnings: _warnings,
+      compressionTimestamp: _t,
+      summaryTokenCount: _s,
+      contextTokensAfter: _a,
+      previousSnapshotId: _p,
+      ...kept
+    } = active.content
+    return {
+      conv,
+      type: upgrade ? 'auto' : 'regenerate',
+      messages: messages.length,
+      tokensBefore: upgrade ? active.content.contextTokensBefore : active.content.contextTokensAfter,
+      summarize: (signal) =>
+        writeSummary({
+          ...summaryDeps,
+          conv,
+          request: {
+            previousSummary: base?.content.summaryText,
+            messages,
+            targetTokens: Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens),
+            focus: focus ?? active.content.focus ?? undefined,
+            messagesIncluded: active.content.messagesIncluded
+          },
+          ...(upgrade ? { summarizer: 'llm' as const } : {}),
+          onModelFailure: 'throw',
+          signal
+        }),
+      content: {
+        ...kept,
+        focus: focus?.trim() || active.content.focus,
+        restoresSnapshotId: upgrade ? restoresSnapshotId(active.content) : active.id,
+        baseSnapshotId: base?.id ?? null
+      },
+      warnings: [],
+      cutoffId: active.messageCutoffId!,
+      // The same messages as the active summary: only the summary's text changes.
+      coveredTokens: 0,
+      ...(upgrade ? { background: 'replaced' as const } : {})
+    }
+  }
+
+  return { settingsFor, planFor, strategyRun, rollingRun, regenerateRun }
+}

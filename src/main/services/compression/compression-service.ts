@@ -1,0 +1,292 @@
+import type { CompressionPreview } from '../../../shared/contract'
+import { restoresSnapshotId, type Snapshot, type SummarizerKind } from '../../../shared/domain/snapshot'
+import { activeSummary, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus, topicBoundaries } from '../../db/repositories/snapshots-repo'
+import { compressionTrigger } from '../../engine/trigger'
+import { AppError } from '../../../shared/app-error'
+import type { ServiceDeps } from '../service-deps'
+import { createKeyedLock } from '../session-lock'
+import { boundaryContent } from './tier-snapshots'
+import { isPaid } from './summary-cost'
+import { summarizationModelOf } from './write-summary'
+import { createBackgroundSummaries } from './background-summaries'
+import { createPreparedSummaries, type PrepareTrigger } from './prepared-summaries'
+import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
+import { createRunRequests, type RunOptions, type RunRequestDeps } from './compression-requests'
+import type { Conversation } from '../conversation/conversation'
+import { withDraft } from '../conversation/draft-conversation'
+import { findMessage } from '../../db/repositories/messages-repo'
+
+export type { RunOptions, RunResult }
+
+export type CompressionService = ReturnType<typeof createCompressionService>
+
+/**
+ * The imperative shell around the pure engine (DESIGN §5): plans, summarizes, checks the result
+ * fits, writes the snapshot and its status changes in one transaction, and reports through events.
+ * One compression per chat at a time; a reply waits for a running one.
+ */
+export function createCompressionService(
+  deps: ServiceDeps &
+    RunRequestDeps & {
+      /** Waits before each retry of a model summary written in the background. */
+      backgroundRetryMs?: readonly number[]
+      /** Waits before a failed summary written ahead is tried again. */
+      preparedRetryMs?: readonly number[]
+    }
+) {
+  const { db, clock, ids, emit, log, usage, settings, providers, models } = deps
+  const lock = createKeyedLock()
+
+  const runner = createCompressionRunner(deps)
+  const { settingsFor, planFor, strategyRun, rollingRun, regenerateRun } = createRunRequests(deps)
+  const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
+  const background = createBackgroundSummaries({
+    run: (request) => runner.run(request),
+    abort: (sessionId) => runner.cancel(sessionId),
+    async build(sessionId, quick) {
+      const conv = usage.conversation(sessionId)
+      // Undone, replaced, or auto-compression turned off since: the model summary is not wanted.
+      if (conv.summary?.id !== quick.id || !settings.forChat(conv.session).autoCompress) return undefined
+      return regenerateRun(conv, quick, undefined, true)
+    },
+    log,
+    retryDelaysMs: deps.backgroundRetryMs
+  })
+
+  /** Model summaries apply to the rolling strategy with the model summarizer, when its provider can be reached. */
+  const modelSummaries = (conv: Conversation) =>
+    settings.forChat(conv.session).summarizer === 'llm' && settings.forChat(conv.session).strategy === 'rolling' && providers.status(conv.spec.provider).ready
+
+  const prepared = createPreparedSummaries({
+    db,
+    clock,
+    log,
+    conversation: (sessionId) => usage.conversation(sessionId),
+    preparePercent(conv, trigger) {
+      const s = settings.get()
+      if (!settings.forChat(conv.session).autoCompress || !modelSummaries(conv) || runner.running(conv.session.id)) return 0
+      // A paid model writes ahead only for a chat in use: once its user starts the next message.
+      if (trigger === 'reply' && !s.prepareWhenIdle && isPaid(models.spec(conv.spec.provider, summarizationModelOf(settings, conv)))) return 0
+      return s.prepareAtPercent
+    },
+    build: (conv) => rollingRun(conv, { type: 'auto', modelOnly: true }),
+    changed: (sessionId) => emit('usage.changed', { sessionId }),
+    retryDelaysMs: deps.preparedRetryMs
+  })
+
+  /** Plans the run for the chat's strategy and runs it; undefined when there is nothing to do. */
+  async function execute(sessionId: string, options: RunOptions): Promise<RunResult | undefined> {
+    // A model summary still being written is for a span this run changes: it would only conflict.
+    background.cancel(sessionId)
+    prepared.discard(sessionId)
+    const conv = usage.conversation(sessionId, options.beforeSeq)
+    const { strategy } = settings.forChat(conv.session)
+    let request: RunRequest | undefined
+    if (strategy !== 'rolling' && options.summarizer !== 'truncate') request = await strategyRun(conv, strategy, options)
+    else {
+      // A page at a time, so reading a long history does not hold up replies and requests.
+      await conv.loadHistory()
+      request = rollingRun(conv, options)
+    }
+    if (!request) {
+      if (options.type === 'auto') return undefined
+      throw nothingNew()
+    }
+    return runner.run(request)
+  }
+
+  return {
+    async preview(sessionId: string, retentionTokens?: number): Promise<CompressionPreview> {
+      const conv = usage.conversation(sessionId)
+      await conv.loadHistory()
+      const plan = planFor(conv, { type: 'manual', retentionOverride: retentionTokens })
+      return {
+        totalMessages: conv.historyCount + (conv.summary?.content.messagesIncluded ?? 0),
+        messagesToSummarize: plan.toSummarize.length,
+        messagesKept: plan.retained.length,
+        tokensBefore: conv.contextTokens(),
+        estimatedTokensAfter: conv.cost(plan.estimatedTokensAfter),
+        targetSummaryTokens: plan.targetSummaryTokens,
+        retentionTokens: plan.retentionTokens,
+        belowMinimum: plan.belowMinimum,
+        minimumTokens: settings.get().minimumTokens,
+        summaryExists: !!conv.summary,
+        warnings: plan.warnings
+      }
+    },
+
+    /** Manual compression (FR-2). */
+    run(sessionId: string, options: Omit<RunOptions, 'type' | 'beforeSeq'> = {}): Promise<RunResult> {
+      return lock.run(sessionId, async () => (await execute(sessionId, { ...options, type: 'manual' }))!)
+    },
+
+    /**
+     * Before each request (FR-1.2): compress when the context would pass the threshold. Never
+     * throws: a failed auto-compression is reported and the request goes ahead (FR-5.1.1).
+     */
+    beforeRequest(
+      sessionId: string,
+      beforeSeq: number,
+      options: { summarizer?: SummarizerKind; waitForModel?: boolean } = {}
+    ): Promise<RunResult | undefined> {
+      return lock.run(sessionId, async () => {
+        const conv = usage.conversation(sessionId, beforeSeq)
+        if (!settings.forChat(conv.session).autoCompress) return undefined
+        // From the chat's totals: the history itself is read only when a compression runs.
+        const decision = compressionTrigger({
+          contextTokens: conv.total(),
+          compressibleTokens: conv.compressibleTokens(),
+          budget: conv.budget,
+          settings: settingsFor()
+        })
+        if (!decision.compress) return undefined
+        // The send never waits for a model: a quick offline summary goes in now, and the model's
+        // replaces it in the background (the rolling strategy; the others are offline already).
+        const quick = (options.summarizer ?? 'llm') === 'llm' && modelSummaries(conv) && !options.waitForModel
+        // A summary written ahead for this point goes in at once.
+        const ready = options.waitForModel ? undefined : prepared.take(conv)
+        if (ready) {
+          try {
+            background.cancel(sessionId)
+            return await runner.run(ready)
+          } catch (err) {
+            log.warn('The prepared summary could not be used; summarizing now', err instanceof Error ? err.message : err)
+          }
+        }
+        try {
+          const result = await execute(sessionId, {
+            type: 'auto',
+            beforeSeq,
+            summarizer: quick ? 'extractive' : options.summarizer,
+            ...(quick ? { background: 'writing' as const } : {})
+          })
+          if (result && quick) background.schedule(sessionId, result.snapshot)
+          return result
+        } catch (err) {
+          log.warn('Auto-compression failed; sending without it', err instanceof Error ? err.message : err)
+          return undefined
+        }
+      })
+    },
+
+    /**
+     * The summary the next send would write first, when one is due, computed and not stored: what
+     * `distill context` shows the model would receive. Offline (the quick summary a send uses when
+     * no model summary is ready); undefined when nothing is due.
+     */
+    async nextSummary(sessionId: string, draft: string): Promise<Snapshot | undefined> {
+      const stored = usage.conversation(sessionId)
+      const conv = draft.trim() ? withDraft(stored, draft) : stored
+      const { autoCompress: auto, strategy } = settings.forChat(conv.session)
+      const trigger = compressionTrigger({ contextTokens: conv.total(), compressibleTokens: conv.compressibleTokens(), budget: conv.budget, settings: settingsFor() })
+      if (!auto || !trigger.compress) return undefined
+      const beforeSeq = conv.pending ? conv.pending.seq : undefined
+      const options: RunOptions = { type: 'auto', beforeSeq, summarizer: 'extractive' }
+      let request: RunRequest | undefined
+      if (strategy !== 'rolling') request = await strategyRun(conv, strategy, options)
+      else {
+        await conv.loadHistory()
+        request = rollingRun(conv, options)
+      }
+      if (!request) return undefined
+      const written = await request.summarize(new AbortController().signal)
+      const summaryTokens = conv.summaryTokensOf(written.text)
+      return {
+        id: 'next-summary',
+        sessionId,
+        kind: 'summary',
+        content: {
+          ...request.content,
+          summaryText: written.text,
+          summarizer: written.summarizer,
+          warnings: [...request.warnings, ...written.warnings],
+          compressionTimestamp: new Date(clock.now()).toISOString(),
+          summaryTokenCount: summaryTokens,
+          contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens))
+        },
+        messageCutoffId: request.cutoffId,
+        cutoffSeq: findMessage(db, request.cutoffId)?.seq ?? 0,
+        tokenCount: summaryTokens,
+        status: 'active',
+        createdAt: clock.now()
+      }
+    },
+
+    /** Summarizes the active summary's range again (same base summary, same messages). */
+    regenerate(sessionId: string, focus?: string): Promise<RunResult> {
+      return lock.run(sessionId, async () => {
+        background.cancel(sessionId)
+        prepared.discard(sessionId)
+        const active = activeSummary(db, sessionId)
+        if (!active) throw new AppError('nothing_to_do', 'There is no summary to regenerate.')
+        return runner.run(await regenerateRun(usage.conversation(sessionId), active, focus))
+      })
+    },
+
+    /** Restores the context as it was before the latest summary, exactly. */
+    undo(sessionId: string): Promise<{ active: Snapshot | null }> {
+      return lock.run(sessionId, async () => {
+        background.cancel(sessionId)
+        prepared.discard(sessionId)
+        const active = activeSummary(db, sessionId)
+        if (!active) throw new AppError('nothing_to_do', 'There is no summary to undo.')
+        const restores = restoresSnapshotId(active.content)
+        const previous = restores ? findSnapshot(db, restores) : undefined
+        db.transaction((tx) => {
+          setSnapshotStatus(tx, active.id, 'undone')
+          if (previous) setSnapshotStatus(tx, previous.id, 'active')
+        })
+        emit('compression.changed', { sessionId })
+        emit('usage.changed', { sessionId })
+        return { active: previous ? findSnapshot(db, previous.id)! : null }
+      })
+    },
+
+    cancel(sessionId: string): { cancelled: boolean } {
+      const pending = background.pendingFor(sessionId) !== undefined || prepared.state(sessionId) !== undefined
+      background.cancel(sessionId)
+      prepared.discard(sessionId)
+      return { cancelled: runner.cancel(sessionId) || pending }
+    },
+
+    /** Waits until the chat's model summary written in the background has landed or given up. */
+    backgroundSettled: (sessionId: string) => background.settled(sessionId),
+
+    /** After a reply: writes the next summary ahead once the context passed the preparation point. */
+    prepareAhead: (sessionId: string, trigger: PrepareTrigger = 'reply') => prepared.consider(sessionId, trigger),
+
+    preparedState: (sessionId: string) => prepared.state(sessionId),
+
+    close: () => {
+      prepared.close()
+      return background.close()
+    },
+
+    active(sessionId: string): { summary: Snapshot | null; running: boolean } {
+      return { summary: activeSummary(db, sessionId) ?? null, running: runner.running(sessionId) }
+    },
+
+    snapshots: (sessionId: string) => listSnapshots(db, sessionId),
+
+    /** Marks the last message as the end of a topic (the tiered strategy starts a new one after it). */
+    newTopic(sessionId: string): { marked: boolean } {
+      const conv = usage.conversation(sessionId)
+      const last = conv.newest
+      if (!last || topicBoundaries(db, sessionId).has(last.id)) return { marked: false }
+      insertSummary(db, {
+        id: ids(),
+        kind: 'topic',
+        sessionId,
+        content: boundaryContent(last.id, new Date(clock.now()).toISOString()),
+        messageCutoffId: last.id,
+        tokenCount: 0,
+        createdAt: clock.now()
+      })
+      emit('compression.changed', { sessionId })
+      return { marked: true }
+    },
+
+    /** Waits for the chat's queued work (a reply calls this before it streams). */
+    idle: (sessionId: string) => lock.run(sessionId, async () => undefined)
+  }
+}

@@ -1,0 +1,156 @@
+import type { SummarizerKind } from '../../../shared/domain/snapshot'
+import { truncateMiddle } from '../../engine/truncate'
+import type { EngineMessage } from '../../engine/types'
+import { createLanguageModel } from '../../providers/create-language-model'
+import { describeProviderError } from '../../providers/describe-provider-error'
+import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../../providers/provider-timing'
+import type { RetryPolicy } from '../../providers/stream-reply'
+import { AppError } from '../../../shared/app-error'
+import { runDetailsJob } from '../../workers/details-job'
+import type { ModelsService } from '../settings/models-service'
+import type { ProvidersService } from '../settings/providers-service'
+import type { Clock, Emit, Logger } from '../service-deps'
+import type { SettingsService } from '../settings/settings-service'
+import { summaryCostUsd } from './summary-cost'
+import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
+import type { Conversation } from '../conversation/conversation'
+import type { ExtractiveThread } from '../../workers/extractive-thread'
+
+/** A summary stopped by the user (or replaced): reported as cancelled, never as a failure. */
+export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')
+
+/** Of the summarization model's window, what the prompt may use (the rest is for the summary). */
+const SUMMARIZER_INPUT_SHARE = 0.75
+/** A summary this much over its target is re-made tighter once (FR-5.3), then cut to fit. */
+const TOO_LONG = 1.2
+
+export interface SummaryDeps {
+  clock: Clock
+  settings: SettingsService
+  providers: ProvidersService
+  models: ModelsService
+  log: Logger
+  emit: Emit
+  stallMs?: number
+  retry?: RetryPolicy
+  /** Where extractive summaries are written off the main thread; inline when absent. */
+  extractive?: ExtractiveThread
+}
+
+export interface SummaryRequest {
+  previousSummary?: string
+  messages: EngineMessage[]
+  targetTokens: number
+  focus?: string
+  messagesIncluded: number
+}
+
+export interface WrittenSummary {
+  text: string
+  summarizer: string
+  fellBack: boolean
+  warnings: string[]
+  /** About what the model summary cost, where the model's prices are known. */
+  costUsd?: number | null
+}
+
+export interface WriteSummaryOptions extends SummaryDeps {
+  conv: Conversation
+  request: SummaryRequest
+  /** The summarizer asked for; the settings' one when absent. */
+  summarizer?: SummarizerKind
+  /**
+   * When the model fails: 'extractive' stands in with a warning (auto-compression, FR-5.1.1), or
+   * 'throw' reports the failure (by hand, the user chose the model).
+   */
+  onModelFailure: 'extractive' | 'throw'
+  signal: AbortSignal
+}
+
+/** The model that writes a chat's summaries: the one set in Settings, the model's own choice, or the chat's model. */
+export function summarizationModelOf(settings: SettingsService, conv: Pick<Conversation, 'spec'>): string {
+  return settings.get().summarizationModel ?? conv.spec.summarizationModel ?? conv.spec.id
+}
+
+/** Writes the summary with whichever summarizer applies. */
+export async function writeSummary(options: WriteSummaryOptions): Promise<WrittenSummary> {
+  const { settings, providers, models, log, emit, conv, request, signal } = options
+  const countTokens = (text: string) => conv.summaryTokensOf(text)
+  const base = { ...request, countTokens }
+  const kind = options.summarizer ?? settings.get().summarizer
+  if (kind === 'truncate') return { text: truncationMarkerSummary(base, request.messagesIncluded), summarizer: 'truncate', fellBack: false, warnings: [] }
+  const offline = (): Promise<string> | string =>
+    options.extractive
+      ? options.extractive.summarize(
+          {
+            spec: conv.spec,
+            request: {
+              previousSummary: request.previousSummary,
+              messages: request.messages,
+              targetTokens: request.targetTokens,
+              focus: request.focus
+            }
+          },
+          signal
+        )
+      : extractiveSummary(base)
+  if (kind === 'extractive') return { text: await offline(), summarizer: 'extractive', fellBack: false, warnings: [] }
+
+  const provider = conv.spec.provider
+  const modelId = summarizationModelOf(settings, conv)
+  const fallback = async (why: string): Promise<WrittenSummary> => {
+    if (options.onModelFailure === 'throw') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
+    log.warn(`Auto-compression falls back to the extractive summarizer: ${why}`)
+    return {
+      text: await offline(),
+      summarizer: 'extractive',
+      fellBack: true,
+      warnings: [`${why} An offline extractive summary was used instead; the model will be tried again next time.`]
+    }
+  }
+  if (!providers.status(provider).ready) return fallback(`No ${provider} key is set for the summarization model ${modelId}.`)
+  const summarizerSpec = models.spec(provider, modelId)
+  const model = createLanguageModel(providers.connection(provider), modelId)
+  // A summary the summarization model can write: at most a quarter of its own window.
+  const run = (wanted: number, targetTokens = Math.min(wanted, Math.floor(summarizerSpec.contextWindow / 4))) =>
+    llmSummary({
+      ...base,
+      targetTokens,
+      model,
+      inputBudget: Math.floor((summarizerSpec.contextWindow - targetTokens * 2) * SUMMARIZER_INPUT_SHARE),
+      signal,
+      stallMs: options.stallMs ?? DEFAULT_STALL_MS,
+      firstChunkMs: options.stallMs ?? firstChunkTimeoutMs(provider, 'summary'),
+      retry: options.retry,
+      now: () => options.clock.now(),
+      onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta })
+    })
+  try {
+    let text = await run(request.targetTokens)
+    const warnings: string[] = []
+    if (countTokens(text) > request.targetTokens * TOO_LONG) {
+      // FR-5.3: re-summarize with a higher compression ratio, then cut if still too long.
+      text = await run(Math.floor(request.targetTokens * 0.6))
+      if (countTokens(text) > request.targetTokens) {
+        text = truncateMiddle(text, request.targetTokens, countTokens)
+        warnings.push('The summary came out too long and was shortened in the middle.')
+      }
+    }
+    // The names, numbers and dates the model left out come back as a short Details list, within budget.
+    // Every sentence of the span is read and checked: off the main thread where there is one.
+    const details = { spec: conv.spec, summary: text, targetTokens: request.targetTokens, previousSummary: request.previousSummary, messages: request.messages }
+    text = options.extractive
+      ? await options.extractive.details(details, signal)
+      : runDetailsJob({ ...details, messages: request.messages.map((m) => ({ role: m.role, text: m.text })) })
+    // Estimated from stored counts: the transcript, the previous summary and the prompt around them.
+    const inputTokens = request.messages.reduce((sum, m) => sum + m.tokens, 0) + countTokens(request.previousSummary ?? '') + 400
+    const costUsd = summaryCostUsd(summarizerSpec, inputTokens, countTokens(text))
+    return { text, summarizer: modelId, fellBack: false, warnings, costUsd }
+  } catch (err) {
+    if (signal.aborted) throw cancelledError()
+    if (err instanceof SummarizerError && err.cause !== undefined) {
+      return fallback(describeProviderError(err.cause, provider, { now: options.clock.now() }).message)
+    }
+    return fallback(err instanceof Error ? err.message : String(err))
+  }
+}

@@ -1,0 +1,135 @@
+import type { ChatMessage } from '../../../shared/domain/chat-message'
+import type { Db } from '../../db/client'
+import { findMessages, listHistoryHeads, listNewestHistoryHeads, newestSeq, type MessageHead } from '../../db/repositories/messages-repo'
+import { lowestTouchedSince, writeMark, type WriteMark } from '../../db/repositories/write-generation'
+import { plainText } from '../../tokens/render'
+
+/**
+ * The newest end of each chat's request history, kept in the process that owns the database, so a
+ * request reads from SQLite only what was written since the last one. Every entry is checked
+ * against the chat's write generations first: a write drops the heads and rows at or after the
+ * lowest seq it touched (another connection's write drops the whole entry), and the gap is read
+ * again. A chat's older messages are read only when a request reaches back to them.
+ */
+export interface MessageTailCache {
+  /**
+   * Request-history heads in (afterSeq, beforeSeq), newest first; older pages are read as the walk
+   * reaches them. One walk at a time: starting another (or `rows`) may change what the first sees.
+   */
+  newest(sessionId: string, afterSeq: number, beforeSeq: number): Generator<MessageHead>
+  /** Full rows of messages of the chat (those in the cache are not read again). */
+  rows(sessionId: string, ids: readonly string[]): Map<string, ChatMessage>
+  /** The plain text of a row, computed once per stored row. */
+  textOf(row: ChatMessage): string
+}
+
+interface Entry {
+  mark: WriteMark
+  /** Every request-history head with seq in (floor, top], oldest first. */
+  heads: MessageHead[]
+  floor: number
+  top: number
+  rows: Map<string, ChatMessage>
+}
+
+/** Chats kept; the least recently used one is dropped beyond this. */
+const CHATS = 16
+/** Heads read per query when a walk goes below what is kept. */
+const PAGE = 256
+
+export function createMessageTailCache(db: Db): MessageTailCache {
+  const entries = new Map<string, Entry>()
+  const texts = new WeakMap<ChatMessage, string>()
+
+  function fresh(sessionId: string, mark: WriteMark): Entry {
+    const top = newestSeq(db, sessionId)
+    return { mark, heads: [], floor: top, top, rows: new Map() }
+  }
+
+  /** The chat's entry, brought up to date with what was written since it was last used. */
+  function current(sessionId: string): Entry {
+    let entry = entries.get(sessionId)
+    entries.delete(sessionId)
+    if (!entry) {
+      entry = fresh(sessionId, writeMark(db, sessionId))
+    } else {
+      const { now, lowest } = lowestTouchedSince(db, sessionId, entry.mark)
+      if (lowest === Number.NEGATIVE_INFINITY) entry = fresh(sessionId, now)
+      else {
+        entry.mark = now
+        if (lowest <= entry.top) {
+          entry.heads = entry.heads.filter((h) => h.seq < lowest)
+          for (const [id, row] of entry.rows) if (row.seq >= lowest) entry.rows.delete(id)
+          entry.top = lowest - 1
+          entry.floor = Math.min(entry.floor, entry.top)
+        }
+      }
+    }
+    // What was appended since: one query over the newest seqs.
+    const added = listHistoryHeads(db, sessionId, entry.top, Number.POSITIVE_INFINITY)
+    if (added.length > 0) {
+      entry.heads.push(...added)
+      entry.top = added.at(-1)!.seq
+    }
+    entries.set(sessionId, entry)
+    if (entries.size > CHATS) entries.delete(entries.keys().next().value!)
+    return entry
+  }
+
+  function* newest(sessionId: string, afterSeq: number, beforeSeq: number): Generator<MessageHead> {
+    const entry = current(sessionId)
+    if (beforeSeq <= entry.floor) {
+      // Further back than what is kept (an older point of the chat): read it without keeping it.
+      for (let before = beforeSeq; ; ) {
+        const page = listNewestHistoryHeads(db, sessionId, afterSeq, before, PAGE)
+        yield* page
+        if (page.length < PAGE) return
+        before = page.at(-1)!.seq
+      }
+    }
+    let i = entry.heads.length - 1
+    for (; i >= 0 && entry.heads[i]!.seq >= beforeSeq; i--);
+    for (;;) {
+      for (; i >= 0; i--) {
+        const head = entry.heads[i]!
+        if (head.seq <= afterSeq) return
+        yield head
+      }
+      if (entry.floor <= afterSeq) return
+      // Below what is kept: read the next page back and keep it (the walk may come back this far).
+      const page = listNewestHistoryHeads(db, sessionId, afterSeq, Math.min(entry.floor + 1, beforeSeq), PAGE)
+      const lowest = entry.floor
+      if (page.length < PAGE) entry.floor = afterSeq
+      else entry.floor = page.at(-1)!.seq - 1
+      const older = page.filter((h) => h.seq <= lowest).reverse()
+      entry.heads.unshift(...older)
+      i = older.length - 1
+    }
+  }
+
+  function rows(sessionId: string, ids: readonly string[]): Map<string, ChatMessage> {
+    const entry = current(sessionId)
+    const out = new Map<string, ChatMessage>()
+    const missing: string[] = []
+    for (const id of ids) {
+      const row = entry.rows.get(id)
+      if (row) out.set(id, row)
+      else missing.push(id)
+    }
+    if (missing.length > 0) {
+      for (const [id, row] of findMessages(db, missing)) {
+        out.set(id, row)
+        if (row.sessionId === sessionId && row.seq <= entry.top) entry.rows.set(id, row)
+      }
+    }
+    return out
+  }
+
+  function textOf(row: ChatMessage): string {
+    let text = texts.get(row)
+    if (text === undefined) texts.set(row, (text = plainText(row)))
+    return text
+  }
+
+  return { newest, rows, textOf }
+}

@@ -1,0 +1,78 @@
+import type { ModelMessage } from 'ai'
+import { buildContext, SUMMARY_PREFIX, type BuiltContext } from '../../engine/build-context'
+import type { RecallPlan } from '../../engine/recall/plan-recall'
+import { toModelMessages } from '../../providers/to-model-messages'
+import type { Conversation } from './conversation'
+
+export interface ModelRequest {
+  system?: string
+  messages: ModelMessage[]
+  context: BuiltContext
+  /** Summarized originals this request carries again (empty when recall found nothing or gave way). */
+  recalledIds: string[]
+  /** The pending message, when it was larger than the window allows and goes out cut in the middle. */
+  inputCut?: { id: string; tokens: number }
+  /**
+   * Messages after the summary's cutoff that this request does not carry, oldest first: only when
+   * the history does not fit and no compression made it fit (auto-compression off, or it failed).
+   * The chat says so; nothing else may leave a request.
+   */
+  leftOut?: { messages: number; beforeSeq: number }
+}
+
+/**
+ * What a reply is asked with (FR-1.5.1): the system prompt, the active summary as a system message,
+ * the retained messages in their stored form, and the pending input — cut or trimmed by the engine
+ * only when it would not fit.
+ */
+export function buildModelRequest(conv: Conversation, recall?: RecallPlan): ModelRequest {
+  // Only the newest messages that can fit are read: the request does not grow with the chat.
+  const pending = conv.pending
+  const context = buildContext({
+    system: conv.session.systemPrompt ? { text: conv.session.systemPrompt, tokens: conv.systemTokens } : undefined,
+    summary: conv.summary
+      ? { id: conv.summary.id, text: SUMMARY_PREFIX + conv.summary.content.summaryText, tokens: conv.summaryTokens }
+      : undefined,
+    recalled: recall?.text ? { text: recall.text, tokens: recall.tokens } : undefined,
+    messages: conv.requestTail(),
+    input: pending ? { id: pending.id, text: pending.text, tokens: pending.tokens } : undefined,
+    // Counted tokens: the usable budget restated in the unit the messages are counted in.
+    usable: conv.budget.countedUsable,
+    overheadTokens: conv.overheadTokens,
+    countTokens: (text) => conv.countText(text)
+  })
+  const stored = conv.loadMessages(context.messages.flatMap((m) => (m.kind === 'message' ? [m.sourceId!] : m.kind === 'input' ? [pending!.id] : [])))
+  let system: string | undefined
+  const messages: ModelMessage[] = []
+  for (const part of context.messages) {
+    if (part.kind === 'system') {
+      system = part.content
+    } else if (part.kind === 'summary' || part.kind === 'recalled') {
+      messages.push({ role: 'system', content: part.content })
+    } else {
+      const id = part.kind === 'input' ? pending!.id : part.sourceId!
+      const original = stored.get(id)!
+      if (part.truncatedChars === undefined) {
+        messages.push(...toModelMessages([original]))
+      } else if (original.role === 'tool') {
+        // A cut tool result keeps its call id so the exchange stays valid.
+        const result = original.parts.find((p) => p.type === 'tool-result')
+        messages.push(
+          ...toModelMessages([
+            { role: 'tool', parts: result ? [{ ...result, output: part.content }] : [] }
+          ])
+        )
+      } else {
+        messages.push({ role: original.role === 'assistant' ? 'assistant' : original.role === 'system' ? 'system' : 'user', content: part.content })
+      }
+    }
+  }
+  const recalledIds = context.messages.some((m) => m.kind === 'recalled') ? (recall?.messageIds ?? []) : []
+  const input = context.messages.find((m) => m.kind === 'input')
+  const inputCut = pending && input?.truncatedChars ? { id: pending.id, tokens: Math.max(1, pending.tokens - input.tokens) } : undefined
+  const sentHistory = context.messages.filter((m) => m.kind === 'message').length
+  const leftOutCount = conv.historyCount - (pending ? 1 : 0) - sentHistory
+  const leftOut =
+    leftOutCount > 0 ? { messages: leftOutCount, beforeSeq: context.firstSentSeq ?? pending?.seq ?? Number.MAX_SAFE_INTEGER } : undefined
+  return { system, messages, context, recalledIds, ...(inputCut ? { inputCut } : {}), ...(leftOut ? { leftOut } : {}) }
+}

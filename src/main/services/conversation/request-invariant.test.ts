@@ -1,0 +1,165 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { FakeProvider } from '../../../../e2e/fake-provider'
+import { textOf } from '../../../../e2e/fake-provider/reply'
+import { messageText, type ChatMessage } from '../../../shared/domain/chat-message'
+import type { App } from '../../app'
+import { useFakeProvider, useTestApps } from '../../../../test/support/test-apps'
+
+let fake: FakeProvider
+useFakeProvider((f) => (fake = f))
+
+/** Local models of one server with three windows: a chat moves between them mid-way. */
+const MODELS = [
+  { provider: 'openai-compatible', id: 'local-8k', contextWindow: 8192, maxOutput: 1024 },
+  { provider: 'openai-compatible', id: 'local-4k', contextWindow: 4096, maxOutput: 512 },
+  { provider: 'openai-compatible', id: 'local-2k', contextWindow: 2048, maxOutput: 256 }
+] as const
+
+const WORDS = 'river stone amber lantern harbor copper violet meadow cedar falcon quartz ember willow summit tidal orchard'.split(' ')
+/** About `tokens` tokens of plain prose, different every time `salt` differs. */
+const prose = (tokens: number, salt: number) =>
+  Array.from({ length: Math.max(1, tokens) }, (_, i) => WORDS[(i * 7 + salt) % WORDS.length]).join(' ') + ` (${salt})`
+
+type Op =
+  | { kind: 'send'; tokens: number }
+  | { kind: 'tool'; tokens: number }
+  | { kind: 'edit'; tokens: number }
+  | { kind: 'model'; index: number }
+  | { kind: 'window'; window: number | null }
+  | { kind: 'threshold'; percent: number | null }
+  | { kind: 'auto'; on: boolean }
+  | { kind: 'recall'; on: boolean }
+
+/** Message sizes from a few tokens to several times the smallest window. */
+const arbTokens = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 3, max: 400 }) }, { weight: 1, arbitrary: fc.integer({ min: 1500, max: 7000 }) })
+const arbOp: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 10, arbitrary: arbTokens.map((tokens) => ({ kind: 'send' as const, tokens })) },
+  { weight: 2, arbitrary: arbTokens.map((tokens) => ({ kind: 'tool' as const, tokens })) },
+  { weight: 1, arbitrary: arbTokens.map((tokens) => ({ kind: 'edit' as const, tokens })) },
+  { weight: 2, arbitrary: fc.integer({ min: 0, max: MODELS.length - 1 }).map((index) => ({ kind: 'model' as const, index })) },
+  { weight: 1, arbitrary: fc.constantFrom(null, 3000, 6000).map((window) => ({ kind: 'window' as const, window })) },
+  { weight: 1, arbitrary: fc.constantFrom(null, 60, 80, 99).map((percent) => ({ kind: 'threshold' as const, percent })) },
+  { weight: 1, arbitrary: fc.boolean().map((on) => ({ kind: 'auto' as const, on })) },
+  { weight: 1, arbitrary: fc.boolean().map((on) => ({ kind: 'recall' as const, on })) }
+)
+
+const CUT_MARKER = /\[\.\.\.[\d,]+\.\.\.\]/
+
+/**
+ * The loss invariant (DESIGN §12), checked on what the provider received for the reply just
+ * written: every message of the chat's active version after the summary's cutoff is in the
+ * request, in order (whole, or cut in the middle with the marker), unless the reply says how many
+ * of the oldest were left out, which happens only with auto-compression off; and then the request
+ * starts with a user turn.
+ */
+function checkRequest(app: App, sessionId: string, auto: boolean) {
+  const path = app.services.chat.messages(sessionId)
+  const reply = path.at(-1)!
+  const request = fake.requests.at(-1)!
+  const cutoff = app.services.compression.active(sessionId).summary?.cutoffSeq ?? 0
+  const expected = path.filter((m) => m.seq > cutoff && m.seq < reply.seq)
+  const sent = ((request.body as { messages: Array<{ role: string; content: unknown }> }).messages ?? []).filter((m) => m.role !== 'system')
+  const leftOut = reply.sentWithoutMessages ?? 0
+  if (auto) expect(leftOut, 'nothing is left out while auto-compression is on').toBe(0)
+  expect(sent.length, 'every unsummarized message is sent').toBe(expected.length - leftOut)
+  const carried = expected.slice(leftOut)
+  if (leftOut > 0) expect(carried[0]?.role, 'no orphaned reply opens the request').toBe('user')
+  carried.forEach((m: ChatMessage, i) => {
+    const text = messageText(m.parts)
+    if (!text || m.role === 'tool' || m.parts.some((p) => p.type === 'tool-call')) return
+    const got = textOf(sent[i]!.content)
+    if (got !== text) expect(got, `message ${m.seq} is whole or cut with the marker`).toMatch(CUT_MARKER)
+  })
+}
+
+describe('no message leaves a request unless a summary holds it', () => {
+  const open = useTestApps()
+
+  it('holds for random chats, windows, thresholds, model switches and calibration in both directions', async () => {
+    let salt = 0
+    await fc.assert(
+      fc.asyncProperty(
+        fc.double({ min: 0.5, max: 2, noNaN: true }),
+        fc.constantFrom('', 'You are terse.', prose(900, 1)),
+        fc.boolean(),
+        fc.array(arbOp, { minLength: 6, maxLength: 18 }),
+        async (factor, systemPrompt, autoAtStart, ops) => {
+          fake.reset()
+          fake.setUsageFactor(factor)
+          const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' } })
+          app.services.settings.update({ customModels: [...MODELS], summarizer: 'extractive', autoCompress: autoAtStart })
+          const { id } = app.services.sessions.create()
+          app.services.sessions.update(id, { provider: 'openai-compatible', modelId: MODELS[0].id, systemPrompt: systemPrompt || null })
+          let auto = autoAtStart
+          const afterReply = async () => {
+            await app.services.chat.idle()
+            const reply = app.services.chat.messages(id).at(-1)!
+            expect(reply.status, reply.error?.message).toBe('complete')
+            checkRequest(app, id, auto)
+          }
+          const send = async (tokens: number) => {
+            // What the budget promised before the send: the provider's own count must stay within it.
+            const before = app.services.usage.context(id).budget
+            app.services.chat.send(id, prose(tokens, ++salt))
+            await afterReply()
+            if (before.calibration) {
+              expect(fake.requests.at(-1)!.inputTokens!, 'the provider counts no more than window − reserved output').toBeLessThanOrEqual(
+                before.window - before.reservedOutput
+              )
+            }
+            // The meter and `distill context` report one total for the same state.
+            expect(app.services.usage.nextRequest(id).usage.tokens).toBe(app.services.usage.context(id).tokens)
+          }
+          for (const op of ops) {
+            if (op.kind === 'send') await send(op.tokens)
+            else if (op.kind === 'tool') {
+              const callId = `call-${++salt}`
+              await app.services.chat.append(id, { role: 'assistant', parts: [{ type: 'tool-call', toolCallId: callId, toolName: 'lookup', input: { q: 'x' } }] })
+              await app.services.chat.append(id, { role: 'tool', parts: [{ type: 'tool-result', toolCallId: callId, toolName: 'lookup', output: prose(op.tokens, salt) }] })
+              await send(20)
+            } else if (op.kind === 'edit') {
+              const last = app.services.chat.messages(id).findLast((m) => m.role === 'user')
+              const cutoff = app.services.compression.active(id).summary?.cutoffSeq ?? 0
+              if (!last || last.seq <= cutoff) continue
+              app.services.chat.edit(id, last.id, prose(op.tokens, ++salt))
+              await afterReply()
+            } else if (op.kind === 'model') app.services.sessions.update(id, { modelId: MODELS[op.index]!.id })
+            else if (op.kind === 'window') app.services.sessions.update(id, { contextWindow: op.window })
+            else if (op.kind === 'threshold') app.services.sessions.update(id, { thresholdPercent: op.percent })
+            else if (op.kind === 'auto') {
+              auto = op.on
+              app.services.sessions.update(id, { autoCompress: op.on })
+            } else app.services.sessions.update(id, { recall: op.on })
+          }
+        }
+      ),
+      { numRuns: 12 }
+    )
+  }, 240_000)
+
+  it('shows what a send that compresses first would carry, without writing the summary', async () => {
+    const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' } })
+    app.services.settings.update({ customModels: [...MODELS], summarizer: 'extractive' })
+    const { id } = app.services.sessions.create()
+    app.services.sessions.update(id, { provider: 'openai-compatible', modelId: 'local-2k' })
+    // Stored as an import stores them: no send, so nothing compressed them yet.
+    for (let i = 0; i < 16; i++) await app.services.chat.append(id, { role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: prose(150, i) }] })
+    const question = 'Which harbor did we talk about first?'
+    const before = app.services.usage.nextRequest(id, question)
+    expect(before.usage.compressionDue).toBe(true)
+    expect(before.request.leftOut).toBeDefined() // built as things stand, it could not carry them all
+
+    const next = await app.services.compression.nextSummary(id, question)
+    expect(next).toBeDefined()
+    const after = app.services.usage.nextRequest(id, question, next)
+    expect(after.request.leftOut).toBeUndefined()
+    expect(after.request.context.messages.some((m) => m.kind === 'summary')).toBe(true)
+    expect(after.conversation.cost(after.request.context.tokens)).toBeLessThanOrEqual(after.conversation.budget.usable)
+    // Every message after the summary's cutoff is in the request.
+    const kept = after.request.context.messages.filter((m) => m.kind === 'message').map((m) => m.sourceId)
+    const expected = app.services.chat.messages(id).filter((m) => m.seq > next!.cutoffSeq).map((m) => m.id)
+    expect(kept).toEqual(expected)
+    expect(app.services.compression.active(id).summary).toBeNull() // nothing was written
+  })
+})

@@ -1,0 +1,69 @@
+import type { Session } from '../../../shared/domain/session'
+import type { Db } from '../../db/client'
+import { historyTotals, newestSeq, type HistoryTotal } from '../../db/repositories/messages-repo'
+import { unchangedUpTo, writeMark, type WriteMark } from '../../db/repositories/write-generation'
+import type { ModelSpec } from '../../models/catalog'
+import { isExactCounter } from '../../tokens/message-tokens'
+import { fitsCounter, SCALED, type HeadCounter } from './head-counter'
+
+export interface Totals {
+  messages: number
+  tokens: number
+  counters: Set<string>
+  exact: boolean
+}
+
+const TOTALS_CACHE_LIMIT = 512
+/** Messages at the end of a chat whose counts are summed on every request (replies and counts land there). */
+const RECENT_MESSAGES = 256
+
+/** A chat's history totals from the counts stored with its messages, without reading the messages. */
+export function createStoredTotals(db: Db, counter: Pick<HeadCounter, 'staleRatio'>, onStale: (session: Session, spec: ModelSpec) => void) {
+  // Totals of each chat's older messages, valid until a write (here or by another process) touches them.
+  const olderTotals = new Map<string, { mark: WriteMark; upto: number; groups: HistoryTotal[] }>()
+
+  /**
+   * Stored counts of the history per counter. The older part (all but the newest messages) is kept
+   * per chat until a write touches it; only the newest part is summed again, so a request after a
+   * new message does not re-read the chat.
+   */
+  function countsByCounter(sessionId: string, afterSeq: number, beforeSeq: number): HistoryTotal[] {
+    const key = `${sessionId}|${afterSeq}`
+    let older = olderTotals.get(key)
+    if (older && !unchangedUpTo(db, sessionId, older.mark, older.upto)) older = undefined
+    if (!older) {
+      const mark = writeMark(db, sessionId)
+      const upto = Math.max(afterSeq, newestSeq(db, sessionId) - RECENT_MESSAGES)
+      older = { mark, upto, groups: historyTotals(db, sessionId, afterSeq, upto + 1) }
+      if (olderTotals.size >= TOTALS_CACHE_LIMIT) olderTotals.clear()
+      olderTotals.set(key, older)
+    }
+    if (beforeSeq <= older.upto + 1) return historyTotals(db, sessionId, afterSeq, beforeSeq)
+    const merged = new Map<string | null, HistoryTotal>()
+    for (const g of [...older.groups, ...historyTotals(db, sessionId, older.upto, beforeSeq)]) {
+      const m = merged.get(g.counter)
+      merged.set(g.counter, m ? { counter: g.counter, messages: m.messages + g.messages, tokens: m.tokens + g.tokens, counted: m.counted + g.counted } : g)
+    }
+    return [...merged.values()]
+  }
+
+  /**
+   * Tokens of the history from stored counts, those stored for another tokenizer scaled to this
+   * model's (and recounted in the background); undefined when some were never counted.
+   */
+  function storedTotals(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number): Totals | undefined {
+    const groups = countsByCounter(session.id, afterSeq, beforeSeq)
+    if (groups.some((g) => g.counted < g.messages)) return undefined
+    const fits = (g: HistoryTotal) => fitsCounter(g.counter, spec)
+    const ratio = groups.every(fits) ? 1 : counter.staleRatio(session, spec)
+    if (!groups.every(fits)) onStale(session, spec)
+    return {
+      messages: groups.reduce((s, g) => s + g.messages, 0),
+      tokens: groups.reduce((s, g) => s + (fits(g) ? g.tokens : Math.round(g.tokens * ratio)), 0),
+      counters: new Set(groups.map((g) => (fits(g) ? g.counter! : SCALED))),
+      exact: groups.every((g) => fits(g) && isExactCounter(g.counter!))
+    }
+  }
+
+  return storedTotals
+}

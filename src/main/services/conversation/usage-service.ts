@@ -1,0 +1,283 @@
+import type { ContextUsage } from '../../../shared/contract'
+import type { ChatMessage } from '../../../shared/domain/chat-message'
+import type { Session } from '../../../shared/domain/session'
+import type { Snapshot } from '../../../shared/domain/snapshot'
+import { readCalibration, writeCalibration } from '../../db/repositories/calibration-repo'
+import { countStale, findMessages, staleCounted, updateMessage } from '../../db/repositories/messages-repo'
+import type { EngineMessage } from '../../engine/types'
+import { modelKey, type ModelSpec } from '../../models/catalog'
+import { Calibrator } from '../../tokens/calibration'
+import { createTokenCounter, type TokenCounter } from '../../tokens/token-counter'
+import { createConversationReader, type Conversation } from './conversation'
+import { countersFor, countTextFor } from './head-counter'
+import { countMessage, localCounterFor } from '../../tokens/message-tokens'
+
+/** Messages recounted between two turns of the event loop after a model switch. */
+const RECOUNT_BATCH = 50
+/** How often the meter hears of a recount's progress. */
+const RECOUNT_REPORT_MS = 250
+import type { ModelsService } from '../settings/models-service'
+import type { ProvidersService } from '../settings/providers-service'
+import type { ServiceDeps } from '../service-deps'
+import type { SessionsService } from '../sessions/sessions-service'
+import type { SettingsService } from '../settings/settings-service'
+import type { RecallPlan } from '../../engine/recall/plan-recall'
+import { withDraft } from './draft-conversation'
+import { buildModelRequest } from './request-builder'
+
+export type { Conversation } from './conversation'
+
+export type UsageService = ReturnType<typeof createUsageService>
+
+/**
+ * Token accounting of every chat (DESIGN §4): each message is counted once when written and the
+ * count stored with its counter; the context meter sums stored counts and never re-tokenizes
+ * history, except once, in the background, after a switch to a model with another tokenizer.
+ */
+export function createUsageService(
+  deps: ServiceDeps & {
+    sessions: SessionsService
+    settings: SettingsService
+    providers: ProvidersService
+    models: ModelsService
+    fetch?: typeof fetch
+    countTimeoutMs?: number
+    /** A read-only process uses local counts for stale messages and leaves storing them to the owner. */
+    readOnly?: boolean
+    /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
+    recall?: (conv: Conversation) => RecallPlan
+    /** The chat's next summary when it is being written ahead (compression service). */
+    preparedSummary?: (sessionId: string) => ContextUsage['preparedSummary'] | undefined
+    /** The user is typing in a chat (the meter asked with a draft): a summary may be prepared now. */
+    onDraft?: (sessionId: string) => void
+    /** Tokens of the stored files in the messages after `cutoffSeq`, for this model: the meter's Attachments row. */
+    attachmentTokens?: (sessionId: string, cutoffSeq: number, spec: ModelSpec) => number
+  }
+) {
+  const { db, emit, log, sessions, settings, providers, models } = deps
+  const calibrator = new Calibrator(readCalibration(db))
+  /** Chats whose history is being recounted for their model: how many of how many are done. */
+  const recounting = new Map<string, { done: number; total: number }>()
+  let disposed = false
+
+  // Remote countTokens endpoints follow the configured keys; rebuild the counter when they change.
+  let counter: TokenCounter | undefined
+  let counterKey = ''
+  function tokenCounter(): TokenCounter {
+    const anthropic = providers.connection('anthropic')
+    const google = providers.connection('google')
+    const remote = {
+      ...(anthropic.apiKey ? { anthropic: { apiKey: anthropic.apiKey, baseURL: anthropic.baseURL ?? 'https://api.anthropic.com/v1' } } : {}),
+      ...(google.apiKey ? { google: { apiKey: google.apiKey, baseURL: google.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta' } } : {})
+    }
+    const key = JSON.stringify(remote)
+    if (!counter || key !== counterKey) {
+      counter?.dispose()
+      counter = createTokenCounter({ remote, fetch: deps.fetch, timeoutMs: deps.countTimeoutMs, log, calibration: calibrator })
+      counterKey = key
+    }
+    return counter
+  }
+
+  /** The chat's model, with the window and reply reserve this chat sets for itself (a replay, a local server's smaller load). */
+  function specOf(session: Session): ModelSpec & { known: boolean } {
+    const { provider, modelId } = settings.forChat(session)
+    const spec = models.spec(provider, modelId)
+    if (session.contextWindow === null && session.maxOutput === null) return spec
+    const contextWindow = session.contextWindow ?? spec.contextWindow
+    // The model's own reserve may not fit a smaller window: never more than half of it.
+    const maxOutput = Math.min(session.maxOutput ?? spec.maxOutput, Math.floor(contextWindow / 2))
+    return { ...spec, contextWindow, maxOutput }
+  }
+
+  async function countAndStore(message: ChatMessage, spec: ModelSpec): Promise<void> {
+    const result = await tokenCounter().countMessage({ role: message.role, parts: message.parts }, spec)
+    updateMessage(db, message.id, { tokenCount: result.tokens, tokenCounter: result.counter })
+  }
+
+  function recountShare(sessionId: string): number | null {
+    const progress = recounting.get(sessionId)
+    return progress ? Math.min(1, progress.done / Math.max(1, progress.total)) : null
+  }
+
+  /**
+   * Recounts, once and off the request path, the messages counted for another model: newest first,
+   * in small batches that give the event loop back between them, reporting progress to the meter.
+   */
+  function recount(session: Session, spec: ModelSpec): void {
+    if (recounting.has(session.id)) return
+    const counters = countersFor(spec)
+    const progress = { done: 0, total: countStale(db, session.id, counters) }
+    if (progress.total === 0) return
+    recounting.set(session.id, progress)
+    emit('usage.changed', { sessionId: session.id })
+    void (async () => {
+      let lastReport = deps.clock.now()
+      let before = Number.POSITIVE_INFINITY
+      while (!disposed) {
+        // The chat's model may have changed again: recount for the model it has now.
+        const current = specOf(sessions.get(session.id))
+        if (localCounterFor(current) !== counters[0]) break
+        const batch = staleCounted(db, session.id, counters, RECOUNT_BATCH, before)
+        if (batch.length === 0) break
+        before = batch.at(-1)!.seq
+        // Local counts (the model's tokenizer or its calibrated estimate): a provider's countTokens
+        // endpoint is for new messages, not for thousands of requests after a switch.
+        db.transaction((tx) => {
+          for (const message of findMessages(tx, batch.map((b) => b.id)).values()) {
+            const counted = countMessage({ role: message.role, parts: message.parts }, spec)
+            updateMessage(tx, message.id, { tokenCount: counted.tokens, tokenCounter: counted.counter })
+          }
+        })
+        progress.done = Math.min(progress.total, progress.done + batch.length)
+        if (deps.clock.now() - lastReport >= RECOUNT_REPORT_MS) {
+          lastReport = deps.clock.now()
+          emit('usage.changed', { sessionId: session.id })
+        }
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    })()
+      .catch((err: unknown) => log.warn('Recounting tokens failed', err))
+      .finally(() => {
+        recounting.delete(session.id)
+        emit('usage.changed', { sessionId: session.id })
+      })
+  }
+
+  const reader = createConversationReader({
+    db,
+    session: (sessionId) => sessions.get(sessionId),
+    spec: specOf,
+    settings: () => settings.get(),
+    calibration: (spec) => calibrator.calibration(modelKey(spec.provider, spec.id)),
+    // A read-only process uses local counts for stale messages and leaves storing them to the owner.
+    onStale: (session, spec) => {
+      if (!deps.readOnly) recount(session, spec)
+    }
+  })
+  const conversation = reader.conversation
+
+  /**
+   * The next request of a chat as the meter, the inspector and `distill context` report it: one
+   * total (the budget's conversion of the counted parts), and, only when that passes the usable
+   * budget, the request as it would be built now (what would be cut, or left out).
+   */
+  function measure(sessionId: string, draft = '', beforeSeq = Infinity, summary?: Snapshot) {
+    const stored = conversation(sessionId, beforeSeq, summary)
+    const c = draft.trim() ? withDraft(stored, draft, tokenCounter().estimateText(draft, stored.spec)) : stored
+    const draftTokens = c === stored ? 0 : c.pending!.tokens
+    const recalled = draft.trim() && deps.recall ? deps.recall(c) : undefined
+    const recalledTokens = recalled?.tokens ?? 0
+    const counted = c.total(recalledTokens)
+    const request = counted > c.budget.countedUsable ? buildModelRequest(c, recalled) : undefined
+    const auto = settings.forChat(c.session).autoCompress
+    return { stored, c, draftTokens, recalled, recalledTokens, counted, request, auto }
+  }
+
+  function context(sessionId: string, draft = '', beforeSeq = Infinity): ContextUsage & { rawTokens: number } {
+    return report(sessionId, measure(sessionId, draft, beforeSeq))
+  }
+
+  function report(sessionId: string, measured: ReturnType<typeof measure>): ContextUsage & { rawTokens: number } {
+    const { stored: c, draftTokens, recalled, recalledTokens, counted: rawTokens, request, auto } = measured
+    // The stored files of the messages sent verbatim, their own row (their tokens are part of the history's).
+    const files = Math.min(c.historyTokens, deps.attachmentTokens?.(sessionId, c.summary?.cutoffSeq ?? 0, c.spec) ?? 0)
+    // Over the budget with the draft: would the draft itself be cut? (exact: the request was built)
+    const draftCut = draftTokens > 0 ? (request?.inputCut?.tokens ?? 0) : 0
+    return {
+      sessionId,
+      provider: c.spec.provider,
+      modelId: c.spec.id,
+      modelLabel: c.spec.label,
+      modelKnown: c.spec.known,
+      thresholdSetting: c.thresholdSetting,
+      draftCut,
+      tokens: c.cost(rawTokens),
+      rawTokens,
+      // A send compresses first when the context passes the threshold; with compression off the
+      // oldest messages would go (and the chat says so).
+      compressionDue: auto && rawTokens > c.budget.countedThreshold,
+      leftOut: auto ? 0 : (request?.leftOut?.messages ?? 0),
+      breakdown: {
+        system: c.systemTokens,
+        summary: c.summaryTokens,
+        history: c.historyTokens - files,
+        draft: draftTokens,
+        recalled: recalledTokens,
+        overhead: c.overheadTokens,
+        attachments: files
+      },
+      recalledIds: recalled?.messageIds ?? [],
+      messages: c.historyCount,
+      summarizedMessages: c.summary?.content.messagesIncluded ?? 0,
+      exact: c.exact,
+      counter: c.counter,
+      recounting: recounting.has(sessionId),
+      recountProgress: recountShare(sessionId),
+      preparedSummary: deps.preparedSummary?.(sessionId) ?? null,
+      budget: c.budget
+    }
+  }
+
+  /** Messages in (afterSeq, uptoSeq] as the engine sees them, counted for the chat's model. */
+  function engineMessages(sessionId: string, afterSeq: number, uptoSeq: number): EngineMessage[] {
+    const session = sessions.get(sessionId)
+    return reader.fullHistory(session, specOf(session), afterSeq, uptoSeq + 1).messages
+  }
+
+  /** The same, read a page at a time with the event loop free between pages (for a compression). */
+  async function engineMessagesInPages(sessionId: string, afterSeq: number, uptoSeq: number): Promise<EngineMessage[]> {
+    const session = sessions.get(sessionId)
+    return (await reader.fullHistoryInPages(session, specOf(session), afterSeq, uptoSeq + 1)).messages
+  }
+
+  return {
+    conversation,
+    engineMessages,
+    engineMessagesInPages,
+    countText: (session: Session, text: string) => countTextFor(specOf(session), 'user', text),
+    context: (sessionId: string, draft?: string): ContextUsage => {
+      const { rawTokens: _raw, ...usage } = context(sessionId, draft)
+      if (draft?.trim()) deps.onDraft?.(sessionId)
+      return usage
+    },
+
+    /**
+     * The next request (with `draft` as its message) as it would be built now, and the meter's
+     * report of the same state; with `summary`, as it would be after that compression.
+     */
+    nextRequest(sessionId: string, draft = '', summary?: Snapshot) {
+      const measured = measure(sessionId, draft, Infinity, summary)
+      const { rawTokens: _raw, ...usage } = report(sessionId, measured)
+      return { usage, conversation: measured.c, request: measured.request ?? buildModelRequest(measured.c, measured.recalled) }
+    },
+
+    /** Counts a message just written (the user's, or a finished reply) and stores the count. */
+    messageWritten(message: ChatMessage, session: Session): Promise<void> {
+      if (message.status === 'streaming' || message.parts.length === 0) return Promise.resolve()
+      return countAndStore(message, specOf(session))
+        .catch((err: unknown) => log.warn('Counting a message failed', err))
+        .finally(() => emit('usage.changed', { sessionId: session.id }))
+    },
+
+    /**
+     * Provider-reported input tokens calibrate the local estimate of the same request: `sentTokens`,
+     * the counted tokens of the request that was sent (what it carried, recalled passages included).
+     */
+    replyFinished(reply: ChatMessage, session: Session, sentTokens?: number): void {
+      if (reply.inputTokens === null) return
+      const spec = specOf(session)
+      const estimated = sentTokens ?? context(session.id, '', reply.seq).rawTokens
+      const key = modelKey(spec.provider, spec.id)
+      calibrator.observe(key, estimated, reply.inputTokens)
+      const entry = calibrator.toJSON()[key]
+      if (entry) writeCalibration(db, key, entry, deps.clock.now())
+    },
+
+    /** Counts still in flight (tests, shutdown). */
+    dispose(): void {
+      disposed = true
+      counter?.dispose()
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import {
+  datedOpeningsBefore,
+  messagesWithTerm,
+  searchSummarized,
+  summarizedAtSeqs,
+  type RecallRow
+} from '../../db/repositories/history-repo'
+import { listReplyRecalls, messageIdAt, saveReplyRecall } from '../../db/repositories/recalls-repo'
+import { EMPTY_RECALL, MIN_PASSAGE_TOKENS, planRecall, recallRoom, type RecallCandidate, type RecallPlan } from '../../engine/recall/plan-recall'
+import { dateLabel, datesMentioned, passageDay, statedDate, type StatedDate } from '../../engine/recall/recall-date'
+import { contentWords, recallQuery } from '../../engine/recall/recall-query'
+import { addressCounts, nameCandidates, roleOfName } from '../../engine/recall/speaker-names'
+import type { Session } from '../../../shared/domain/session'
+import type { ServiceDeps } from '../service-deps'
+import type { SettingsService } from '../settings/settings-service'
+import type { Conversation } from '../conversation/conversation'
+import { attachmentRecallRows, mergeRecallRows } from './attachment-recall'
+
+/** Hits read from the index per request: more than ever fit, so the plan can choose. */
+const SEARCH_LIMIT = 60
+/** Messages read to learn who a name is: the newest that hold it. */
+const NAME_SAMPLE = 200
+/** Names remembered across sends, at most. */
+const NAME_CACHE = 500
+
+export type RecallService = ReturnType<typeof createRecallService>
+
+/**
+ * Recall (DESIGN §11): finds the summarized originals a pending message is about and plans them
+ * into the room its request leaves, within the recall budget. Reads only; the engine chooses.
+ */
+export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: SettingsService }) {
+  const { db, settings } = deps
+
+  function enabled(session: Session): boolean {
+    return settings.forChat(session).recall
+  }
+
+  /** Dates for messages: a date stated at the start of the nearest earlier message, else createdAt. */
+  function dater(sessionId: string) {
+    const stated = new Map<number, { date: StatedDate; createdAt: number } | undefined>()
+    return (row: Pick<RecallRow, 'seq' | 'createdAt'>): StatedDate => {
+      if (!stated.has(row.seq)) {
+        const parse = (openings: ReturnType<typeof datedOpeningsBefore>) =>
+          openings.map((o) => ({ date: statedDate(o.head), createdAt: o.createdAt })).find((o) => o.date !== undefined)
+        // The nearest opening usually states a date: reading further back only when it does not halves the cost.
+        const nearest = datedOpeningsBefore(db, sessionId, row.seq, 1)
+        const found = nearest.length ? (parse(nearest) ?? parse(datedOpeningsBefore(db, sessionId, row.seq))) : undefined
+        stated.set(row.seq, found ? { date: found.date!, createdAt: found.createdAt } : undefined)
+      }
+      return passageDay(row, stated.get(row.seq))
+    }
+  }
+
+  /** Who each name is, per chat and summary: learned again after each compression, not on every send. */
+  const nameRoles = new Map<string, 'user' | 'assistant' | undefined>()
+  function roleOf(sessionId: string, summaryId: string, name: string) {
+    const key = `${sessionId}:${summaryId}:${name}`
+    if (!nameRoles.has(key)) {
+      if (nameRoles.size >= NAME_CACHE) nameRoles.clear()
+      nameRoles.set(key, roleOfName(addressCounts(name, messagesWithTerm(db, sessionId, `"${name}"`, NAME_SAMPLE))))
+    }
+    return nameRoles.get(key)
+  }
+
+  /** The side a message's names are (when they all are one side), and those names. */
+  function namedSpeaker(sessionId: string, summaryId: string, text: string): { role?: 'user' | 'assistant'; names: string[] } {
+    const words = new Set(contentWords(text))
+    const roles = new Set<'user' | 'assistant'>()
+    const names: string[] = []
+    for (const name of nameCandidates(text)) {
+      if (!words.has(name)) continue
+      const role = roleOf(sessionId, summaryId, name)
+      if (!role) continue
+      roles.add(role)
+      names.push(name)
+    }
+    return roles.size === 1 ? { role: [...roles][0], names } : { names: [] }
+  }
+
+  /** The recalled passages for the request a conversation's pending user message would make. */
+  function forRequest(conv: Conversation): RecallPlan {
+    const summary = conv.summary
+    const pending = conv.pending
+    if (!summary || !pending || !enabled(conv.session)) return EMPTY_RECALL
+    // A name the chat addresses one side by finds the other side's greetings, not that person's own words.
+    const speaker = namedSpeaker(conv.session.id, summary.id, pending.text)
+    const query = recallQuery(pending.text, speaker.names) ?? recallQuery(pending.text)
+    if (!query) return EMPTY_RECALL
+    // Counted tokens, like every part of the request the context builder fits.
+    const budget = recallRoom({ usable: conv.budget.countedUsable, usedTokens: conv.total(), percent: settings.get().recallBudgetPercent })
+    if (budget < MIN_PASSAGE_TOKENS) return EMPTY_RECALL
+    const beforeSeq = summary.cutoffSeq + 1
+    const rows = mergeRecallRows(
+      searchSummarized(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT }),
+      // Summarized messages' text, code and PDF files can be brought back too, labelled with their names.
+      attachmentRecallRows(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT })
+    )
+    if (rows.length === 0) return EMPTY_RECALL
+    const neighbours = summarizedAtSeqs(db, conv.session.id, rows.flatMap((r) => [r.seq - 1, r.seq + 1]), beforeSeq)
+    const dayOf = dater(conv.session.id)
+    const createdAt = new Map([...rows, ...neighbours].map((r) => [r.seq, r.createdAt]))
+    const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => ({ id: r.messageId, seq: r.seq, role: r.role, text: r.text })
+    return planRecall({
+      dateOf: (c) => {
+        const day = dayOf({ seq: c.seq, createdAt: createdAt.get(c.seq) ?? 0 })
+        return { date: dateLabel(day), day }
+      },
+      hits: rows.map((r) => ({ ...candidate(r), score: r.score })),
+      neighbours: neighbours.map(candidate),
+      budget,
+      countTokens: (text) => conv.countText(text, 'system'),
+      present: [summary.content.summaryText],
+      mentioned: datesMentioned(pending.text),
+      terms: contentWords(pending.text),
+      speaker: speaker.role
+    })
+  }
+
+  return {
+    enabled,
+    forRequest,
+    /** Remembers what a reply's request recalled, for the marks in the chat and in full history. */
+    rememberFor(sessionId: string, replySeq: number, messageIds: string[]): void {
+      const replyId = messageIdAt(db, sessionId, replySeq)
+      if (replyId) saveReplyRecall(db, { replyId, sessionId, messageIds })
+    },
+    replies: (sessionId: string) => listReplyRecalls(db, sessionId)
+  }
+}

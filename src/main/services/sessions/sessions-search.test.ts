@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import type { App } from '../../app'
+import { manualClock } from '../../../../test/support/temp-dir'
+import { useTestApps } from '../../../../test/support/test-apps'
+
+const say = (app: App, sessionId: string, role: 'user' | 'assistant', text: string) =>
+  app.services.chat.append(sessionId, { role, parts: [{ type: 'text', text }] })
+
+describe('searching chats by their content', () => {
+  const openApp = useTestApps()
+
+  it('finds chats by a word in a message body, best match first, with the passage and the message to open', async () => {
+    const clock = manualClock()
+    const app = openApp({ clock })
+    const { sessions } = app.services
+    const soup = sessions.create('Dinner plans')
+    await say(app, soup.id, 'user', 'What should I cook on Friday?')
+    await say(app, soup.id, 'assistant', 'A lentil soup with cardamom and a little lemon would be lovely.')
+    clock.advance(1000)
+    const tea = sessions.create('Morning routine')
+    await say(app, tea.id, 'user', 'Cardamom tea, cardamom buns, cardamom everything: is that too much cardamom?')
+    clock.advance(1000)
+    const unrelated = sessions.create('Taxes')
+    await say(app, unrelated.id, 'user', 'When is the filing deadline?')
+
+    const found = sessions.search('cardamom')
+    expect(found.map((r) => r.title)).toEqual(['Morning routine', 'Dinner plans'])
+    const dinner = found[1]!
+    expect(dinner.titleMatch).toBe(false)
+    expect(dinner.match).toMatchObject({ seq: 2, role: 'assistant', count: 1 })
+    expect(dinner.match!.snippet).toContain('\u0002cardamom\u0003')
+    const messages = app.services.chat.messages(soup.id)
+    expect(dinner.match!.messageId).toBe(messages[1]!.id)
+    // Still a full sidebar entry.
+    expect(dinner).toMatchObject({ messageCount: 2, lastMessagePreview: 'A lentil soup with cardamom and a little lemon would be lovely.' })
+  })
+
+  it('puts title matches first, needs every word, and reads quotes and operators literally', async () => {
+    const app = openApp()
+    const { sessions } = app.services
+    const titled = sessions.create('Cardamom suppliers')
+    const body = sessions.create('Shopping')
+    await say(app, body.id, 'user', 'Buy green cardamom pods and saffron.')
+
+    expect(sessions.search('cardamom').map((r) => [r.id, r.titleMatch])).toEqual([
+      [titled.id, true],
+      [body.id, false]
+    ])
+    expect(sessions.search('cardamom saffron').map((r) => r.id)).toEqual([body.id])
+    expect(sessions.search('cardamom vanilla')).toEqual([])
+    // Prefixes match as the user types.
+    expect(sessions.search('saff').map((r) => r.id)).toEqual([body.id])
+    expect(sessions.search('"pods NEAR(').map((r) => r.id)).toEqual([])
+    expect(sessions.search('"pods').map((r) => r.id)).toEqual([body.id])
+    expect(await app.router.call('sessions.search', { query: '   ' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+
+  it('forgets a deleted chat', async () => {
+    const app = openApp()
+    const { sessions } = app.services
+    const chat = sessions.create()
+    await say(app, chat.id, 'user', 'The harbour ferry leaves at seven.')
+    expect(sessions.search('ferry')).toHaveLength(1)
+    sessions.remove(chat.id)
+    expect(sessions.search('ferry')).toEqual([])
+  })
+})
+
+describe('sidebar previews', () => {
+  const openApp = useTestApps()
+
+  it('show the last message as plain text, not Markdown', async () => {
+    const app = openApp()
+    const chat = app.services.sessions.create()
+    await say(app, chat.id, 'assistant', '## Context\n\nThe **staging** database uses `port 5433`.\n\n- [docs](https://example.com)')
+    expect(app.services.sessions.list()[0]!.lastMessagePreview).toBe('Context The staging database uses port 5433. docs')
+  })
+})

@@ -1,0 +1,190 @@
+import type { ProviderId } from '../../../shared/domain/provider'
+import type { Session, SessionSummary, Strategy } from '../../../shared/domain/session'
+import {
+  deleteSession,
+  findSession,
+  insertSession,
+  listSessions,
+  sessionSummaries,
+  sessionsWithTitleWords,
+  updateSession
+} from '../../db/repositories/sessions-repo'
+import { listMessages } from '../../db/repositories/messages-repo'
+import { listAllVersions } from '../../db/repositories/message-versions-repo'
+import { ftsQuery, searchChats } from '../../db/repositories/history-repo'
+import { listSnapshots } from '../../db/repositories/snapshots-repo'
+import { discardUnreferencedFiles, findImport, type ImportRecord } from '../../db/repositories/imports-repo'
+import { sqliteClient } from '../../db/repositories/sqlite-client'
+import type { Db } from '../../db/client'
+import type { SessionSearchResult } from '../../../shared/contract/sessions'
+import { AppError, notFound } from '../../../shared/app-error'
+import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
+import type { ServiceDeps } from '../service-deps'
+
+export const DEFAULT_SESSION_TITLE = 'New chat'
+
+export type SessionsService = ReturnType<typeof createSessionsService>
+
+export interface SessionUpdate {
+  provider?: ProviderId
+  modelId?: string
+  systemPrompt?: string | null
+  strategy?: Strategy | null
+  autoCompress?: boolean | null
+  recall?: boolean | null
+  contextWindow?: number | null
+  maxOutput?: number | null
+  thresholdPercent?: number | null
+}
+
+export function createSessionsService(
+  { db, clock, ids, emit }: ServiceDeps,
+  defaults: () => { provider: ProviderId; modelId: string },
+  /** Stored attachments, for a JSON export to carry their bytes. */
+  files?: ExportFileSource
+) {
+  function get(id: string): Session {
+    const session = findSession(db, id)
+    if (!session) throw notFound('The chat')
+    return session
+  }
+
+  return {
+    list(query?: string): SessionSummary[] {
+      return listSessions(db, query)
+    },
+
+    get,
+
+    /**
+     * Chats whose title or messages hold every word typed. Title matches come first (most recent
+     * first), then chats found by their messages, best bm25 rank first; each carries its best
+     * message so the sidebar can show the passage and open the chat at it.
+     */
+    search(query: string, limit = 50): SessionSearchResult[] {
+      if (!ftsQuery(query)) return []
+      const words = query.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w))
+      const byTitle = sessionsWithTitleWords(db, words)
+      const byContent = searchChats(db, query, limit)
+      const content = new Map(byContent.map((row) => [row.sessionId, row]))
+      const matchOf = (id: string): SessionSearchResult['match'] => {
+        const row = content.get(id)
+        return row ? { messageId: row.messageId, seq: row.seq, role: row.role, snippet: row.snippet, count: row.matches } : null
+      }
+      const titled = new Set(byTitle.map((s) => s.id))
+      const others = sessionSummaries(db, byContent.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId))
+      return [
+        ...byTitle.map((s) => ({ ...s, titleMatch: true, match: matchOf(s.id) })),
+        ...byContent.flatMap((r) => {
+          const s = others.get(r.sessionId)
+          return s ? [{ ...s, titleMatch: false, match: matchOf(s.id) }] : []
+        })
+      ].slice(0, limit)
+    },
+
+    create(title?: string): Session {
+      const now = clock.now()
+      const { provider, modelId } = defaults()
+      const session = insertSession(db, {
+        id: ids(),
+        title: title ?? DEFAULT_SESSION_TITLE,
+        provider,
+        modelId,
+        createdAt: now,
+        updatedAt: now,
+        archived: false
+      })
+      emit('sessions.changed', { sessionId: session.id, reason: 'created' })
+      return session
+    },
+
+    rename(id: string, title: string): Session {
+      const session = updateSession(db, id, { title, updatedAt: clock.now() })
+      if (!session) throw notFound('The chat')
+      emit('sessions.changed', { sessionId: id, reason: 'updated' })
+      return session
+    },
+
+    /**
+     * Replaces a title the app chose, unless the user renamed the chat meanwhile (compare and set).
+     * Not activity: the chat keeps its place in the list.
+     */
+    retitle(id: string, expected: string, title: string): boolean {
+      const current = findSession(db, id)
+      if (!current || current.title !== expected || title === expected) return false
+      updateSession(db, id, { title })
+      emit('sessions.changed', { sessionId: id, reason: 'updated' })
+      return true
+    },
+
+    /** Changes the chat's model, system prompt or compression overrides. */
+    update(id: string, change: SessionUpdate): Session {
+      const window = change.contextWindow !== undefined ? change.contextWindow : get(id).contextWindow
+      const reserve = change.maxOutput !== undefined ? change.maxOutput : get(id).maxOutput
+      if (window !== null && reserve !== null && reserve > window / 2) {
+        throw new AppError('invalid_input', 'The reply can reserve at most half of the context window.')
+      }
+      const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
+      // Not activity: the chat keeps its place in the list.
+      const session = Object.keys(defined).length ? updateSession(db, id, defined) : findSession(db, id)
+      if (!session) throw notFound('The chat')
+      emit('sessions.changed', { sessionId: id, reason: 'updated' })
+      return session
+    },
+
+    /** Deletes the chat with its messages and snapshots (the renderer asks for confirmation first). */
+    remove(id: string): { id: string } {
+      if (!deleteSession(db, id)) throw notFound('The chat')
+      emit('sessions.changed', { sessionId: id, reason: 'deleted' })
+      return { id }
+    },
+
+    /** The chat as a file: a Markdown transcript, or the JSON `distill import` reads back. */
+    export(id: string, format: ExportFormat): { filename: string; mimeType: string; text: string } {
+      const session = get(id)
+      const snapshots = listSnapshots(db, id)
+      return format === 'md'
+        ? { filename: exportFileName(session.title, 'md'), mimeType: 'text/markdown', text: chatToMarkdown(session, listMessages(db, id), snapshots) }
+        : {
+            filename: exportFileName(session.title, 'json'),
+            mimeType: 'application/json',
+            // Every version, the ones set aside included: an import brings back ‹ 1/2 › as it was.
+            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files), null, 2)}\n`
+          }
+    },
+
+    /** The chat an earlier import with this content hash made, while it still exists. */
+    importedBefore(contentHash: string): ImportRecord | undefined {
+      return findImport(db, contentHash)
+    },
+
+    /**
+     * Where an import writes, and its time: the database file (the import thread writes it on its
+     * own connection, in one transaction) or, for an in-memory database, this connection.
+     */
+    importTarget(): ({ file: string } | { db: Db }) & { now: number } {
+      const client = sqliteClient(db)
+      return { ...(client.memory ? { db } : { file: client.name }), now: clock.now() }
+    },
+
+    /** A chat an import wrote, announced to the renderer. */
+    imported(id: string): Session {
+      const session = get(id)
+      emit('sessions.changed', { sessionId: id, reason: 'created' })
+      return session
+    },
+
+    /** Forgets files an import stored before it failed, unless a message references them; returns those forgotten. */
+    discardFiles(hashes: readonly string[]): string[] {
+      return discardUnreferencedFiles(db, hashes)
+    },
+
+    /** Moves a chat to the top of the list after activity in it. */
+    touch(id: string, patch: { title?: string } = {}): Session {
+      const session = updateSession(db, id, { ...patch, updatedAt: clock.now() })
+      if (!session) throw notFound('The chat')
+      emit('sessions.changed', { sessionId: id, reason: 'updated' })
+      return session
+    }
+  }
+}
