@@ -12,7 +12,9 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           // Extractive summaries run on a worker thread (src/main/workers/extractive-thread.ts).
-          'extractive-worker': resolve(__dirname, 'src/main/workers/extractive-worker.ts')
+          'extractive-worker': resolve(__dirname, 'src/main/workers/extractive-worker.ts'),
+          // Large chat imports are read and written on a worker thread (src/main/workers/import-thread.ts).
+          'import-worker': resolve(__dirname, 'src/main/workers/import-worker.ts')
         }
       }
     }

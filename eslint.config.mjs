@@ -121,9 +121,18 @@ const layerPolicies = [
     builtins: ['fs', 'path', 'crypto']
   }),
   // Worker threads and their clients: pure engine work on plain data, off the main thread.
-  ...layer('workers', { may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers'], builtins: ['worker_threads', 'fs', 'path'] }),
-  // The worker thread reads stored parts by id through the db's reader, nothing more: it never writes.
-  { from: { element: { type: 'workers' } }, allow: { to: { element: { type: 'db' } }, dependency: { specifiers: 'storedPartsReader' } } },
+  // The import thread also parses an export (importers) and hashes its files (crypto).
+  ...layer('workers', {
+    may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers', 'importers'],
+    types: ['db'],
+    builtins: ['worker_threads', 'fs', 'path', 'crypto']
+  }),
+  // The worker thread reads stored parts by id through the db's reader; the import thread writes one
+  // restored chat on its own connection (restore-repo.ts). Nothing else of the database.
+  {
+    from: { element: { type: 'workers' } },
+    allow: { to: { element: { type: 'db' } }, dependency: { specifiers: ['storedPartsReader', 'openSecondConnection', 'restoreChat'] } }
+  },
   // The CLI drives the app and its services like any other client; it never reaches into transport.
   // It also holds the work that drives a whole App (a replay, a bulk import), so it sees the engine's types.
   ...layer('cli', {

@@ -205,6 +205,13 @@ test('a chat exported as JSON with an image and a text file comes back whole aft
   expect(storedFiles(distill.dbFile).sort()).toEqual([sha(png), sha(notes)].sort())
   await snap(page, 'attachments-imported-light')
 
+  // The same file a second time says so, and imports nothing.
+  const twice = page.waitForEvent('filechooser')
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Import chat' }).click()
+  await (await twice).setFiles(exported)
+  await expect(page.getByText(/This chat was already imported on .* as "Launch files" \(.*\)\. Nothing was imported\./)).toBeVisible()
+  await expect(page.getByRole('navigation', { name: 'Chats' }).getByRole('listitem').filter({ hasText: 'Launch files' })).toHaveCount(1)
+
   // The provider receives them again with the next message: the bytes are the ones exported.
   fake.reset()
   await page.getByRole('textbox', { name: 'Message' }).fill('Are they still there?')

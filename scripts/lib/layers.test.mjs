@@ -105,6 +105,7 @@ const allowed = [
   ['engine → Date and Math in place', 'src/main/engine/probe.ts', 'export const day = (t: number, x: unknown): Date | number => (x instanceof Date ? new Date(t) : Math.max(Date.UTC(2026, 0, 1), t))'],
   ['engine .mts → its own files', 'src/main/engine/probe.mts', "export { truncate } from './truncate'"],
   ['workers → the stored parts reader', 'src/main/workers/probe.ts', "export { storedPartsReader } from '../db/repositories/message-parts-repo'"],
+  ['workers → the import thread writer', 'src/main/workers/probe.ts', "export { openSecondConnection, restoreChat } from '../db/repositories/restore-repo'"],
   ['a test of a single-file element', 'src/main/logger.test.ts', "export { createApp } from './app'"],
   ['a script', 'scripts/probe.mjs', "export { spawn } from 'node:child_process'"],
   ['a benchmark', 'bench/probe.bench.ts', "export { createApp } from '../src/main/app'"],

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Server } from 'node:http'
 import { createApp, type App } from './app'
 import type { Logger } from './services/service-deps'
+import { createRawHandlers } from './transport/handlers'
 import { createHttpServer, listen } from './transport/http'
 
 export interface BrowserModeOptions {
@@ -32,7 +33,8 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     events: app.events,
     token,
     staticDir: options.staticDir,
-    log: options.log
+    log: options.log,
+    rawRoutes: createRawHandlers(app.services, options.log)
   })
   let port: number
   try {

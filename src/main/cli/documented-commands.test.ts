@@ -108,6 +108,31 @@ describe('the documented `npx distill` commands', () => {
   )
 
   it(
+    'exports a chat as JSON while it is served, imports it into another file once, and again with --again',
+    async () => {
+      const source = join(dir, 'export-source.db')
+      const [imported] = json<{ sessions: Array<{ id: string }> }>(await distill('--db', source, 'import', '--title', 'Boat', '--json', chatFile)).sessions
+      const server = await startDistill({ dbFile: source })
+      const file = join(dir, 'boat.distill.json')
+      try {
+        // `distill serve` owns the file; export only reads it.
+        const exported = await distill('--db', source, 'export', '--session', imported!.id, '--format', 'json', '--out', file)
+        expect(exported.code).toBe(0)
+      } finally {
+        await server.stop({ keepData: true })
+      }
+      const target = join(dir, 'export-target.db')
+      const copy = json<{ sessions: Array<{ title: string; messages: number }> }>(await distill('--db', target, 'import', '--json', file))
+      expect(copy.sessions).toMatchObject([{ title: 'Boat', messages: 4 }])
+      const twice = await distill('--db', target, 'import', file)
+      expect(twice.code).toBe(1)
+      expect(twice.stderr).toMatch(/^distill: This chat was already imported on .* as "Boat" \(.*\)\. Use --again to import it anyway\.$/m)
+      expect(json(await distill('--db', target, 'import', '--again', '--json', file))).toMatchObject({ sessions: [{ title: 'Boat' }] })
+    },
+    SLOW
+  )
+
+  it(
     'replays a conversation through auto-compression',
     async () => {
       const file = join(dir, 'long.jsonl')

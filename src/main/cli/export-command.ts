@@ -12,7 +12,7 @@ export function registerExport(program: Command): void {
     .addOption(new Option('--format <format>', 'md or json').choices(['md', 'json']).default('md'))
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (opts: { session: string; format: ExportFormat; out?: string }) => {
-      const file = await withApp(program, async (app) => app.services.sessions.export(opts.session, opts.format))
+      const file = await withApp(program, async (app) => app.services.sessions.export(opts.session, opts.format), { readOnly: true, command: 'export' })
       if (opts.out) {
         writeFileSync(opts.out, file.text)
         process.stderr.write(`Exported to ${opts.out}\n`)

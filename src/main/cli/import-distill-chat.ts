@@ -1,22 +1,40 @@
 import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
 import type { Command } from 'commander'
-import { looksLikeDistillExport, parseDistillExport } from '../importers/distill-export'
-import { importDistillChat as importChat } from '../services/sessions/import-distill-chat'
+import { looksLikeDistillExport } from '../importers/distill-export'
+import { AlreadyImported, ImportError } from '../importers/openai-messages'
+import { importDistillChat as importChat, type ImportedDistillChat } from '../services/sessions/import-distill-chat'
 import { print, withApp } from './open-app'
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+function describe(imported: ImportedDistillChat): string {
+  const extras = [
+    plural(imported.messages, 'message', 'messages'),
+    ...(imported.versions ? [`${plural(imported.versions, 'message', 'messages')} in other versions`] : []),
+    ...(imported.snapshots ? [`${imported.snapshots} summaries`] : []),
+    ...(imported.attachments ? [plural(imported.attachments, 'file', 'files')] : [])
+  ]
+  const missing = imported.missingFiles
+    ? `\n${plural(imported.missingFiles, 'file was', 'files were')} not in the export (it predates exported files): only ${imported.missingFiles === 1 ? 'its name is' : 'their names are'} kept.`
+    : ''
+  return `Imported "${imported.title}" (${extras.join(', ')}) as ${imported.id}${missing}`
+}
+
 /**
- * `distill import` of a file `distill export --format json` wrote: an equal chat, summaries and
- * attached files included. Resolves false, having done nothing, when the file is in another format.
+ * `distill import` of a file `distill export --format json` wrote: an equal chat, every version,
+ * summaries and attached files included. Resolves false, having done nothing, when the file is in
+ * another format.
  */
-export async function importDistillChat(program: Command, file: string, opts: { title?: string; json?: boolean }): Promise<boolean> {
-  const text = readFileSync(file, 'utf8')
-  if (!looksLikeDistillExport(text)) return false
-  const data = parseDistillExport(text)
-  if (opts.title) data.session.title = opts.title.slice(0, 200)
-  const imported = await withApp(program, async (app) => importChat(app.services, data))
-  print(opts.json, { sessions: [imported] }, () =>
-    `Imported "${imported.title}" (${imported.messages} messages${imported.snapshots ? `, ${imported.snapshots} summaries` : ''}` +
-    `${imported.attachments ? `, ${imported.attachments} ${imported.attachments === 1 ? 'file' : 'files'}` : ''}) as ${imported.id}`
-  )
+export async function importDistillChat(program: Command, file: string, opts: { title?: string; json?: boolean; again?: boolean }): Promise<boolean> {
+  const bytes = readFileSync(file)
+  if (!looksLikeDistillExport(bytes.toString('utf8'))) return false
+  const imported = await withApp(program, async (app) => importChat(app.services, bytes, { source: basename(file), again: opts.again, title: opts.title }), {
+    command: 'import'
+  }).catch((err: unknown) => {
+    if (err instanceof AlreadyImported) throw new ImportError(`${err.message.replace(/ Nothing was imported\.$/, '')} Use --again to import it anyway.`)
+    throw err
+  })
+  print(opts.json, { sessions: [imported] }, () => describe(imported))
   return true
 }

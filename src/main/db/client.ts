@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs'
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
@@ -116,7 +116,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): DbHandle 
     sqlite.prepare('SELECT count(*) FROM sqlite_master').get()
   } catch (err) {
     sqlite.close()
-    throw describeOpenFailure(err, path)
+    const copy = readonly ? privateCopy(path, err) : undefined
+    if (!copy) throw describeOpenFailure(err, path)
+    sqlite = copy
   }
 
   try {
@@ -144,6 +146,27 @@ export function openDatabase(file: string, options: OpenOptions = {}): DbHandle 
     const failure = describeOpenFailure(err, path)
     if (failure.reason !== 'unreadable') throw failure
     throw new DatabaseOpenError(`Cannot prepare the database ${path}: ${(err as Error).message}`, path, 'unreadable')
+  }
+}
+
+/**
+ * A WAL database in a folder this process cannot write cannot be opened even to read (SQLite must
+ * create its `-shm`): a reader then reads a private in-memory copy of the file, when everything is
+ * in the file (no `-wal` with content). The copy is marked as a rollback-journal database, which
+ * is all an in-memory one can be.
+ */
+function privateCopy(path: string, err: unknown): Database.Database | undefined {
+  const code = (err as { code?: string }).code
+  if (code !== 'SQLITE_CANTOPEN' && !code?.startsWith('SQLITE_READONLY')) return undefined
+  try {
+    if (existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0) return undefined
+    const bytes = readFileSync(path)
+    if (bytes.length >= 100 && bytes[18] === 2 && bytes[19] === 2) bytes.fill(1, 18, 20)
+    const copy = new Database(bytes, { readonly: true })
+    copy.prepare('SELECT count(*) FROM sqlite_master').get()
+    return copy
+  } catch {
+    return undefined
   }
 }
 

@@ -6,7 +6,13 @@ import { snapshotSchema } from '../../shared/domain/snapshot'
 import { ImportError } from './openai-messages'
 
 export const DISTILL_EXPORT_FORMAT = 'distill-chat'
-export const DISTILL_EXPORT_VERSION = 1
+/**
+ * 1: the conversation as it stands. 2: also the versions set aside (`versions`, and each message's
+ * `seq` and `versionGroup`). An export is written as version 1 when the chat has no other versions,
+ * so any Distill reads it whole; one that has them says 2, so an older Distill refuses it rather
+ * than dropping them.
+ */
+export const DISTILL_EXPORT_VERSION = 2
 
 /**
  * One exported message: OpenAI chat format (role, content, tool_calls, tool_call_id) so other tools
@@ -26,10 +32,18 @@ const exportedMessageSchema = z
     status: messageStatusSchema,
     parts: z.array(messagePartSchema),
     error: z.object({ code: z.string(), message: z.string() }).nullable().optional(),
-    usage: z.object({ inputTokens: z.number().int().nullable(), outputTokens: z.number().int().nullable() }).optional()
+    usage: z.object({ inputTokens: z.number().int().nullable(), outputTokens: z.number().int().nullable() }).optional(),
+    /** Its place in the chat (version 2; older exports: the order of `messages`). */
+    seq: z.number().int().positive().optional(),
+    /** The id of the first version of this message, when it has several. */
+    versionGroup: z.string().min(1).optional()
   })
   .loose()
 export type ExportedMessage = z.infer<typeof exportedMessageSchema>
+
+/** A message of a version not in use: one of the turns of the version whose id `hiddenIn` names. */
+const setAsideMessageSchema = exportedMessageSchema.extend({ hiddenIn: z.string().min(1), seq: z.number().int().positive() })
+export type SetAsideMessage = z.infer<typeof setAsideMessageSchema>
 
 const exportedSnapshotSchema = snapshotSchema.omit({ sessionId: true, cutoffSeq: true })
 export type ExportedSnapshot = z.infer<typeof exportedSnapshotSchema>
@@ -49,7 +63,7 @@ export type ExportedAttachment = z.infer<typeof exportedAttachmentSchema>
 
 export const distillExportSchema = z.object({
   format: z.literal(DISTILL_EXPORT_FORMAT),
-  version: z.literal(DISTILL_EXPORT_VERSION),
+  version: z.union([z.literal(1), z.literal(DISTILL_EXPORT_VERSION)]),
   exportedAt: z.string(),
   session: z
     .object({
@@ -64,7 +78,10 @@ export const distillExportSchema = z.object({
       updatedAt: z.number().int()
     })
     .loose(),
+  /** The conversation as it stands (OpenAI readers see the chat as the user last saw it). */
   messages: z.array(exportedMessageSchema),
+  /** Version 2: the messages of the versions not in use, each naming the version it belongs to. */
+  versions: z.array(setAsideMessageSchema).optional(),
   snapshots: z.array(exportedSnapshotSchema),
   /** Absent in exports made before files were exported: the parts then name files the import lacks. */
   attachments: z.array(exportedAttachmentSchema).optional()
@@ -108,12 +125,53 @@ export function parseDistillExport(text: string): DistillExport {
     const where = issue.path.length ? ` at ${issue.path.join('.')}` : ''
     throw new ImportError(`The Distill export is malformed${where}: ${issue.message}`)
   }
-  const ids = new Set(parsed.data.messages.map((m) => m.id))
-  if (ids.size !== parsed.data.messages.length) throw new ImportError('The Distill export lists a message id twice.')
+  const all = [...parsed.data.messages, ...(parsed.data.versions ?? [])]
+  const ids = new Set(all.map((m) => m.id))
+  if (ids.size !== all.length) throw new ImportError('The Distill export lists a message id twice.')
+  checkVersions(parsed.data, ids)
   for (const s of parsed.data.snapshots) {
     const refs = [s.messageCutoffId, s.content.messageRange.firstMessageId, s.content.messageRange.lastMessageId]
     const missing = refs.find((r) => r !== null && r !== '' && !ids.has(r))
     if (missing !== undefined) throw new ImportError(`Summary ${s.id} refers to message ${missing}, which the export does not contain.`)
   }
   return parsed.data
+}
+
+/** Versions name messages the file holds, and every message has its own place (seq) when there are versions. */
+function checkVersions(data: DistillExport, ids: ReadonlySet<string>): void {
+  const versions = data.versions ?? []
+  for (const m of [...data.messages, ...versions]) {
+    const ref = [m.versionGroup, 'hiddenIn' in m ? (m.hiddenIn as string) : undefined].find((r) => r !== undefined && !ids.has(r))
+    if (ref !== undefined) throw new ImportError(`Message ${m.id} refers to message ${ref}, which the export does not contain.`)
+  }
+  const seqs = [...data.messages, ...versions].map((m) => m.seq)
+  if (seqs.includes(undefined)) {
+    if (versions.length) throw new ImportError('The Distill export has other versions but no seq for every message.')
+    return
+  }
+  if (new Set(seqs).size !== seqs.length) throw new ImportError('The Distill export gives two messages the same seq.')
+}
+
+/** A message of an export with its place and versions, in the order the chat stores them. */
+export interface PlacedMessage {
+  message: ExportedMessage
+  seq: number
+  versionGroup: string | null
+  hiddenIn: string | null
+}
+
+/**
+ * Every message of an export in seq order, the versions set aside included. A version 1 file (or
+ * one without seqs) is the conversation in order: seq 1, 2, ….
+ */
+export function placedMessages(data: DistillExport): PlacedMessage[] {
+  const seqs = data.messages.every((m) => m.seq !== undefined)
+  const placed: PlacedMessage[] = data.messages.map((m, i) => ({
+    message: m,
+    seq: seqs ? m.seq! : i + 1,
+    versionGroup: m.versionGroup ?? null,
+    hiddenIn: null
+  }))
+  for (const m of data.versions ?? []) placed.push({ message: m, seq: m.seq, versionGroup: m.versionGroup ?? null, hiddenIn: m.hiddenIn })
+  return placed.sort((a, b) => a.seq - b.seq)
 }

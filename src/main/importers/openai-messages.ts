@@ -111,3 +111,11 @@ function convert(raw: Array<{ value: unknown; where: string }>): ImportedMessage
     return { role, parts, ...(m.name !== undefined ? { name: m.name } : {}) }
   })
 }
+
+/** The same conversation was imported before (and that chat still exists). */
+export class AlreadyImported extends ImportError {
+  constructor(readonly earlier: { sessionId: string; title: string; importedAt: number }) {
+    super(`This chat was already imported on ${new Date(earlier.importedAt).toISOString().slice(0, 10)} as "${earlier.title}" (${earlier.sessionId}). Nothing was imported.`)
+    this.name = 'AlreadyImported'
+  }
+}

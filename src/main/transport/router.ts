@@ -44,26 +44,33 @@ export function createRouter(handlers: Handlers, { log, validateOutput = false }
           error: { code: 'invalid_input', message: issues.map((i) => i.message).join('; '), issues }
         }
       }
-      try {
-        const handler = handlers[name] as (input: unknown) => unknown
+      const handler = handlers[name] as (input: unknown) => unknown
+      return answer(name, async () => {
         const data = await handler(parsed.data)
         if (validateOutput) {
           const checked = def.output.safeParse(data)
           if (!checked.success) throw new Error(`Output of ${name} breaks the contract: ${checked.error.message}`)
         }
-        return { ok: true, data }
-      } catch (err) {
-        const known = err instanceof AppError ? err : databaseError(err)
-        if (known) {
-          if (!(err instanceof AppError)) log.warn(`Route ${name}: ${known.message}`, err)
-          return { ok: false, error: { code: known.code, message: known.message } }
-        }
-        log.error(`Route ${name} failed`, err)
-        return {
-          ok: false,
-          error: { code: 'internal', message: 'Something went wrong inside Distill. The details are in the log.' }
-        }
-      }
+        return data
+      }, log)
+    }
+  }
+}
+
+/** Runs a route's work and turns its outcome into an RpcResult: errors meant for the user keep their sentence. */
+export async function answer(name: string, work: () => Promise<unknown>, log: Logger): Promise<RpcResult<unknown>> {
+  try {
+    return { ok: true, data: await work() }
+  } catch (err) {
+    const known = err instanceof AppError ? err : databaseError(err)
+    if (known) {
+      if (!(err instanceof AppError)) log.warn(`Route ${name}: ${known.message}`, err)
+      return { ok: false, error: { code: known.code, message: known.message } }
+    }
+    log.error(`Route ${name} failed`, err)
+    return {
+      ok: false,
+      error: { code: 'internal', message: 'Something went wrong inside Distill. The details are in the log.' }
     }
   }
 }

@@ -1,5 +1,8 @@
-import { sql } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
+import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Db } from '../client'
+import { chatMessages } from '../schema'
+import { toChatMessage } from './messages-repo'
 import { noteWrite } from './write-generation'
 
 /**
@@ -88,4 +91,18 @@ export function versionsOf(db: Db, ids: readonly string[]): Map<string, VersionI
 /** Whether a message is on its chat's path (not set aside as the turn of another version). */
 export function isOnPath(db: Db, id: string): boolean {
   return !!db.get(sql`SELECT 1 FROM chat_messages WHERE id = ${id} AND hidden_in IS NULL`)
+}
+
+/** A message with its place among versions, as an export writes it. */
+export type VersionedMessage = ChatMessage & { versionGroup: string | null; hiddenIn: string | null }
+
+/** Every message of a chat, the versions set aside included, in seq order (what an export carries). */
+export function listAllVersions(db: Db, sessionId: string): VersionedMessage[] {
+  return db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.sessionId, sessionId))
+    .orderBy(asc(chatMessages.seq))
+    .all()
+    .map((row) => ({ ...toChatMessage(row), versionGroup: row.versionGroup, hiddenIn: row.hiddenIn }))
 }

@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { buildProgram } from '../../cli'
 import type { App } from '../../app'
+import { spawnTs } from '../../../../test/support/child-process'
 import { manualClock, useTempDir } from '../../../../test/support/temp-dir'
 import { useOpenApps } from '../../../../test/support/test-apps'
 import { exportFileName } from './chat-export'
@@ -90,6 +91,24 @@ describe('chat export and import', () => {
     expect(restored.map((m) => m.id)).toContain(summary?.messageCutoffId)
   })
 
+  it('exports from a database it cannot write, since it only reads', async () => {
+    const dir = tempDir()
+    const dbFile = join(dir, 'distill.db')
+    const app = open(dbFile)
+    const id = await seedChat(app)
+    await apps.close(app)
+    chmodSync(dbFile, 0o444)
+    // root writes through any mode: the export then runs as an ordinary user, who cannot write the folder either.
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
+    chmodSync(dir, 0o555)
+    const child = spawnTs('src/main/cli/index.ts', ['--db', dbFile, 'export', '--session', id, '--format', 'json'], asUser)
+    const [first] = await child.line('{')
+    expect(first).toBeUndefined()
+    expect(await child.exited).toEqual({ code: 0, signal: null })
+    expect(child.stderr()).toBe('')
+    chmodSync(dir, 0o700)
+  }, 30_000)
+
   it('exports a readable Markdown transcript with the summary and every message', async () => {
     const dbFile = join(tempDir(), 'md.db')
     const app = open(dbFile)
@@ -115,8 +134,8 @@ describe('chat export and import', () => {
     await apps.close(app)
 
     const newer = join(dir, 'newer.json')
-    writeFileSync(newer, json.replace('"version": 1', '"version": 2'))
-    await expect(cli(dbFile, 'import', newer)).rejects.toThrow('This export is version 2; this Distill reads version 1. Update Distill to import it.')
+    writeFileSync(newer, json.replace('"version": 1', '"version": 3'))
+    await expect(cli(dbFile, 'import', newer)).rejects.toThrow('This export is version 3; this Distill reads version 2. Update Distill to import it.')
     const broken = join(dir, 'broken.json')
     const data = JSON.parse(json)
     data.messages[1].role = 'robot'

@@ -2,19 +2,15 @@ import type { ChatMessage, MessagePart } from '../../../shared/domain/chat-messa
 import { messageText } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
 import type { Snapshot } from '../../../shared/domain/snapshot'
-import {
-  DISTILL_EXPORT_FORMAT,
-  DISTILL_EXPORT_VERSION,
-  type DistillExport,
-  type ExportedMessage
-} from '../../importers/distill-export'
+import type { VersionedMessage } from '../../db/repositories/message-versions-repo'
+import { DISTILL_EXPORT_FORMAT, DISTILL_EXPORT_VERSION, type DistillExport, type ExportedMessage } from '../../importers/distill-export'
 
 export type ExportFormat = 'md' | 'json'
 
 const asString = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null))
 
-/** A stored message in OpenAI chat format, keeping Distill's exact parts beside it. */
-function toExportedMessage(m: ChatMessage): ExportedMessage {
+/** A stored message in OpenAI chat format, keeping Distill's exact parts beside it, with its place among versions. */
+function toExportedMessage(m: VersionedMessage): ExportedMessage {
   const calls = m.parts.filter((p): p is Extract<MessagePart, { type: 'tool-call' }> => p.type === 'tool-call')
   const results = m.parts.filter((p): p is Extract<MessagePart, { type: 'tool-result' }> => p.type === 'tool-result')
   const text = messageText(m.parts)
@@ -26,6 +22,8 @@ function toExportedMessage(m: ChatMessage): ExportedMessage {
       : {}),
     ...(m.role === 'tool' && results[0] ? { tool_call_id: results[0].toolCallId } : {}),
     id: m.id,
+    seq: m.seq,
+    ...(m.versionGroup ? { versionGroup: m.versionGroup } : {}),
     createdAt: m.createdAt,
     status: m.status,
     parts: m.parts
@@ -38,30 +36,45 @@ function toExportedMessage(m: ChatMessage): ExportedMessage {
 /** Reads a stored file for the export; undefined when it is no longer stored. */
 export type ExportFileSource = (hash: string) => { mediaType: string; bytes: Uint8Array } | undefined
 
-/** The stored files the messages attach, once each, in the order first attached. */
-function exportedAttachments(messages: readonly ChatMessage[], read: ExportFileSource): NonNullable<DistillExport['attachments']> {
+/**
+ * The stored files the messages attach, once each, in the order first attached. A file no longer
+ * stored loses its hash in the parts (the name stays, as metadata), so the export never names a
+ * file it does not carry.
+ */
+function withFiles(messages: readonly VersionedMessage[], read: ExportFileSource | undefined) {
+  if (!read) return { messages, attachments: [] }
   const hashes = new Set(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'attachment' && p.hash ? [p.hash] : []))))
-  return [...hashes].flatMap((hash) => {
+  const attachments: NonNullable<DistillExport['attachments']> = []
+  for (const hash of hashes) {
     const file = read(hash)
-    return file ? [{ hash, mediaType: file.mediaType, size: file.bytes.length, data: Buffer.from(file.bytes).toString('base64') }] : []
-  })
+    if (file) attachments.push({ hash, mediaType: file.mediaType, size: file.bytes.length, data: Buffer.from(file.bytes).toString('base64') })
+    else hashes.delete(hash)
+  }
+  const kept = messages.map((m) => ({
+    ...m,
+    parts: m.parts.map((p) => (p.type === 'attachment' && p.hash && !hashes.has(p.hash) ? (({ hash: _h, ...rest }) => rest)(p) : p))
+  }))
+  return { messages: kept, attachments }
 }
 
 /**
- * The versioned JSON envelope `distill import` reads back into an equal chat. With `files`, the
- * stored attachments go with it (base64, checked by their sha-256 on import).
+ * The versioned JSON envelope `distill import` reads back into an equal chat: `messages` is the
+ * conversation as it stands, `versions` the messages of the versions not in use (each with the
+ * version it belongs to). With `files`, the stored attachments go with it (base64, checked by
+ * their sha-256 on import).
  */
 export function chatToJson(
   session: Session,
-  messages: readonly ChatMessage[],
+  stored: readonly VersionedMessage[],
   snapshots: readonly Snapshot[],
   exportedAt: number,
   files?: ExportFileSource
 ): DistillExport {
-  const attachments = files ? exportedAttachments(messages, files) : []
+  const { messages, attachments } = withFiles(stored, files)
+  const versions = messages.filter((m) => m.hiddenIn !== null).map((m) => ({ ...toExportedMessage(m), seq: m.seq, hiddenIn: m.hiddenIn! }))
   return {
     format: DISTILL_EXPORT_FORMAT,
-    version: DISTILL_EXPORT_VERSION,
+    version: versions.length ? DISTILL_EXPORT_VERSION : 1,
     exportedAt: new Date(exportedAt).toISOString(),
     session: {
       id: session.id,
@@ -74,12 +87,14 @@ export function chatToJson(
       createdAt: session.createdAt,
       updatedAt: session.updatedAt
     },
-    messages: messages.map(toExportedMessage),
+    messages: messages.filter((m) => m.hiddenIn === null).map(toExportedMessage),
+    ...(versions.length ? { versions } : {}),
     // Oldest first, so a reader sees the cascade in the order it was written.
     snapshots: [...snapshots]
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
       .map(({ sessionId: _s, cutoffSeq: _c, ...rest }) => rest),
-    ...(attachments.length ? { attachments } : {})
+    // Always listed when files are exported, so a file missing from the list was lost on the way.
+    ...(files ? { attachments } : {})
   }
 }
 

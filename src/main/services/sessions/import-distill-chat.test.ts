@@ -6,6 +6,7 @@ import type { AttachmentPart } from '../../../shared/domain/chat-message'
 import type { App } from '../../app'
 import { buildProgram } from '../../cli'
 import { samplePng } from '../../../../test/support/sample-files'
+import { runCli } from '../../../../test/support/run-cli'
 import { manualClock, useTempDir } from '../../../../test/support/temp-dir'
 import { useOpenApps } from '../../../../test/support/test-apps'
 
@@ -119,4 +120,123 @@ describe('export and import of a chat with its attached files', () => {
     expect(out.join('')).toMatch(/^Imported "Release files" \(2 messages, 2 files\) as /)
     expect(readFileSync(join(dir, 'attachments', sha(png).slice(0, 2), sha(png).slice(2))).equals(png)).toBe(true)
   })
+  it('removes the files it stored when a later file is refused: nothing of the import is left', async () => {
+    const dir = tempDir()
+    const app = open(join(dir, 'distill.db'))
+    const { id, text } = await chatWithFiles(app)
+    app.services.sessions.remove(id)
+    expect(app.services.attachments.describe(sha(png))).toBeUndefined()
+    // A third file whose checksum is right but whose bytes are not the text its type says.
+    const binary = Buffer.from([0, 159, 146, 150, 0, 1])
+    const data = JSON.parse(text)
+    data.messages[0].parts.push({ type: 'attachment', filename: 'notes.txt', mediaType: 'text/plain', size: binary.length, hash: sha(binary) })
+    data.attachments.push({ hash: sha(binary), mediaType: 'text/plain', size: binary.length, data: binary.toString('base64') })
+    const res = await app.router.call('sessions.import', { text: JSON.stringify(data) })
+    expect(res).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^The file “notes\.txt” in the export could not be stored: .* Nothing was imported\.$/) } })
+    expect(app.services.sessions.list()).toEqual([])
+    for (const hash of [sha(png), sha(notes)]) {
+      expect(app.services.attachments.describe(hash)).toBeUndefined()
+      expect(existsSync(app.services.attachments.pathOf(hash))).toBe(false)
+    }
+  })
+
+  it('imports into an in-memory database too (written inline on the app’s own connection)', async () => {
+    const source = open(join(tempDir(), 'source.db'))
+    const { text } = await chatWithFiles(source)
+    const memory = open(':memory:')
+    expect(await memory.router.call('sessions.import', { text })).toMatchObject({ ok: true, data: { title: 'Release files', messages: 2, attachments: 2 } })
+    const [chat] = memory.services.sessions.list()
+    expect(memory.services.chat.messages(chat!.id).map((m) => m.role)).toEqual(['user', 'assistant'])
+  })
+
+  it('refuses an export whose file list lacks files its messages attach', async () => {
+    const app = open(join(tempDir(), 'distill.db'))
+    const { id, text } = await chatWithFiles(app)
+    app.services.sessions.remove(id)
+    const data = JSON.parse(text)
+    data.attachments = []
+    expect(await app.router.call('sessions.import', { text: JSON.stringify(data) })).toMatchObject({
+      ok: false,
+      error: { message: 'The messages attach 2 files (“chart.png”, “checklist.md”), which the export does not carry. Nothing was imported.' }
+    })
+    expect(app.services.sessions.list()).toEqual([])
+  })
+
+  it('still imports an export an older Distill wrote (version 1, no seqs, no files), keeping the names of its files', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'old.distill.json')
+    writeFileSync(file, OLD_EXPORT)
+    const out = await runCli('--db', join(dir, 'distill.db'), 'import', file)
+    expect(out).toMatch(/^Imported "Quarterly numbers" \(3 messages, 1 summaries\) as .*\n1 file was not in the export \(it predates exported files\): only its name is kept\.\n$/)
+    const app = open(join(dir, 'distill.db'))
+    const [chat] = app.services.sessions.list()
+    const messages = app.services.chat.messages(chat!.id)
+    expect(messages.map((m) => [m.seq, m.role, m.createdAt])).toEqual([
+      [1, 'user', 1_767_000_000_000],
+      [2, 'assistant', 1_767_000_060_000],
+      [3, 'user', 1_767_000_120_000]
+    ])
+    expect(messages[0]!.parts[1]).toEqual({ type: 'attachment', filename: 'q3.csv', mediaType: 'text/csv', size: 120 })
+    expect(app.services.compression.active(chat!.id).summary?.messageCutoffId).toBe(messages[1]!.id)
+  })
+})
+
+/** A chat exported by Distill before versions and files were exported: version 1, parts naming a file it does not carry. */
+const OLD_EXPORT = JSON.stringify({
+  format: 'distill-chat',
+  version: 1,
+  exportedAt: '2026-01-01T10:00:00.000Z',
+  session: {
+    id: 'old-session',
+    title: 'Quarterly numbers',
+    systemPrompt: null,
+    provider: 'openai',
+    modelId: 'gpt-4o',
+    strategy: null,
+    autoCompress: null,
+    createdAt: 1_767_000_000_000,
+    updatedAt: 1_767_000_120_000
+  },
+  messages: [
+    {
+      role: 'user',
+      content: 'Here are the Q3 numbers',
+      id: 'm1',
+      createdAt: 1_767_000_000_000,
+      status: 'complete',
+      parts: [
+        { type: 'text', text: 'Here are the Q3 numbers' },
+        { type: 'attachment', filename: 'q3.csv', mediaType: 'text/csv', size: 120, hash: 'a'.repeat(64) }
+      ]
+    },
+    { role: 'assistant', content: 'Revenue grew 12%.', id: 'm2', createdAt: 1_767_000_060_000, status: 'complete', parts: [{ type: 'text', text: 'Revenue grew 12%.' }], usage: { inputTokens: 40, outputTokens: 6 } },
+    { role: 'user', content: 'And costs?', id: 'm3', createdAt: 1_767_000_120_000, status: 'complete', parts: [{ type: 'text', text: 'And costs?' }] }
+  ],
+  snapshots: [
+    {
+      id: 's1',
+      kind: 'summary',
+      status: 'active',
+      messageCutoffId: 'm2',
+      tokenCount: 12,
+      createdAt: 1_767_000_100_000,
+      content: {
+        summaryText: 'The user shared Q3 numbers; revenue grew 12%.',
+        messageRange: { firstMessageId: 'm1', lastMessageId: 'm2' },
+        compressionTimestamp: '2026-01-01T09:58:20.000Z',
+        compressionType: 'manual',
+        originalTokenCount: 60,
+        summaryTokenCount: 12,
+        messagesIncluded: 2,
+        strategy: 'rolling',
+        summarizer: 'extractive',
+        previousSnapshotId: null,
+        focus: null,
+        retentionTokens: 0,
+        contextTokensBefore: 70,
+        contextTokensAfter: 30,
+        warnings: []
+      }
+    }
+  ]
 })

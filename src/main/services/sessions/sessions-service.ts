@@ -9,11 +9,13 @@ import {
   sessionsWithTitleWords,
   updateSession
 } from '../../db/repositories/sessions-repo'
-import { appendMessage, listMessages } from '../../db/repositories/messages-repo'
+import { listMessages } from '../../db/repositories/messages-repo'
+import { listAllVersions } from '../../db/repositories/message-versions-repo'
 import { ftsQuery, searchChats } from '../../db/repositories/history-repo'
-import { insertSummary, listSnapshots, setSnapshotStatus } from '../../db/repositories/snapshots-repo'
-import type { DistillExport } from '../../importers/distill-export'
-import type { ChatMessage } from '../../../shared/domain/chat-message'
+import { listSnapshots } from '../../db/repositories/snapshots-repo'
+import { discardUnreferencedFiles, findImport, type ImportRecord } from '../../db/repositories/imports-repo'
+import { sqliteClient } from '../../db/repositories/sqlite-client'
+import type { Db } from '../../db/client'
 import type { SessionSearchResult } from '../../../shared/contract/sessions'
 import { AppError, notFound } from '../../../shared/app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
@@ -140,83 +142,41 @@ export function createSessionsService(
     /** The chat as a file: a Markdown transcript, or the JSON `distill import` reads back. */
     export(id: string, format: ExportFormat): { filename: string; mimeType: string; text: string } {
       const session = get(id)
-      const messages = listMessages(db, id)
       const snapshots = listSnapshots(db, id)
       return format === 'md'
-        ? { filename: exportFileName(session.title, 'md'), mimeType: 'text/markdown', text: chatToMarkdown(session, messages, snapshots) }
+        ? { filename: exportFileName(session.title, 'md'), mimeType: 'text/markdown', text: chatToMarkdown(session, listMessages(db, id), snapshots) }
         : {
             filename: exportFileName(session.title, 'json'),
             mimeType: 'application/json',
-            text: `${JSON.stringify(chatToJson(session, messages, snapshots, clock.now(), files), null, 2)}\n`
+            // Every version, the ones set aside included: an import brings back ‹ 1/2 › as it was.
+            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files), null, 2)}\n`
           }
     },
 
+    /** The chat an earlier import with this content hash made, while it still exists. */
+    importedBefore(contentHash: string): ImportRecord | undefined {
+      return findImport(db, contentHash)
+    },
+
     /**
-     * Writes an exported chat back as a new chat, in one transaction: messages keep their order,
-     * roles, content, times and status; summaries come back as snapshots pointing at the new ids.
+     * Where an import writes, and its time: the database file (the import thread writes it on its
+     * own connection, in one transaction) or, for an in-memory database, this connection.
      */
-    restore(data: DistillExport): { session: Session; messages: ChatMessage[] } {
-      const result = db.transaction((tx) => {
-        const now = clock.now()
-        const s = data.session
-        const session = insertSession(tx, {
-          id: ids(),
-          title: s.title,
-          provider: s.provider,
-          modelId: s.modelId,
-          strategy: s.strategy,
-          autoCompress: s.autoCompress,
-          systemPrompt: s.systemPrompt,
-          createdAt: s.createdAt,
-          updatedAt: now,
-          archived: false
-        })
-        const messageIds = new Map<string, string>()
-        const messages = data.messages.map((m) => {
-          const stored = appendMessage(tx, {
-            id: ids(),
-            sessionId: session.id,
-            role: m.role,
-            parts: m.parts,
-            // Nothing can still be streaming in a file.
-            status: m.status === 'streaming' ? 'aborted' : m.status,
-            error: m.error ?? null,
-            inputTokens: m.usage?.inputTokens ?? null,
-            outputTokens: m.usage?.outputTokens ?? null,
-            createdAt: m.createdAt
-          })
-          messageIds.set(m.id, stored.id)
-          return stored
-        })
-        const snapshotIds = new Map(data.snapshots.map((snap) => [snap.id, ids()]))
-        const mapMessage = (id: string) => messageIds.get(id) ?? id
-        for (const snap of data.snapshots) {
-          const c = snap.content
-          const content = {
-            ...c,
-            messageRange: { firstMessageId: mapMessage(c.messageRange.firstMessageId), lastMessageId: mapMessage(c.messageRange.lastMessageId) },
-            previousSnapshotId: c.previousSnapshotId ? (snapshotIds.get(c.previousSnapshotId) ?? null) : null,
-            ...(c.tiered
-              ? { tiered: { ...c.tiered, ...(c.tiered.summarySnapshotId ? { summarySnapshotId: snapshotIds.get(c.tiered.summarySnapshotId) } : {}) } }
-              : {})
-          }
-          const id = snapshotIds.get(snap.id)!
-          insertSummary(tx, {
-            id,
-            sessionId: session.id,
-            kind: snap.kind,
-            content,
-            // A snapshot always covers up to a message; the parser checked it exists.
-            messageCutoffId: mapMessage(snap.messageCutoffId ?? c.messageRange.lastMessageId),
-            tokenCount: snap.tokenCount,
-            createdAt: snap.createdAt
-          })
-          if (snap.status !== 'active') setSnapshotStatus(tx, id, snap.status)
-        }
-        return { session, messages }
-      })
-      emit('sessions.changed', { sessionId: result.session.id, reason: 'created' })
-      return result
+    importTarget(): ({ file: string } | { db: Db }) & { now: number } {
+      const client = sqliteClient(db)
+      return { ...(client.memory ? { db } : { file: client.name }), now: clock.now() }
+    },
+
+    /** A chat an import wrote, announced to the renderer. */
+    imported(id: string): Session {
+      const session = get(id)
+      emit('sessions.changed', { sessionId: id, reason: 'created' })
+      return session
+    },
+
+    /** Forgets files an import stored before it failed, unless a message references them; returns those forgotten. */
+    discardFiles(hashes: readonly string[]): string[] {
+      return discardUnreferencedFiles(db, hashes)
     },
 
     /** Moves a chat to the top of the list after activity in it. */

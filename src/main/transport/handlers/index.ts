@@ -1,6 +1,8 @@
 import type { AppInfo } from '../../../shared/contract'
 import type { Services } from '../../services/services'
-import type { Handlers } from '../router'
+import type { Logger } from '../../services/service-deps'
+import type { HttpServerOptions } from '../http'
+import { answer, type Handlers } from '../router'
 import { importDistillChatText } from '../../services/sessions/import-distill-chat'
 
 /** Thin: each handler forwards its parsed input to a service. */
@@ -56,5 +58,15 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
       sessions.get(sessionId)
       return { replies: recall.replies(sessionId) }
     }
+  }
+}
+
+/**
+ * Routes browser mode hands the request body's bytes: "Import chat" sends up to 48 MB, which is
+ * parsed and checked on the import thread instead of this one.
+ */
+export function createRawHandlers(services: Services, log: Logger): NonNullable<HttpServerOptions['rawRoutes']> {
+  return {
+    'sessions.import': (body) => answer('sessions.import', () => importDistillChatText(services, body, true), log)
   }
 }

@@ -1,0 +1,51 @@
+import Database from 'better-sqlite3'
+import { drizzle } from 'drizzle-orm/better-sqlite3'
+import type { Session } from '../../../shared/domain/session'
+import type { Snapshot, SummaryContent } from '../../../shared/domain/snapshot'
+import type { Db } from '../client'
+import * as schema from '../schema'
+import { findImport, insertRestoredMessages, recordImport, type ImportRecord, type RestoredRow } from './imports-repo'
+import { insertSession } from './sessions-repo'
+import { insertSummary, setSnapshotStatus } from './snapshots-repo'
+
+/**
+ * A second connection to a database the app already opened (and migrated), for writing a large
+ * import off the main thread: WAL lets the app keep reading meanwhile.
+ */
+export function openSecondConnection(file: string): { db: Db; close(): void } {
+  const sqlite = new Database(file, { fileMustExist: true })
+  sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('synchronous = NORMAL')
+  return { db: drizzle(sqlite, { schema }), close: () => sqlite.close() }
+}
+
+/** A chat ready to write: new ids assigned, every reference already pointing at them. */
+export interface ChatToRestore {
+  session: Pick<Session, 'id' | 'title' | 'provider' | 'modelId' | 'strategy' | 'autoCompress' | 'systemPrompt' | 'createdAt' | 'updatedAt'>
+  messages: readonly RestoredRow[]
+  snapshots: ReadonlyArray<{ id: string; kind: Snapshot['kind']; status: Snapshot['status']; content: SummaryContent; messageCutoffId: string; tokenCount: number; createdAt: number }>
+  import: { contentHash: string; source: string; importedAt: number }
+  /** Write it even when the same content was imported before. */
+  again: boolean
+}
+
+/**
+ * Writes a restored chat in one transaction: the session, every message and version, its
+ * summaries and its import record. Nothing is written when the same content was imported before
+ * (checked inside the transaction) unless `again`: the earlier import is returned instead.
+ */
+export function restoreChat(db: Db, chat: ChatToRestore): { sessionId: string } | { earlier: ImportRecord } {
+  return db.transaction((tx) => {
+    const earlier = chat.again ? undefined : findImport(tx, chat.import.contentHash)
+    if (earlier) return { earlier }
+    insertSession(tx, { ...chat.session, archived: false })
+    insertRestoredMessages(tx, chat.session.id, chat.messages)
+    for (const snap of chat.snapshots) {
+      insertSummary(tx, { ...snap, sessionId: chat.session.id })
+      if (snap.status !== 'active') setSnapshotStatus(tx, snap.id, snap.status)
+    }
+    recordImport(tx, { sessionId: chat.session.id, ...chat.import })
+    return { sessionId: chat.session.id }
+  })
+}

@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto'
+import type { AttachmentPart, MessagePart } from '../../shared/domain/chat-message'
+import type { Db } from '../db/client'
+import { restoreChat } from '../db/repositories/restore-repo'
+import type { ImportRecord } from '../db/repositories/imports-repo'
+import { parseDistillExport, placedMessages, type DistillExport } from '../importers/distill-export'
+import { ImportError } from '../importers/openai-messages'
+import type { ModelSpec } from '../models/catalog'
+import { countMessage } from '../tokens/message-tokens'
+
+/** A file of an export, checked: its bytes are what its hash says. */
+export interface ImportedFile {
+  hash: string
+  mediaType: string
+  /** The name a message attached it under, for messages about it. */
+  filename: string
+  bytes: Uint8Array
+}
+
+/** What the main thread needs of a parsed export; the messages stay where they were parsed. */
+export interface PreparedImport {
+  contentHash: string
+  session: DistillExport['session']
+  messages: number
+  versions: number
+  snapshots: number
+  /** Every file the messages attach (hash and the name first attached under). */
+  attached: Array<{ hash: string; filename: string }>
+  /** Whether the export lists its files (exports made before files were exported do not). */
+  listsFiles: boolean
+  files: ImportedFile[]
+}
+
+const attachmentParts = (data: DistillExport) =>
+  placedMessages(data).flatMap(({ message }) => message.parts.filter((p): p is AttachmentPart & { hash: string } => p.type === 'attachment' && !!p.hash))
+
+/**
+ * The export's files, each checked against its sha-256 and size before anything is written: a
+ * damaged or altered file refuses the whole import with a sentence naming it.
+ */
+function checkedFiles(data: DistillExport, names: ReadonlyMap<string, string>): ImportedFile[] {
+  const seen = new Set<string>()
+  return (data.attachments ?? []).flatMap((file, i) => {
+    const name = names.get(file.hash) ?? `attachment ${i + 1}`
+    if (seen.has(file.hash)) return []
+    seen.add(file.hash)
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(file.data) || file.data.length % 4 !== 0) {
+      throw new ImportError(`The file “${name}” in the export is not valid base64. Nothing was imported.`)
+    }
+    const bytes = Buffer.from(file.data, 'base64')
+    if (bytes.length !== file.size || createHash('sha256').update(bytes).digest('hex') !== file.hash) {
+      throw new ImportError(`The file “${name}” in the export does not match its checksum: it was damaged or changed. Nothing was imported.`)
+    }
+    // Its own copy (a small Buffer shares a pool), so it can move to the main thread.
+    return [{ hash: file.hash, mediaType: file.mediaType, filename: name, bytes: new Uint8Array(bytes) }]
+  })
+}
+
+/**
+ * Identifies an exported chat by what it says: system prompt, every message's role and parts, and
+ * which are set aside (not its title, ids or times), so the same export imported twice is noticed.
+ */
+function exportHash(data: DistillExport): string {
+  const hash = createHash('sha256').update(JSON.stringify(['distill-chat', data.session.systemPrompt]))
+  for (const m of placedMessages(data)) hash.update('\0').update(JSON.stringify([m.message.role, m.hiddenIn !== null, m.message.parts]))
+  return hash.digest('hex')
+}
+
+/**
+ * Reads an export from its bytes: the file itself, or (`wrapped`) the body of a `sessions.import`
+ * request, `{ "text": "…" }`. Everything is validated and every file checked here.
+ */
+export function prepareImport(bytes: Uint8Array, wrapped: boolean): { data: DistillExport; prepared: PreparedImport } {
+  let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')
+  if (wrapped) {
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw new ImportError('The request body is not JSON.')
+    }
+    const inner = (body as { text?: unknown } | null)?.text
+    if (typeof inner !== 'string' || inner === '') throw new ImportError('The file is empty.')
+    text = inner
+  }
+  const data = parseDistillExport(text)
+  const attached = new Map<string, string>()
+  for (const p of attachmentParts(data)) if (!attached.has(p.hash)) attached.set(p.hash, p.filename)
+  const versions = data.versions?.length ?? 0
+  return {
+    data,
+    prepared: {
+      contentHash: exportHash(data),
+      session: data.session,
+      messages: data.messages.length,
+      versions,
+      snapshots: data.snapshots.length,
+      attached: [...attached].map(([hash, filename]) => ({ hash, filename })),
+      listsFiles: data.attachments !== undefined,
+      files: checkedFiles(data, attached)
+    }
+  }
+}
+
+export interface WriteOptions {
+  spec: ModelSpec
+  /** Ids for the new chat, its messages and its summaries (UUIDv7s made by the app). */
+  ids: string[]
+  now: number
+  title?: string
+  /** Files the export names without carrying them: their parts keep the name only. */
+  stripHashes: string[]
+  again: boolean
+  source: string
+  contentHash: string
+}
+
+const withoutHashes = (parts: MessagePart[], strip: ReadonlySet<string>): MessagePart[] =>
+  strip.size ? parts.map((p) => (p.type === 'attachment' && p.hash && strip.has(p.hash) ? (({ hash: _h, ...rest }) => rest)(p) : p)) : parts
+
+/**
+ * Writes a prepared export as a new chat in one transaction: each message counted for the chat's
+ * model, every version and summary pointing at the new ids. Resolves the earlier import instead
+ * when the same chat was imported before (and `again` is not set).
+ */
+export function writeImport(db: Db, data: DistillExport, options: WriteOptions): { sessionId: string } | { earlier: ImportRecord } {
+  const ids = options.ids[Symbol.iterator]()
+  const nextId = () => ids.next().value as string
+  const placed = placedMessages(data)
+  const strip = new Set(options.stripHashes)
+  const newId = new Map(placed.map((m) => [m.message.id, nextId()]))
+  const mapMessage = (id: string) => newId.get(id) ?? id
+  const snapshotIds = new Map(data.snapshots.map((snap) => [snap.id, nextId()]))
+  const s = data.session
+  return restoreChat(db, {
+    session: {
+      id: nextId(),
+      title: options.title ?? s.title,
+      provider: s.provider,
+      modelId: s.modelId,
+      strategy: s.strategy,
+      autoCompress: s.autoCompress,
+      systemPrompt: s.systemPrompt,
+      createdAt: s.createdAt,
+      updatedAt: options.now
+    },
+    messages: placed.map(({ message: m, seq, versionGroup, hiddenIn }) => {
+      const parts = withoutHashes(m.parts, strip)
+      const count = countMessage({ role: m.role, parts }, options.spec)
+      return {
+        id: newId.get(m.id)!,
+        seq,
+        role: m.role,
+        parts,
+        // Nothing can still be streaming in a file.
+        status: m.status === 'streaming' ? 'aborted' : m.status,
+        error: m.error ?? null,
+        inputTokens: m.usage?.inputTokens ?? null,
+        outputTokens: m.usage?.outputTokens ?? null,
+        createdAt: m.createdAt,
+        tokenCount: count.tokens,
+        tokenCounter: count.counter,
+        versionGroup: versionGroup && mapMessage(versionGroup),
+        hiddenIn: hiddenIn && mapMessage(hiddenIn)
+      }
+    }),
+    snapshots: data.snapshots.map((snap) => {
+      const c = snap.content
+      return {
+        id: snapshotIds.get(snap.id)!,
+        kind: snap.kind,
+        status: snap.status,
+        content: {
+          ...c,
+          messageRange: { firstMessageId: mapMessage(c.messageRange.firstMessageId), lastMessageId: mapMessage(c.messageRange.lastMessageId) },
+          previousSnapshotId: c.previousSnapshotId ? (snapshotIds.get(c.previousSnapshotId) ?? null) : null,
+          ...(c.tiered
+            ? { tiered: { ...c.tiered, ...(c.tiered.summarySnapshotId ? { summarySnapshotId: snapshotIds.get(c.tiered.summarySnapshotId) } : {}) } }
+            : {})
+        },
+        // A snapshot always covers up to a message; the parser checked it exists.
+        messageCutoffId: mapMessage(snap.messageCutoffId ?? c.messageRange.lastMessageId),
+        tokenCount: snap.tokenCount,
+        createdAt: snap.createdAt
+      }
+    }),
+    import: { contentHash: options.contentHash, source: options.source, importedAt: options.now },
+    again: options.again
+  })
+}
+
+/** How many ids writing this export takes: its messages, its summaries and the chat. */
+export const idsNeeded = (p: Pick<PreparedImport, 'messages' | 'versions' | 'snapshots'>) => p.messages + p.versions + p.snapshots + 1
