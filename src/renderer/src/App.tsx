@@ -12,6 +12,7 @@ import { useSessionsStore } from './stores/sessions-store'
 import { useSettingsStore } from './stores/settings-store'
 import { lastSessionId, useUiStore } from './stores/ui-store'
 import { wireEvents } from './stores/wire-events'
+import { notifyAutoCompression, notifyAutoCompressionFailed } from './features/compression/compression-toasts'
 
 /** A chat named in the address (`#chat/<id>`, a sidebar link opened in a new tab), else the last one open. */
 function sessionToRestore(): string | null {
@@ -50,7 +51,7 @@ export function App() {
   const sidebarCollapsed = useUiStore((s) => s.sidebarCollapsed)
 
   useEffect(() => {
-    const unwire = wireEvents()
+    const unwire = wireEvents({ autoCompressed: notifyAutoCompression, autoCompressionFailed: notifyAutoCompressionFailed })
     // Once the sidebar is there, while the window waits for a click: the first chat opens as fast as the next.
     void start().then(warmUpMessageRendering)
     return unwire

@@ -1,5 +1,4 @@
 import { providerIdSchema, type ProviderId } from '../../../shared/domain/provider'
-import type { ModelsService } from './models-service'
 import type { ProvidersService } from './providers-service'
 import type { SettingsService } from './settings-service'
 
@@ -15,7 +14,12 @@ const STARTER_MODELS: Record<Exclude<ProviderId, 'openai-compatible'>, string> =
  * built-in default is used only when its provider is set up — otherwise the first provider that is
  * (with only a local server configured, one of its models), so the first message does not fail.
  */
-export function createNewChatModel(deps: { settings: SettingsService; providers: ProvidersService; models: Pick<ModelsService, 'serverModelIds'> }) {
+export function createNewChatModel(deps: {
+  settings: SettingsService
+  providers: ProvidersService
+  /** The local server's models, as the models service last heard them. */
+  models: { serverModelIds(): readonly string[] }
+}) {
   return (): { provider: ProviderId; modelId: string } => {
     const s = deps.settings.get()
     const chosen = { provider: s.defaultProvider, modelId: s.defaultModel }

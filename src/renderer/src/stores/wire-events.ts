@@ -1,6 +1,6 @@
 import type { Settings } from '../../../shared/domain/settings'
 import { api } from '../api/client'
-import { notifyAutoCompression, notifyAutoCompressionFailed } from '../features/compression/compression-toasts'
+import type { CompressionReport } from '../../../shared/contract'
 import { useChatStore } from './chat-store'
 import { useCompressionStore } from './compression-store'
 import { useHistoryStore } from './history-store'
@@ -35,7 +35,16 @@ function reloadModelsIfNeeded(settings: Settings): void {
  * Connects the stores to the main process's events, once, for the app's lifetime. After the event
  * stream reconnects every store refetches, since events may have been missed meanwhile.
  */
-export function wireEvents(): () => void {
+/**
+ * What the events tell the person, when a feature wants to say it (a toast, a system notification):
+ * the stores raise notices through this, and never import a feature's components.
+ */
+export interface Notices {
+  autoCompressed(sessionId: string, report: CompressionReport): void
+  autoCompressionFailed(sessionId: string, message: string): void
+}
+
+export function wireEvents(notices: Notices): () => void {
   const offs = [
     api.on('sessions.changed', ({ sessionId, reason }) => {
       useSessionsStore.getState().changed(sessionId, reason)
@@ -68,12 +77,12 @@ export function wireEvents(): () => void {
       useHistoryStore.getState().changed(payload.sessionId)
       refreshUsage(payload.sessionId)
       // A manual run reports through its own request (with Retry on failure): only auto ones here.
-      if (payload.report.type === 'auto') notifyAutoCompression(payload.sessionId, payload.report)
+      if (payload.report.type === 'auto') notices.autoCompressed(payload.sessionId, payload.report)
     }),
     api.on('compression.failed', (payload) => {
       useCompressionStore.getState().failed(payload)
       // A manual run reports through its own request; an auto one (a model summary in the background) here.
-      if (payload.type === 'auto' && payload.code !== 'cancelled' && payload.code !== 'conflict') notifyAutoCompressionFailed(payload.sessionId, payload.message)
+      if (payload.type === 'auto' && payload.code !== 'cancelled' && payload.code !== 'conflict') notices.autoCompressionFailed(payload.sessionId, payload.message)
     }),
     api.on('compression.changed', ({ sessionId }) => {
       void useCompressionStore.getState().load(sessionId)

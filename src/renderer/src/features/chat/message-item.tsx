@@ -12,8 +12,8 @@ import { useUiStore } from '../../stores/ui-store'
 import { RecalledNote } from './recalled-note'
 import { LeftOutNote, SentCutNote } from './cut-notes'
 import { MessageActions, MessageContextMenu } from './message-actions'
-import { AttachAgainButton } from './attachment-manifest'
-import { MessageAttachments } from './message-attachments'
+import { AttachAgainButton } from '../../components/attachment-manifest'
+import { MessageAttachments } from '../../components/message-attachments'
 import { MessageEditor } from './message-editor'
 
 const SPEAKER: Record<ChatMessage['role'], string> = {

@@ -6,7 +6,7 @@ import { formatTokens } from '../../lib/format-tokens'
 import { useCompressionStore, type RunOptions, type RunOutcome } from '../../stores/compression-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUiStore } from '../../stores/ui-store'
-import { ManifestNote } from '../chat/attachment-manifest'
+import { ManifestNote } from '../../components/attachment-manifest'
 import { plainPreview, reductionText } from './preview-text'
 import './compression-toasts.css'
 

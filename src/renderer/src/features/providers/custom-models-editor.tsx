@@ -4,7 +4,7 @@ import type { Settings } from '../../../../shared/domain/settings'
 import { isApiError } from '../../api/api-error'
 import { PlusIcon, TrashIcon } from '../../components/icons'
 import { PROVIDER_LABELS, PROVIDER_ORDER } from '../../lib/providers'
-import { useDraftPart } from '../settings/settings-draft'
+import { useDraftPart } from '../../components/settings-draft'
 import {
   emptyRow,
   rowsDiffer,

@@ -3,7 +3,7 @@ import type { ProviderId } from '../../../../shared/domain/provider'
 import type { Settings } from '../../../../shared/domain/settings'
 import { isApiError } from '../../api/api-error'
 import { useProvidersStore } from '../../stores/providers-store'
-import { useDraftPart } from '../settings/settings-draft'
+import { useDraftPart } from '../../components/settings-draft'
 import { ModelSelect } from './model-select'
 
 /** "Default model for new chats": part of the page's draft, written with the rest by Save. */

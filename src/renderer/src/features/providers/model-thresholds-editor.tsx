@@ -4,7 +4,7 @@ import type { Settings } from '../../../../shared/domain/settings'
 import { isApiError } from '../../api/api-error'
 import { PROVIDER_LABELS } from '../../lib/providers'
 import { useProvidersStore } from '../../stores/providers-store'
-import { useDraftPart } from '../settings/settings-draft'
+import { useDraftPart } from '../../components/settings-draft'
 import { ModelSelect } from './model-select'
 import './model-thresholds-editor.css'
 

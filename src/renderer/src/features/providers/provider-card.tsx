@@ -4,7 +4,7 @@ import type { ProviderStatus } from '../../../../shared/domain/provider'
 import { errorMessage, isApiError } from '../../api/api-error'
 import { DEFAULT_BASE_URLS, PROVIDER_ENV } from '../../lib/providers'
 import { useProvidersStore } from '../../stores/providers-store'
-import { useDraftPart } from '../settings/settings-draft'
+import { useDraftPart } from '../../components/settings-draft'
 import { checkResultText, keyStatusText, readinessText } from './provider-status-text'
 import './provider-card.css'
 

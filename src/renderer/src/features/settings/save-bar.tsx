@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useDraftState } from './settings-draft'
+import { useDraftState } from '../../components/settings-draft'
 
 /** The page's form: Save is its submit button, so Enter in any field saves. */
 export const SETTINGS_FORM_ID = 'settings-form'

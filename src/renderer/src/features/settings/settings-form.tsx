@@ -2,7 +2,7 @@ import { useState } from 'react'
 import type { Settings } from '../../../../shared/domain/settings'
 import { isApiError } from '../../api/api-error'
 import { SettingField } from './setting-field'
-import { useDraftPart } from './settings-draft'
+import { useDraftPart } from '../../components/settings-draft'
 import { isDirty, rebase, toFormValues, toPatch, type FormValues } from './settings-form-values'
 import { ALL_FIELDS, SETTINGS_SECTIONS, type FormKey } from './settings-fields'
 

@@ -7,7 +7,7 @@ import { useUiStore } from '../../stores/ui-store'
 import { ModelsSection } from '../providers/models-section'
 import { ProvidersSection } from '../providers/providers-section'
 import { SaveBar, SETTINGS_FORM_ID } from './save-bar'
-import { SettingsDraft, useDraftState } from './settings-draft'
+import { SettingsDraft, useDraftState } from '../../components/settings-draft'
 import { SettingsForm } from './settings-form'
 import './settings-page.css'
 

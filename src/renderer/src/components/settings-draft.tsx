@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { toast } from 'sonner'
-import type { SettingsPatch } from '../../../../shared/domain/settings'
-import { errorMessage } from '../../api/api-error'
-import { useSettingsStore } from '../../stores/settings-store'
+import type { SettingsPatch } from '../../../shared/domain/settings'
+import { errorMessage } from '../api/api-error'
+import { useSettingsStore } from '../stores/settings-store'
 
 /**
  * The Settings page is one form: every section edits a draft, and one Save writes all that changed
