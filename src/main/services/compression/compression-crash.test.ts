@@ -6,7 +6,7 @@ import { createApp } from '../../app'
 import { silentLogger } from '../../logger'
 import { useTempDir } from '../../../../test/support/temp-dir'
 
-const ROOT = join(__dirname, '..', '..', '..')
+const ROOT = join(__dirname, '..', '..', '..', '..')
 const CHILD = join(ROOT, 'test', 'support', 'crash-child.ts')
 
 /** Runs the child until `killAfterMs` after its first commit, then SIGKILLs it; returns the committed ids. */

@@ -8,7 +8,7 @@ import { resolveModel } from '../../models/catalog'
 import { useTempDir } from '../../../../test/support/temp-dir'
 import { replayConversation } from '../../cli/replay'
 
-const FIXTURE = join(__dirname, '..', '..', '..', 'fixtures', 'conversations', 'trip-planning.jsonl')
+const FIXTURE = join(__dirname, '..', '..', '..', '..', 'fixtures', 'conversations', 'trip-planning.jsonl')
 const messages = parseOpenAIMessages(readFileSync(FIXTURE, 'utf8')).slice(0, 120)
 const gpt4o = resolveModel('openai', 'gpt-4o')!
 

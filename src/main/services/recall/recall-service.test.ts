@@ -65,9 +65,13 @@ describe('recall of summarized originals (DESIGN §11)', () => {
     expect(r.messages.findIndex((m) => String(m.content).startsWith('Recalled'))).toBe(1)
     expect(r.messages.at(-1)).toEqual({ role: 'user', content: "What is the name of the lighthouse keeper's cat?" })
 
-    // The meter names the same row while the question is still a draft.
-    const usage = await app.router.call('chat.context', { sessionId: session.id, draft: "What is the name of the lighthouse keeper's cat?" })
-    expect(usage).toMatchObject({ ok: true, data: { breakdown: { recalled: r.context.breakdown.recalled }, recalledIds: r.recalledIds } })
+    // The meter names the same row while the question is still a draft, once typing pauses (each
+    // keystroke stays a sum of stored counts and plans no recall).
+    const draft = "What is the name of the lighthouse keeper's cat?"
+    const typing = await app.router.call('chat.context', { sessionId: session.id, draft })
+    expect(typing).toMatchObject({ ok: true, data: { breakdown: { recalled: 0 }, recalledIds: [] } })
+    const paused = await app.router.call('chat.context', { sessionId: session.id, draft, recall: true })
+    expect(paused).toMatchObject({ ok: true, data: { breakdown: { recalled: r.context.breakdown.recalled }, recalledIds: r.recalledIds } })
   })
 
   it('dates an imported chat by the date its first message states', async () => {
