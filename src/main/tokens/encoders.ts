@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type { GptEncoding } from 'gpt-tokenizer/GptEncoding'
 import type { get_encoding as getEncoding, Tiktoken } from 'tiktoken'
+import { textSegments } from './text-segments'
 
 export type EncodingName = 'o200k_base' | 'cl100k_base'
 
@@ -34,13 +35,15 @@ function buildEncoder(name: EncodingName): Encoder {
   let api: GptEncoding | undefined = Gpt.getEncodingApi(name, () => ranks as never)
   let tiktoken: Tiktoken | undefined
   let freed = false
+  const countSegment = (text: string): number => {
+    if (freed || !api) throw new Error(`the ${name} encoder was freed`)
+    if (!JS_ONLY_WHITESPACE.test(text)) return api.countTokens(text, ORDINARY)
+    tiktoken ??= (load('tiktoken') as { get_encoding: typeof getEncoding }).get_encoding(name)
+    return tiktoken.encode_ordinary(text).length
+  }
   return {
-    count: (text) => {
-      if (freed || !api) throw new Error(`the ${name} encoder was freed`)
-      if (!JS_ONLY_WHITESPACE.test(text)) return api.countTokens(text, ORDINARY)
-      tiktoken ??= (load('tiktoken') as { get_encoding: typeof getEncoding }).get_encoding(name)
-      return tiktoken.encode_ordinary(text).length
-    },
+    // Both libraries are quadratic in the length of one piece: long runs are cut first (text-segments.ts).
+    count: (text) => textSegments(text).reduce((sum, segment) => sum + countSegment(segment), 0),
     free: () => {
       freed = true
       api?.clearMergeCache()
