@@ -15,7 +15,8 @@ import {
 import type { AttachmentPart, MessagePart } from '../../shared/domain/chat-message'
 import type { Db } from '../db/client'
 import { attachments, chatMessages, messageAttachments, type AttachmentRow } from '../db/schema'
-import { hasChunks, indexChunks } from '../db/repositories/attachment-chunks-repo'
+import { hasChunks, indexChunks, insertChunks } from '../db/repositories/attachment-chunks-repo'
+import { countTextTokensAsync } from '../tokens/encoders'
 import { chunkText } from './chunk-text'
 import { describePdf, describeText } from './describe-attachment'
 import { pdfPageCount, pdfText } from './pdf-text'
@@ -24,6 +25,9 @@ import { decodeText, isPdf, sniffImage } from './sniff-file'
 /** An upload nothing has referenced yet (a draft's file) is kept this long before a sweep removes it. */
 export const UNSENT_GRACE_MS = 24 * 60 * 60 * 1000
 const HASH = /^[0-9a-f]{64}$/
+/** Passages indexed per transaction on upload (a few ms of FTS5 work), the event loop given back between. */
+const CHUNK_BATCH = 50
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 export interface AttachmentStoreOptions {
   db: Db
@@ -86,6 +90,15 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
     return { mediaType: textMediaType(claimed), description: describeText(text, filename), text }
   }
 
+  /** indexChunks for a file of any size without holding the event loop for it. */
+  async function indexInBatches(hash: string, chunks: readonly string[]): Promise<void> {
+    if (chunks.length === 0 || hasChunks(db, hash)) return
+    for (let first = 0; first < chunks.length; first += CHUNK_BATCH) {
+      if (first > 0) await nextTurn()
+      insertChunks(db, hash, chunks.slice(first, first + CHUNK_BATCH), first)
+    }
+  }
+
   return {
     dir,
     pathOf,
@@ -109,7 +122,11 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
         .values({ hash, size: input.data.length, createdAt: at, ...row })
         .onConflictDoUpdate({ target: attachments.hash, set: { used: false, createdAt: at, description: row.description } })
         .run()
-      if (text) indexChunks(db, hash, chunkText(text))
+      if (text) {
+        // Counted now, in slices, so sending it later finds the count remembered (chat-attachments.ts).
+        if (attachmentKind(info.mediaType, filename) === 'text') await countTextTokensAsync(text, 'o200k_base')
+        await indexInBatches(hash, chunkText(text))
+      }
       const part: AttachmentPart = { type: 'attachment', filename, mediaType: info.mediaType, size: input.data.length, hash }
       if (info.pages !== undefined) part.pages = info.pages
       if (info.width && info.height) Object.assign(part, { width: info.width, height: info.height })

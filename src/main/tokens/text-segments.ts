@@ -44,27 +44,28 @@ function hardCut(text: string, at: number): number {
 
 /**
  * Splits `text` into segments whose counts add up to the count of the whole (exactly, unless a
- * run longer than MAX_RUN had to be cut). Linear in the text's length.
+ * run longer than MAX_RUN had to be cut). Linear in the text's length; lazy, so it can be sliced.
  */
-export function textSegments(text: string, maxRun = MAX_RUN, segment = SEGMENT): string[] {
-  if (text.length <= maxRun) return [text]
-  const out: string[] = []
+export function* textSegments(text: string, maxRun = MAX_RUN, segment = SEGMENT): Generator<string> {
+  if (text.length <= maxRun) {
+    yield text
+    return
+  }
   let start = 0 // of the current segment
   let lastStart = 0 // the latest piece boundary at or after `start`
   for (let i = 1; i < text.length; i++) {
     if (startsPiece(text, i)) {
       if (i - start > segment && lastStart > start) {
-        out.push(text.slice(start, lastStart))
+        yield text.slice(start, lastStart)
         start = lastStart
       }
       lastStart = i
     } else if (i - lastStart >= maxRun) {
       // A run with no boundary: close the segment before it, then cut the run by length.
       const cut = hardCut(text, i)
-      if (cut > start) out.push(text.slice(start, cut))
+      if (cut > start) yield text.slice(start, cut)
       start = lastStart = cut
     }
   }
-  out.push(text.slice(start))
-  return out
+  yield text.slice(start)
 }

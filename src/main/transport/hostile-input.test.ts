@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import type { FakeProvider } from '../../../e2e/fake-provider'
+import { useFakeProvider, useTestApps } from '../../../test/support/test-apps'
+import type { App } from '../app'
+
+let fake: FakeProvider
+useFakeProvider((f) => (fake = f))
+
+async function call<T>(app: App, route: string, input: unknown): Promise<T> {
+  const r = await app.router.call(route, input)
+  if (!r.ok) throw new Error(`${route}: ${r.error.message}`)
+  return r.data as T
+}
+
+/** How long `app.info` takes to answer when asked while `work` runs. */
+async function answerTimeDuring(app: App, work: () => Promise<unknown>): Promise<number> {
+  const running = work()
+  await new Promise((resolve) => setImmediate(resolve))
+  const asked = performance.now()
+  await app.router.call('app.info', {})
+  const answered = performance.now() - asked
+  await running
+  return answered
+}
+
+describe('input no request waits for', () => {
+  const open = useTestApps()
+  const openChat = async () => {
+    const app = open({ env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
+    const session = await call<{ id: string }>(app, 'sessions.create', {})
+    return { app, session }
+  }
+
+  it('a message of 300,000 × "b" is taken and counted while other requests are answered', async () => {
+    const { app, session } = await openChat()
+    fake.script([{ reply: 'ok' }])
+    const waited = await answerTimeDuring(app, async () => {
+      await call(app, 'chat.send', { sessionId: session.id, text: 'b'.repeat(300_000) })
+      await app.services.chat.idle()
+    })
+    // Counting it in one piece took over a minute, and app.info waited for all of it.
+    expect(waited).toBeLessThan(1500)
+    const [message] = app.services.chat.messages(session.id)
+    expect(message!.tokenCount).toBeGreaterThan(70_000)
+  }, 30_000)
+
+  it('a 2 MB text attachment of one letter is uploaded and sent while other requests are answered', async () => {
+    const { app, session } = await openChat()
+    fake.script([{ reply: 'ok' }])
+    const data = Buffer.from('A'.repeat(2 * 1024 * 1024)).toString('base64')
+    const waited = await answerTimeDuring(app, async () => {
+      const part = await call<{ hash: string; filename: string }>(app, 'attachments.upload', { filename: 'a.txt', mediaType: 'text/plain', data })
+      await call(app, 'chat.send', { sessionId: session.id, text: 'What is this?', attachments: [{ hash: part.hash, filename: part.filename }] })
+      await app.services.chat.idle()
+    })
+    expect(waited).toBeLessThan(1500)
+    expect(fake.requests.at(-1)!.body).toBeDefined()
+  }, 30_000)
+})
