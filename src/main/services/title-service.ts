@@ -58,7 +58,7 @@ export function createTitleService(
     const provider = session.provider ?? settings.get().defaultProvider
     if (!providers.status(provider).ready) return
     const chatModel = session.modelId ?? settings.get().defaultModel
-    const modelId = settings.get().summarizationModel ?? models.spec(provider, chatModel).summarizationModel ?? chatModel
+    const modelId = settings.get().summarizationModel?.trim() || models.spec(provider, chatModel).summarizationModel || chatModel
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_TIMEOUT_MS)])
     const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const result = await streamReply({
