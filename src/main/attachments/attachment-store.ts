@@ -8,6 +8,7 @@ import {
   attachmentManifest,
   attachmentRefusal,
   ATTACHMENT_TYPES_SENTENCE,
+  cleanFilename,
   MAX_ATTACHMENT_BYTES,
   textMediaType,
   type ManifestItem
@@ -38,12 +39,6 @@ export interface AttachmentStoreOptions {
 
 export type AttachmentStore = ReturnType<typeof createAttachmentStore>
 
-/** A file name without its folders or control characters, at most 255 characters. */
-export function cleanFilename(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim()
-  return (base || 'file').slice(0, 255)
-}
 
 /**
  * Content-addressed attachments: the bytes in `dir/ab/cdef…` (named by their sha-256), one row per

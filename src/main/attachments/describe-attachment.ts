@@ -3,11 +3,13 @@
  * compression manifest: once a file has left the active context, its name alone rarely says enough.
  */
 
+import { withoutHiddenCharacters } from '../../shared/domain/attachments'
+
 /** A description is a line in a list: at most this many characters. */
 export const DESCRIPTION_MAX = 120
 
 function clip(text: string, max = DESCRIPTION_MAX): string {
-  const line = text.replace(/\s+/g, ' ').trim()
+  const line = withoutHiddenCharacters(text.replace(/\s+/g, ' ')).trim()
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`
 }
 

@@ -1,5 +1,5 @@
 import type { FilePart, ModelMessage, TextPart, UserContent } from 'ai'
-import { attachmentKind, formatBytes } from '../../shared/domain/attachments'
+import { attachmentKind, cleanFilename, formatBytes } from '../../shared/domain/attachments'
 import { ATTACHMENT_URL_PROTOCOL } from '../providers/to-model-messages'
 import { pdfText } from './pdf-text'
 
@@ -15,13 +15,17 @@ function placeholderHash(part: Exclude<UserContent, string>[number]): string | n
   return part.data.pathname
 }
 
+/** A value inside a tag's attribute: a name can never close the attribute or the tag. */
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
 /** A text or code file as the model reads it: its name, then its content, fenced by tags it can quote. */
 export function textAttachment(filename: string, mediaType: string, text: string): TextPart {
-  return { type: 'text', text: `<attachment name="${filename}" type="${mediaType}">\n${text}\n</attachment>` }
+  return { type: 'text', text: `<attachment name="${attribute(cleanFilename(filename))}" type="${attribute(mediaType)}">\n${text}\n</attachment>` }
 }
 
 async function resolvePart(part: FilePart, hash: string, provider: string, source: AttachmentSource, vision: boolean): Promise<FilePart | TextPart> {
-  const filename = part.filename ?? 'file'
+  // Names stored before they were cleaned on every route are cleaned again on the way out.
+  const filename = cleanFilename(part.filename ?? 'file')
   const kind = attachmentKind(part.mediaType, filename)
   // An image earlier in a chat whose model was switched to one without vision: named, not sent.
   if (kind === 'image' && !vision) return { type: 'text', text: `[image: ${filename}: not shown, this model takes no images]` }
