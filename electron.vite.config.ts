@@ -12,7 +12,9 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
           // Extractive summaries run on a worker thread (src/main/workers/extractive-thread.ts).
-          'extractive-worker': resolve(__dirname, 'src/main/workers/extractive-worker.ts')
+          'extractive-worker': resolve(__dirname, 'src/main/workers/extractive-worker.ts'),
+          // PDFs are read on a thread of their own, within limits (src/main/workers/pdf-thread.ts).
+          'pdf-worker': resolve(__dirname, 'src/main/workers/pdf-worker.ts')
         }
       }
     }

@@ -99,14 +99,14 @@ const layerPolicies = [
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
   ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),
   ...layer('importers', { may: ['domain'], packages: ['zod'] }),
-  // Stored files: bytes on disk, rows in the database, their form in a request (PDF text via unpdf).
+  // Stored files: bytes on disk, rows in the database, their form in a request (PDF text read on a worker thread).
   ...layer('attachments', {
-    may: [...sharedLayers, 'attachments', 'db', 'engine', 'models', 'providers', 'tokens'],
+    may: [...sharedLayers, 'attachments', 'db', 'engine', 'models', 'providers', 'tokens', 'workers'],
     packages: ['ai', 'drizzle-orm', 'unpdf'],
     builtins: ['fs', 'path', 'crypto']
   }),
-  // Worker threads and their clients: pure engine work on plain data, off the main thread.
-  ...layer('workers', { may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers'], packages: ['better-sqlite3'], builtins: ['worker_threads', 'fs', 'path'] }),
+  // Worker threads and their clients: pure engine work on plain data, and reading PDFs (unpdf), off the main thread.
+  ...layer('workers', { may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers'], packages: ['better-sqlite3', 'unpdf'], builtins: ['worker_threads', 'fs', 'path'] }),
   // The CLI drives the app and its services like any other client; it never reaches into transport.
   ...layer('cli', {
     may: [...sharedLayers, 'app', 'support', 'services', 'importers', 'models', 'tokens', 'manifest'],

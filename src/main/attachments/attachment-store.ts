@@ -20,7 +20,7 @@ import { hasChunks, indexChunks, insertChunks } from '../db/repositories/attachm
 import { countTextTokensAsync } from '../tokens/encoders'
 import { chunkText } from './chunk-text'
 import { describePdf, describeText } from './describe-attachment'
-import { pdfPageCount, pdfText } from './pdf-text'
+import { readPdf } from '../workers/pdf-thread'
 import { decodeText, isPdf, sniffImage } from './sniff-file'
 
 /** An upload nothing has referenced yet (a draft's file) is kept this long before a sweep removes it. */
@@ -67,12 +67,13 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
     }
     if (isPdf(bytes)) {
       if (refusal && bytes.length > MAX_ATTACHMENT_BYTES) throw new AppError('invalid_input', refusal)
-      const pages = await pdfPageCount(bytes)
-      if (pages === null) throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
+      // Read on a thread of its own, within limits: a 14,000-page file neither blocks nor exhausts the app.
+      const pdf = await readPdf(bytes)
+      if (pdf === null) throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
       // Its text, for the manifest's line and recall; a PDF of scans has none, which is no error.
-      const texts = await pdfText(bytes).catch(() => [] as string[])
+      const { pages, texts } = pdf
       const text = texts.map((t, i) => `[page ${i + 1}]\n${t}`).join('\n\n')
-      return { mediaType: 'application/pdf', pages, description: describePdf(texts), text: texts.some((t) => t.trim()) ? text : null }
+      return { mediaType: 'application/pdf', pages, description: describePdf(texts, pages), text: texts.some((t) => t.trim()) ? text : null }
     }
     if (refusal) throw new AppError('invalid_input', refusal)
     const kind = attachmentKind(claimed, filename)

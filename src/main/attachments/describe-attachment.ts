@@ -68,13 +68,17 @@ export function describeText(text: string, filename = ''): string | null {
   return first ? clip(first) : null
 }
 
-/** A PDF: the first line of its text with words in it (usually its title). */
-export function describePdf(pages: readonly string[]): string | null {
+/**
+ * A PDF: the first line of its text with words in it (usually its title); when only the first
+ * pages of `total` were read (pdf-thread.ts limits), the line says so first.
+ */
+export function describePdf(pages: readonly string[], total = pages.length): string | null {
+  const partial = total > pages.length ? `Text read from ${pages.length} of ${total} pages` : null
   for (const page of pages.slice(0, 3)) {
-    const line = page.split(/\r?\n/).find((l) => letters(l) >= 3)
-    if (line) return clip(line)
+    const line = page.slice(0, HEAD_CHARS).split(/\r?\n/).find((l) => letters(l) >= 3)
+    if (line) return clip(partial ? `${partial}: ${line}` : line)
   }
-  return null
+  return partial
 }
 
 /** An image: its size, and what the user wrote with it, which is usually what it shows. */

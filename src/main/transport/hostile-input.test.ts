@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeProvider } from '../../../e2e/fake-provider'
+import { samplePdf } from '../../../test/support/sample-files'
 import { useFakeProvider, useTestApps } from '../../../test/support/test-apps'
 import type { App } from '../app'
 
@@ -89,4 +90,21 @@ describe('hostile attachment names', () => {
     expect(stored).toBe('invoicetxt.exe.txt')
     expect(sent).not.toMatch(/\\u202e|\u202E/i)
   })
+})
+
+describe('a PDF of 14,000 pages under the size limit', () => {
+  const open = useTestApps()
+
+  it('is read on its own thread within limits, and says which pages were left out', async () => {
+    const app = open()
+    const bytes = samplePdf(Array.from({ length: 14_000 }, (_, i) => `Page ${i + 1}`))
+    expect(bytes.length).toBeLessThan(5 * 1024 * 1024)
+    let part: { pages?: number; hash: string } | undefined
+    const waited = await answerTimeDuring(app, async () => {
+      part = await call(app, 'attachments.upload', { filename: 'huge.pdf', mediaType: 'application/pdf', data: bytes.toString('base64') })
+    })
+    expect(waited).toBeLessThan(1500) // it held the server for 30 s and 2.45 GB before
+    expect(part!.pages).toBe(14_000)
+    expect(app.services.attachments.describe(part!.hash)?.description).toMatch(/^Text read from 2000 of 14000 pages: Page 1$/)
+  }, 120_000)
 })
