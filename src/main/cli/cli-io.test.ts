@@ -28,6 +28,16 @@ describe('distill on the command line', () => {
     await expect(runCli('--db', db, 'context', '--session', id, '--message-file', join(tempDir(), 'missing.txt'))).rejects.toThrow(/Cannot read the message from .*missing\.txt: there is no such file/)
   }, 30_000)
 
+  it('count takes a message of 1,000,000 × "b" in moments (it took 447 s) and counts it like tiktoken', async () => {
+    const file = join(tempDir(), 'one.json')
+    writeFileSync(file, JSON.stringify([{ role: 'user', content: 'b'.repeat(1_000_000) }]))
+    const started = performance.now()
+    const out = JSON.parse(await runCli('count', '--model', 'gpt-4o', '--json', file)) as { tokens: number; exact: boolean }
+    expect(performance.now() - started).toBeLessThan(10_000)
+    // 250,000 tokens of "bbbb", the framing (3 + 1 for the role) and the reply priming (3).
+    expect(out).toMatchObject({ tokens: 250_007, exact: true })
+  }, 30_000)
+
   it('stops quietly when the reader of its output goes away (distill … | head)', async () => {
     const { db, id } = await chat()
     const run = spawnTs('test/support/cli-child.ts', ['--db', db, 'context', '--session', id])
