@@ -126,3 +126,21 @@ describe('textSegments', () => {
     }
   })
 })
+
+describe.each(ENCODINGS)('%s: a long text cut in the middle', (encoding) => {
+  it('counts exactly, from the whole text counted before and the part around the cut', () => {
+    const words = fc.array(fc.oneof(fc.lorem({ maxCount: 1 }), fc.constantFrom(' ', '\n', '. ', ', ', '42', '\n\n', 'é', '中文', '  ')), { minLength: 4000, maxLength: 6000 })
+    fc.assert(
+      fc.property(words, fc.double({ min: 0.6, max: 0.95, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (parts, keepShare, headShare) => {
+        const text = parts.join(' ')
+        fc.pre(text.length >= 20_000)
+        expect(countTextTokens(text, encoding)).toBe(expected(text, encoding))
+        const keep = Math.floor(text.length * keepShare)
+        const head = Math.floor(keep * headShare)
+        const cut = `${text.slice(0, head)}\n[...${text.length - keep}...]\n${text.slice(text.length - (keep - head))}`
+        expect(countTextTokens(cut, encoding)).toBe(expected(cut, encoding))
+      }),
+      { numRuns: 20, endOnFailure: true }
+    )
+  }, 60_000)
+})

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import type { GptEncoding } from 'gpt-tokenizer/GptEncoding'
 import type { get_encoding as getEncoding, Tiktoken } from 'tiktoken'
-import { LruCache } from './lru-cache'
+import { countIndexed, countIndexedInSlices, CountedTexts } from './counted-texts'
 import { textSegments } from './text-segments'
 
 export type EncodingName = 'o200k_base' | 'cl100k_base'
@@ -56,31 +56,21 @@ function buildEncoder(name: EncodingName): Encoder {
     tiktoken ??= (load('tiktoken') as { get_encoding: typeof getEncoding }).get_encoding(name)
     return tiktoken.encode_ordinary(text).length
   }
-  // Long texts counted once are remembered (by the string itself), so a count made in slices off the
-  // request path (countTextTokensAsync) is not repeated by the synchronous callers that follow it.
-  const remembered = new LruCache<string, number>(REMEMBERED_TEXTS)
+  // Long texts counted once are remembered, so a count made in slices off the request path
+  // (countTextTokensAsync) is not repeated by the synchronous callers that follow it, and a message
+  // cut in the middle to fit the window costs only the part around the cut (counted-texts.ts).
+  const remembered = new CountedTexts(REMEMBERED_TEXTS)
+  const countShort = (text: string) => countSegments(text, countSegment)
   return {
     // Both libraries are quadratic in the length of one piece: long runs are cut first (text-segments.ts).
     count: (text) => {
-      if (text.length < SLICED_MIN) return countSegments(text, countSegment)
-      let n = remembered.get(text)
-      if (n === undefined) remembered.set(text, (n = countSegments(text, countSegment)))
-      return n
+      if (text.length < SLICED_MIN) return countShort(text)
+      return remembered.get(text) ?? remembered.reuse(text, countShort) ?? remembered.add(countIndexed(text, countSegment))
     },
     async countSliced(text) {
-      let n = remembered.get(text)
-      if (n !== undefined) return n
-      n = 0
-      let sliceStart = performance.now()
-      for (const segment of textSegments(text)) {
-        n += countSegment(segment)
-        if (performance.now() - sliceStart >= SLICE_MS) {
-          await new Promise((resolve) => setImmediate(resolve))
-          sliceStart = performance.now()
-        }
-      }
-      remembered.set(text, n)
-      return n
+      const known = remembered.get(text)
+      if (known !== undefined) return known
+      return remembered.add(await countIndexedInSlices(text, countSegment, SLICE_MS))
     },
     free: () => {
       freed = true
