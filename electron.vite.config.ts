@@ -14,7 +14,9 @@ export default defineConfig({
           // Extractive summaries run on a worker thread (src/main/workers/extractive-thread.ts).
           'extractive-worker': resolve(__dirname, 'src/main/workers/extractive-worker.ts'),
           // Large chat imports are read and written on a worker thread (src/main/workers/import-thread.ts).
-          'import-worker': resolve(__dirname, 'src/main/workers/import-worker.ts')
+          'import-worker': resolve(__dirname, 'src/main/workers/import-worker.ts'),
+          // PDFs are read on a thread of their own, within limits (src/main/workers/pdf-thread.ts).
+          'pdf-worker': resolve(__dirname, 'src/main/workers/pdf-worker.ts')
         }
       }
     }

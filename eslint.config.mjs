@@ -114,9 +114,9 @@ const layerPolicies = [
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
   ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),
   ...layer('importers', { may: ['domain'], packages: ['zod'] }),
-  // Stored files: bytes on disk, rows in the database, their form in a request (PDF text via unpdf).
+  // Stored files: bytes on disk, rows in the database, their form in a request (PDF text read on a worker thread).
   ...layer('attachments', {
-    may: [...sharedLayers, 'attachments', 'db', 'engine', 'models', 'providers', 'tokens'],
+    may: [...sharedLayers, 'attachments', 'db', 'engine', 'models', 'providers', 'tokens', 'workers'],
     packages: ['ai', 'drizzle-orm', 'unpdf'],
     builtins: ['fs', 'path', 'crypto']
   }),
@@ -125,6 +125,8 @@ const layerPolicies = [
   ...layer('workers', {
     may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers', 'importers'],
     types: ['db'],
+    // The PDF thread reads PDFs (unpdf) within limits.
+    packages: ['unpdf'],
     builtins: ['worker_threads', 'fs', 'path', 'crypto']
   }),
   // The worker thread reads stored parts by id through the db's reader; the import thread writes one

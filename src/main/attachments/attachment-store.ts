@@ -8,6 +8,7 @@ import {
   attachmentManifest,
   attachmentRefusal,
   ATTACHMENT_TYPES_SENTENCE,
+  cleanFilename,
   MAX_ATTACHMENT_BYTES,
   textMediaType,
   type ManifestItem
@@ -15,15 +16,19 @@ import {
 import type { AttachmentPart, MessagePart } from '../../shared/domain/chat-message'
 import type { Db } from '../db/client'
 import { attachments, chatMessages, messageAttachments, type AttachmentRow } from '../db/schema'
-import { hasChunks, indexChunks } from '../db/repositories/attachment-chunks-repo'
+import { hasChunks, indexChunks, insertChunks } from '../db/repositories/attachment-chunks-repo'
+import { countTextTokensAsync } from '../tokens/encoders'
 import { chunkText } from './chunk-text'
 import { describePdf, describeText } from './describe-attachment'
-import { pdfPageCount, pdfText } from './pdf-text'
+import { readPdf } from '../workers/pdf-thread'
 import { decodeText, isPdf, sniffImage } from './sniff-file'
 
 /** An upload nothing has referenced yet (a draft's file) is kept this long before a sweep removes it. */
 export const UNSENT_GRACE_MS = 24 * 60 * 60 * 1000
 const HASH = /^[0-9a-f]{64}$/
+/** Passages indexed per transaction on upload (a few ms of FTS5 work), the event loop given back between. */
+const CHUNK_BATCH = 50
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 export interface AttachmentStoreOptions {
   db: Db
@@ -34,12 +39,6 @@ export interface AttachmentStoreOptions {
 
 export type AttachmentStore = ReturnType<typeof createAttachmentStore>
 
-/** A file name without its folders or control characters, at most 255 characters. */
-export function cleanFilename(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim()
-  return (base || 'file').slice(0, 255)
-}
 
 /**
  * Content-addressed attachments: the bytes in `dir/ab/cdef…` (named by their sha-256), one row per
@@ -68,12 +67,13 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
     }
     if (isPdf(bytes)) {
       if (refusal && bytes.length > MAX_ATTACHMENT_BYTES) throw new AppError('invalid_input', refusal)
-      const pages = await pdfPageCount(bytes)
-      if (pages === null) throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
+      // Read on a thread of its own, within limits: a 14,000-page file neither blocks nor exhausts the app.
+      const pdf = await readPdf(bytes)
+      if (pdf === null) throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
       // Its text, for the manifest's line and recall; a PDF of scans has none, which is no error.
-      const texts = await pdfText(bytes).catch(() => [] as string[])
+      const { pages, texts } = pdf
       const text = texts.map((t, i) => `[page ${i + 1}]\n${t}`).join('\n\n')
-      return { mediaType: 'application/pdf', pages, description: describePdf(texts), text: texts.some((t) => t.trim()) ? text : null }
+      return { mediaType: 'application/pdf', pages, description: describePdf(texts, pages), text: texts.some((t) => t.trim()) ? text : null }
     }
     if (refusal) throw new AppError('invalid_input', refusal)
     const kind = attachmentKind(claimed, filename)
@@ -84,6 +84,15 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
       throw new AppError('invalid_input', `“${filename}” holds binary data, not text. Distill takes ${ATTACHMENT_TYPES_SENTENCE}.`)
     }
     return { mediaType: textMediaType(claimed), description: describeText(text, filename), text }
+  }
+
+  /** indexChunks for a file of any size without holding the event loop for it. */
+  async function indexInBatches(hash: string, chunks: readonly string[]): Promise<void> {
+    if (chunks.length === 0 || hasChunks(db, hash)) return
+    for (let first = 0; first < chunks.length; first += CHUNK_BATCH) {
+      if (first > 0) await nextTurn()
+      insertChunks(db, hash, chunks.slice(first, first + CHUNK_BATCH), first)
+    }
   }
 
   return {
@@ -109,7 +118,11 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
         .values({ hash, size: input.data.length, createdAt: at, ...row })
         .onConflictDoUpdate({ target: attachments.hash, set: { used: false, createdAt: at, description: row.description } })
         .run()
-      if (text) indexChunks(db, hash, chunkText(text))
+      if (text) {
+        // Counted now, in slices, so sending it later finds the count remembered (chat-attachments.ts).
+        if (attachmentKind(info.mediaType, filename) === 'text') await countTextTokensAsync(text, 'o200k_base')
+        await indexInBatches(hash, chunkText(text))
+      }
       const part: AttachmentPart = { type: 'attachment', filename, mediaType: info.mediaType, size: input.data.length, hash }
       if (info.pages !== undefined) part.pages = info.pages
       if (info.width && info.height) Object.assign(part, { width: info.width, height: info.height })

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai'
 import { AppError } from '../../shared/app-error'
-import { attachmentKind, manifestText, MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../../shared/domain/attachments'
+import { attachmentKind, cleanFilename, manifestText, MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../../shared/domain/attachments'
 import type { AttachmentPart } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS, type ProviderId } from '../../shared/domain/provider'
 import { SUMMARY_PREFIX } from '../engine/build-context'
@@ -64,7 +64,9 @@ export function createChatAttachments(deps: {
   return {
     partsFor(sent, provider, modelId, messageText = '') {
       if (sent.length > MAX_ATTACHMENTS_PER_MESSAGE) throw new AppError('invalid_input', TOO_MANY_ATTACHMENTS)
-      const parts = sent.map((s): AttachmentPart => {
+      const parts = sent.map((sentFile): AttachmentPart => {
+        // Cleaned on every route, as on upload: a name is never a path, and never hides its extension.
+        const s = { hash: sentFile.hash, filename: cleanFilename(sentFile.filename) }
         const row = deps.store.describe(s.hash)
         if (!row) throw new AppError('not_found', `“${s.filename}” is no longer stored. Attach it again.`)
         const part: AttachmentPart = { type: 'attachment', filename: s.filename, mediaType: row.mediaType, size: row.size, hash: row.hash }

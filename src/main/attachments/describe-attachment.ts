@@ -3,15 +3,32 @@
  * compression manifest: once a file has left the active context, its name alone rarely says enough.
  */
 
+import { withoutHiddenCharacters } from '../../shared/domain/attachments'
+
 /** A description is a line in a list: at most this many characters. */
 export const DESCRIPTION_MAX = 120
 
 function clip(text: string, max = DESCRIPTION_MAX): string {
-  const line = text.replace(/\s+/g, ' ').trim()
+  const line = withoutHiddenCharacters(text.replace(/\s+/g, ' ')).trim()
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`
 }
 
-const letters = (line: string) => (line.match(/\p{L}/gu) ?? []).length
+/** What a description reads of a file: its first lines, each cut short (a 5 MB line is no title). */
+const HEAD_CHARS = 64 * 1024
+const LINE_CHARS = 2000
+const letters = (line: string) => (line.slice(0, LINE_CHARS).match(/\p{L}/gu) ?? []).length
+
+/** Lines with something in them, counted without splitting the whole file. */
+function filledLines(text: string): number {
+  let n = 0
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf('\n', at)
+    const stop = end < 0 ? text.length : end
+    if (/\S/.test(text.slice(at, Math.min(stop, at + LINE_CHARS)))) n++
+    at = stop + 1
+  }
+  return n
+}
 
 /** A comment's words without its markers: `// Parses dates`, `# Config`, `/** Loads … *\/`, `-- Schema`. */
 function commentText(line: string): string | null {
@@ -23,10 +40,10 @@ function commentText(line: string): string | null {
 const NOISE = /^\s*(#!|# -\*-|['"]use strict['"]|[-=_*~`#{}()[\];,.<>/\\|]+\s*$)/
 
 function csvDescription(text: string, separator: string, kind: string): string | null {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '')
-  const header = lines[0]?.split(separator).map((c) => c.trim().replace(/^"|"$/g, ''))
+  const first = text.slice(0, HEAD_CHARS).split(/\r?\n/).find((l) => l.trim() !== '')
+  const header = first?.slice(0, LINE_CHARS).split(separator).map((c) => c.trim().replace(/^"|"$/g, ''))
   if (!header || header.length < 2) return null
-  const rows = lines.length - 1
+  const rows = filledLines(text) - 1
   return clip(`${kind} with ${rows} ${rows === 1 ? 'row' : 'rows'}; columns: ${header.join(', ')}`)
 }
 
@@ -39,7 +56,7 @@ export function describeText(text: string, filename = ''): string | null {
   const ext = filename.toLowerCase().split('.').pop() ?? ''
   if (ext === 'csv') return csvDescription(text, ',', 'CSV')
   if (ext === 'tsv') return csvDescription(text, '\t', 'TSV')
-  const lines = text.split(/\r?\n/, 400)
+  const lines = text.slice(0, HEAD_CHARS).split(/\r?\n/, 400).map((l) => l.slice(0, LINE_CHARS))
   const heading = lines.slice(0, 40).find((l) => /^#{1,6}\s+\S/.test(l) && letters(l) >= 2)
   if (heading && !/\.(py|sh|bash|zsh|rb|pl|r|yaml|yml|toml|ini|cfg|conf|env)$/i.test(filename)) return clip(heading.replace(/^#+\s*/, '').replace(/\s*#+\s*$/, ''))
   for (const line of lines.slice(0, 30)) {
@@ -51,13 +68,17 @@ export function describeText(text: string, filename = ''): string | null {
   return first ? clip(first) : null
 }
 
-/** A PDF: the first line of its text with words in it (usually its title). */
-export function describePdf(pages: readonly string[]): string | null {
+/**
+ * A PDF: the first line of its text with words in it (usually its title); when only the first
+ * pages of `total` were read (pdf-thread.ts limits), the line says so first.
+ */
+export function describePdf(pages: readonly string[], total = pages.length): string | null {
+  const partial = total > pages.length ? `Text read from ${pages.length} of ${total} pages` : null
   for (const page of pages.slice(0, 3)) {
-    const line = page.split(/\r?\n/).find((l) => letters(l) >= 3)
-    if (line) return clip(line)
+    const line = page.slice(0, HEAD_CHARS).split(/\r?\n/).find((l) => letters(l) >= 3)
+    if (line) return clip(partial ? `${partial}: ${line}` : line)
   }
-  return null
+  return partial
 }
 
 /** An image: its size, and what the user wrote with it, which is usually what it shows. */

@@ -1,7 +1,7 @@
 import type { FilePart, ModelMessage, TextPart, UserContent } from 'ai'
-import { attachmentKind, formatBytes } from '../../shared/domain/attachments'
+import { attachmentKind, cleanFilename, formatBytes } from '../../shared/domain/attachments'
 import { ATTACHMENT_URL_PROTOCOL } from '../providers/to-model-messages'
-import { pdfText } from './pdf-text'
+import { readPdf } from '../workers/pdf-thread'
 
 /** Providers whose APIs read a PDF themselves (text and page images); others get its text. */
 export const NATIVE_PDF_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic', 'google'])
@@ -15,13 +15,17 @@ function placeholderHash(part: Exclude<UserContent, string>[number]): string | n
   return part.data.pathname
 }
 
+/** A value inside a tag's attribute: a name can never close the attribute or the tag. */
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
 /** A text or code file as the model reads it: its name, then its content, fenced by tags it can quote. */
 export function textAttachment(filename: string, mediaType: string, text: string): TextPart {
-  return { type: 'text', text: `<attachment name="${filename}" type="${mediaType}">\n${text}\n</attachment>` }
+  return { type: 'text', text: `<attachment name="${attribute(cleanFilename(filename))}" type="${attribute(mediaType)}">\n${text}\n</attachment>` }
 }
 
 async function resolvePart(part: FilePart, hash: string, provider: string, source: AttachmentSource, vision: boolean): Promise<FilePart | TextPart> {
-  const filename = part.filename ?? 'file'
+  // Names stored before they were cleaned on every route are cleaned again on the way out.
+  const filename = cleanFilename(part.filename ?? 'file')
   const kind = attachmentKind(part.mediaType, filename)
   // An image earlier in a chat whose model was switched to one without vision: named, not sent.
   if (kind === 'image' && !vision) return { type: 'text', text: `[image: ${filename}: not shown, this model takes no images]` }
@@ -33,9 +37,11 @@ async function resolvePart(part: FilePart, hash: string, provider: string, sourc
   }
   if (kind === 'text') return textAttachment(filename, part.mediaType, new TextDecoder().decode(bytes))
   if (kind === 'pdf' && !NATIVE_PDF_PROVIDERS.has(provider)) {
-    const pages = await pdfText(bytes).catch(() => null)
-    if (!pages) return { type: 'text', text: `[attachment: ${filename}, PDF, ${formatBytes(bytes.length)}: its text could not be read]` }
-    return textAttachment(filename, 'application/pdf', pages.map((t, i) => `--- page ${i + 1} ---\n${t}`).join('\n'))
+    const pdf = await readPdf(bytes).catch(() => null)
+    if (!pdf) return { type: 'text', text: `[attachment: ${filename}, PDF, ${formatBytes(bytes.length)}: its text could not be read]` }
+    const text = pdf.texts.map((t, i) => `--- page ${i + 1} ---\n${t}`).join('\n')
+    // What was left out is said where the model reads the file, so it does not answer as if it had read it all.
+    return textAttachment(filename, 'application/pdf', pdf.omitted ? `${text}\n--- ${pdf.omitted} ---` : text)
   }
   return { type: 'file', data: bytes, mediaType: part.mediaType, filename }
 }

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import type { Command } from 'commander'
 import { Option } from 'commander'
+import { AppError } from '../../shared/app-error'
 import { isChatGPTExport, parseChatGPTExport, type ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError, parseOpenAIMessages } from '../importers/openai-messages'
 import { importChats } from './import-chats'
 import { importDistillChat } from './import-distill-chat'
 import { print, withApp } from './open-app'
-import { parsePositiveInt } from './parse-options'
+import { parsePositiveInt, readMessageFile } from './parse-options'
 import { progressBar } from './progress'
 
 function readConversations(file: string): ImportedConversation[] {
@@ -80,13 +81,16 @@ export function registerChatCommands(program: Command): void {
     .description('Show exactly what the model would receive for the next message of a chat')
     .requiredOption('--session <id>', 'chat id (see `distill sessions`)')
     .option('--message <text>', 'the request sending this message now would make (nothing is written)')
+    .option('--message-file <file>', 'the same, with the message read from a file (- for standard input)')
     .option('--json', 'print JSON')
-    .action(async (opts: { session: string; message?: string; json?: boolean }) => {
+    .action(async (opts: { session: string; message?: string; messageFile?: string; json?: boolean }) => {
+      if (opts.message !== undefined && opts.messageFile !== undefined) throw new AppError('invalid_input', 'Give the message with --message or --message-file, not both.')
+      const message = opts.messageFile !== undefined ? readMessageFile(opts.messageFile) : opts.message
       const out = await withApp(program, async (app) => {
         // A send that compresses first is shown after that compression (computed, not stored).
-        const next = await app.services.compression.nextSummary(opts.session, opts.message ?? '')
+        const next = await app.services.compression.nextSummary(opts.session, message ?? '')
         // The meter's report and the request come from the same measurement of the same state.
-        const { usage, conversation: conv, request } = app.services.usage.nextRequest(opts.session, opts.message ?? '', next)
+        const { usage, conversation: conv, request } = app.services.usage.nextRequest(opts.session, message ?? '', next)
         return {
           model: `${conv.spec.provider}:${conv.spec.id}`,
           // The context as the meter and the inspector show it (the provider's tokens, by the budget's conversion).
@@ -103,7 +107,7 @@ export function registerChatCommands(program: Command): void {
           budget: conv.budget,
           breakdown: request.context.breakdown,
           recalled: { tokens: request.context.breakdown.recalled, messageIds: request.recalledIds },
-          // Tokens cut from the middle of --message because it is larger than the window allows.
+          // Tokens cut from the middle of the message because it is larger than the window allows.
           inputCut: request.inputCut?.tokens ?? 0,
           messages: [
             ...(request.system ? [{ role: 'system', content: request.system }] : []),

@@ -26,6 +26,13 @@ export function buildProgram(): Command {
 
 /** Runs the command line; `bin/distill.cjs` (the documented `npx distill`) calls this. */
 export async function main(argv: readonly string[]): Promise<void> {
+  // `distill … | head` closes the pipe before everything is written: stop quietly, as other tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err
+      process.exit(0)
+    })
+  }
   try {
     await buildProgram().parseAsync([...argv])
   } catch (err) {

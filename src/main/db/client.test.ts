@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
 import { spawnTs } from '../../../test/support/child-process'
 import { useTempDir } from '../../../test/support/temp-dir'
-import { DatabaseOpenError, findMigrationsFolder, openDatabase } from './client'
+import { DatabaseOpenError, DISTILL_APPLICATION_ID, findMigrationsFolder, openDatabase } from './client'
 
 describe('openDatabase', () => {
   const tempDir = useTempDir()
@@ -104,6 +104,65 @@ describe('opening files Distill did not make, or cannot write', () => {
     expect(error.message).toBe(`The file ${file} is a SQLite database that Distill did not create (it holds 1 other table). It was left untouched; use --db to choose another file.`)
     expect(readFileSync(file).equals(before)).toBe(true)
     expect(existsSync(`${file}-wal`)).toBe(false)
+  })
+
+  /** Opens `file` expecting a refusal, and checks nothing in it changed. */
+  function expectForeign(file: string): DatabaseOpenError {
+    const before = readFileSync(file)
+    let error: unknown
+    try {
+      openDatabase(file).close()
+    } catch (err) {
+      error = err
+    }
+    expect(error).toBeInstanceOf(DatabaseOpenError)
+    expect((error as DatabaseOpenError).reason).toBe('foreign')
+    expect(readFileSync(file).equals(before)).toBe(true)
+    expect(existsSync(`${file}-wal`)).toBe(false)
+    return error as DatabaseOpenError
+  }
+
+  it('refuses another drizzle app’s file, though it has __drizzle_migrations, and leaves it byte for byte', () => {
+    const file = join(tempDir(), 'other-app.db')
+    const other = new Database(file)
+    other.exec(`CREATE TABLE __drizzle_migrations (id INTEGER PRIMARY KEY, hash text NOT NULL, created_at numeric);
+      INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('abc', 1700000000000);
+      CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('ada')`)
+    other.close()
+    expect(expectForeign(file).message).toMatch(/did not create \(it holds 2 other tables\)/)
+  })
+
+  it('refuses a file holding only a view, and one marked by another application', () => {
+    const viewFile = join(tempDir(), 'view.db')
+    const view = new Database(viewFile)
+    view.exec('CREATE VIEW answer AS SELECT 42 AS value')
+    view.close()
+    expect(expectForeign(viewFile).message).toMatch(/1 other schema object/)
+
+    const markedFile = join(tempDir(), 'marked.db')
+    const marked = new Database(markedFile)
+    marked.pragma('application_id = 1234')
+    marked.close()
+    expect(expectForeign(markedFile).message).toMatch(/application id 1234/)
+  })
+
+  it('marks its databases as its own, and marks one an earlier version made without the mark', () => {
+    const file = join(tempDir(), 'distill.db')
+    openDatabase(file).close()
+    const read = () => {
+      const raw = new Database(file, { readonly: true })
+      const id = raw.pragma('application_id', { simple: true })
+      raw.close()
+      return id
+    }
+    expect(read()).toBe(DISTILL_APPLICATION_ID)
+    const raw = new Database(file)
+    raw.pragma('application_id = 0') // as an earlier Distill left it
+    raw.close()
+    const reopened = openDatabase(file)
+    expect(reopened.sqlite.prepare('SELECT count(*) AS n FROM sessions').get()).toEqual({ n: 0 })
+    reopened.close()
+    expect(read()).toBe(DISTILL_APPLICATION_ID)
   })
 
   it('sets up an empty file and a missing one alike', () => {

@@ -29,6 +29,13 @@ export class DatabaseOpenError extends Error {
   }
 }
 
+/**
+ * Written into the header of every Distill database (`PRAGMA application_id`, 'Dstl'), so a file
+ * is known as Distill's own without trusting its table names: another drizzle app's file has a
+ * `__drizzle_migrations` table too.
+ */
+export const DISTILL_APPLICATION_ID = 0x4473746c
+
 interface Journal {
   entries: Array<{ idx: number; when: number; tag: string }>
 }
@@ -122,7 +129,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): DbHandle 
   }
 
   try {
-    assertOurs(sqlite, path)
+    assertOurs(sqlite, migrationsFolder, path)
     assertNotNewer(sqlite, migrationsFolder, path)
     if (readonly) {
       if (latestApplied(sqlite) === null) {
@@ -139,6 +146,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): DbHandle 
     sqlite.pragma('synchronous = NORMAL')
     const db = drizzle(sqlite, { schema })
     migrate(db, { migrationsFolder })
+    // Marked once migrated: a new file, and one an earlier Distill made before the mark existed.
+    if (applicationId(sqlite) !== DISTILL_APPLICATION_ID) sqlite.pragma(`application_id = ${DISTILL_APPLICATION_ID}`)
     return { db, sqlite, file: path, close: () => sqlite.close() }
   } catch (err) {
     sqlite.close()
@@ -186,20 +195,44 @@ function describeOpenFailure(err: unknown, path: string): DatabaseOpenError {
   )
 }
 
-/** A SQLite file with tables but no Distill migrations belongs to another program. */
-function assertOurs(sqlite: Database.Database, path: string): void {
-  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>
-  if (tables.length === 0 || tables.some((t) => t.name === '__drizzle_migrations')) return
+const applicationId = (sqlite: Database.Database) => Number(sqlite.pragma('application_id', { simple: true }))
+
+/**
+ * Distill's own file: marked with its application id, or (made before the mark) holding only
+ * migrations from Distill's journal. An empty file is set up; any other is another program's and is
+ * refused before anything is written: another app's drizzle migrations, a file holding only a view.
+ */
+function assertOurs(sqlite: Database.Database, migrationsFolder: string, path: string): void {
+  const id = applicationId(sqlite)
+  if (id === DISTILL_APPLICATION_ID) return
+  const objects = sqlite.prepare("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").all() as Array<{ type: string; name: string }>
+  if (id === 0 && objects.length === 0) return
+  if (id === 0 && isUnmarkedDistill(sqlite, migrationsFolder, objects)) return
+  const tables = objects.filter((o) => o.type === 'table').length
+  const holds = tables > 0 ? `${tables} other table${tables === 1 ? '' : 's'}` : `${objects.length} other schema object${objects.length === 1 ? '' : 's'}`
   throw new DatabaseOpenError(
-    `The file ${path} is a SQLite database that Distill did not create (it holds ${tables.length} other table${tables.length === 1 ? '' : 's'}). ` +
+    `The file ${path} is a SQLite database that Distill did not create (it holds ${holds}${id !== 0 ? `, application id ${id}` : ''}). ` +
       'It was left untouched; use --db to choose another file.',
     path,
     'foreign'
   )
 }
 
+/** Made by a Distill from before the application id: Distill's tables, and only Distill's migrations applied. */
+function isUnmarkedDistill(sqlite: Database.Database, migrationsFolder: string, objects: ReadonlyArray<{ name: string }>): boolean {
+  const names = new Set(objects.map((o) => o.name))
+  if (!['__drizzle_migrations', 'sessions', 'chat_messages', 'settings'].every((t) => names.has(t))) return false
+  const known = new Set(readJournal(migrationsFolder).entries.map((e) => e.when))
+  const applied = sqlite.prepare('SELECT created_at AS at FROM __drizzle_migrations').all() as Array<{ at: number | string | null }>
+  return applied.length > 0 && applied.every((m) => known.has(Number(m.at)))
+}
+
+function readJournal(migrationsFolder: string): Journal {
+  return JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as Journal
+}
+
 function latestKnownMigration(migrationsFolder: string): number {
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as Journal
+  const journal = readJournal(migrationsFolder)
   return Math.max(0, ...journal.entries.map((e) => e.when))
 }
 

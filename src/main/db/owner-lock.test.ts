@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -68,6 +68,20 @@ describe('one writer per database', () => {
     expect(raw.prepare('SELECT status, error FROM chat_messages WHERE id = ?').get(replyId)).toEqual({ status: 'streaming', error: null })
     raw.close()
   }, 30_000)
+
+  it('meets the same lock through a symbolic link to the file or to its folder', async () => {
+    const dir = tempDir()
+    const dbFile = join(dir, 'a.db')
+    const first = open(dbFile)
+    symlinkSync(dbFile, join(dir, 'link.db'))
+    symlinkSync(dir, join(dir, 'folder-link'))
+    for (const other of [join(dir, 'link.db'), join(dir, 'folder-link', 'a.db')]) {
+      expect(() => open(other), other).toThrow(/This database is open in Distill \(distill test, pid/)
+    }
+    await first.close()
+    const second = open(join(dir, 'link.db'))
+    await second.close()
+  })
 
   it('refuses a second owner in the same process until the first closes', async () => {
     const dbFile = join(tempDir(), 'distill.db')

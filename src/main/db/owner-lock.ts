@@ -1,4 +1,5 @@
-import { closeSync, existsSync, openSync } from 'node:fs'
+import { closeSync, existsSync, openSync, realpathSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { hostname } from 'node:os'
 import Database from 'better-sqlite3'
 import { assertWritableLocation, DatabaseOpenError } from './client'
@@ -27,8 +28,25 @@ export class DatabaseInUseError extends DatabaseOpenError {
   }
 }
 
+/**
+ * The lock beside the file the path leads to: a symbolic link (to the file or to a folder on its
+ * path) names the same database, and must meet the same lock.
+ */
 export function lockFileOf(dbFile: string): string {
-  return `${dbFile}.lock`
+  return `${realPath(dbFile)}.lock`
+}
+
+function realPath(file: string): string {
+  try {
+    return realpathSync(file)
+  } catch {
+    // Not created yet: its folder may still be reached through a link.
+    try {
+      return join(realpathSync(dirname(resolve(file))), basename(file))
+    } catch {
+      return resolve(file)
+    }
+  }
 }
 
 function since(ms: number): string {

@@ -1,5 +1,6 @@
 import { APICallError, streamText, type LanguageModel, type ModelMessage } from 'ai'
 import { retryAfterMs } from './provider-timing'
+import { logSdkWarningsOnce } from './sdk-warnings'
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -118,6 +119,8 @@ async function attempt(options: StreamReplyOptions): Promise<Attempt> {
  * backoff, honouring the provider's retry-after.
  */
 export async function streamReply(options: StreamReplyOptions): Promise<StreamReplyResult> {
+  // Every model call goes through here: the SDK's repeated warnings are logged once each.
+  if (globalThis.AI_SDK_LOG_WARNINGS === undefined) logSdkWarningsOnce()
   const policy = options.retry ?? DEFAULT_RETRY
   for (let n = 0; ; n++) {
     const { retryable, ...result } = await attempt(options)

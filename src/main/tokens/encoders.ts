@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module'
 import type { GptEncoding } from 'gpt-tokenizer/GptEncoding'
 import type { get_encoding as getEncoding, Tiktoken } from 'tiktoken'
+import { countIndexed, countIndexedInSlices, CountedTexts } from './counted-texts'
+import { textSegments } from './text-segments'
 
 export type EncodingName = 'o200k_base' | 'cl100k_base'
 
@@ -8,8 +10,22 @@ export type EncodingName = 'o200k_base' | 'cl100k_base'
 export interface Encoder {
   /** Tokens in `text`, special tokens such as '<|endoftext|>' counted as the text they are. */
   count(text: string): number
+  /** The same count, made in slices of a few milliseconds that give the event loop back between them. */
+  countSliced(text: string): Promise<number>
   /** Drops the encoder's caches; the encoder must not be used afterwards. */
   free(): void
+}
+
+/** Texts this long are counted in slices by countTextTokensAsync, and their counts remembered. */
+export const SLICED_MIN = 16_384
+/** The longest a slice of counting holds the event loop (DESIGN §12: stalls under 50 ms). */
+const SLICE_MS = 8
+const REMEMBERED_TEXTS = 16
+
+function countSegments(text: string, count: (segment: string) => number): number {
+  let n = 0
+  for (const segment of textSegments(text)) n += count(segment)
+  return n
 }
 
 // gpt-tokenizer (pure JS) gives the same counts as tiktoken's WASM on every fixture and the LoCoMo
@@ -34,15 +50,31 @@ function buildEncoder(name: EncodingName): Encoder {
   let api: GptEncoding | undefined = Gpt.getEncodingApi(name, () => ranks as never)
   let tiktoken: Tiktoken | undefined
   let freed = false
+  const countSegment = (text: string): number => {
+    if (freed || !api) throw new Error(`the ${name} encoder was freed`)
+    if (!JS_ONLY_WHITESPACE.test(text)) return api.countTokens(text, ORDINARY)
+    tiktoken ??= (load('tiktoken') as { get_encoding: typeof getEncoding }).get_encoding(name)
+    return tiktoken.encode_ordinary(text).length
+  }
+  // Long texts counted once are remembered, so a count made in slices off the request path
+  // (countTextTokensAsync) is not repeated by the synchronous callers that follow it, and a message
+  // cut in the middle to fit the window costs only the part around the cut (counted-texts.ts).
+  const remembered = new CountedTexts(REMEMBERED_TEXTS)
+  const countShort = (text: string) => countSegments(text, countSegment)
   return {
+    // Both libraries are quadratic in the length of one piece: long runs are cut first (text-segments.ts).
     count: (text) => {
-      if (freed || !api) throw new Error(`the ${name} encoder was freed`)
-      if (!JS_ONLY_WHITESPACE.test(text)) return api.countTokens(text, ORDINARY)
-      tiktoken ??= (load('tiktoken') as { get_encoding: typeof getEncoding }).get_encoding(name)
-      return tiktoken.encode_ordinary(text).length
+      if (text.length < SLICED_MIN) return countShort(text)
+      return remembered.get(text) ?? remembered.reuse(text, countShort) ?? remembered.add(countIndexed(text, countSegment))
+    },
+    async countSliced(text) {
+      const known = remembered.get(text)
+      if (known !== undefined) return known
+      return remembered.add(await countIndexedInSlices(text, countSegment, SLICE_MS))
     },
     free: () => {
       freed = true
+      remembered.clear()
       api?.clearMergeCache()
       api = undefined
       tiktoken?.free() // WASM memory is not garbage-collected
@@ -67,6 +99,15 @@ export function getEncoder(name: EncodingName): Encoder {
 /** Tokens in plain text, as the chat API counts a message's content. */
 export function countTextTokens(text: string, encoding: EncodingName): number {
   return text.length === 0 ? 0 : getEncoder(encoding).count(text)
+}
+
+/**
+ * countTextTokens for user input of any size: a long text is counted in slices between which
+ * other requests are answered, and the count is remembered for the synchronous callers after it.
+ */
+export async function countTextTokensAsync(text: string, encoding: EncodingName): Promise<number> {
+  if (text.length < SLICED_MIN) return countTextTokens(text, encoding)
+  return getEncoder(encoding).countSliced(text)
 }
 
 export function freeEncoders(): void {

@@ -17,6 +17,10 @@ export class LruCache<K, V> {
     this.map.set(key, value)
     if (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value as K)
   }
+  /** The values, least recently used first (without marking them used). */
+  values(): IterableIterator<V> {
+    return this.map.values()
+  }
   get size(): number {
     return this.map.size
   }

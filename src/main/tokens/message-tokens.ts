@@ -1,6 +1,6 @@
 import { attachmentTokens } from './attachment-tokens'
 import type { ModelSpec } from '../models/catalog'
-import { countTextTokens, type EncodingName } from './encoders'
+import { countTextTokens, countTextTokensAsync, SLICED_MIN, type EncodingName } from './encoders'
 import { charsOver4WireTokens, ESTIMATE_FACTORS, estimateFamilyOf, estimateWireTokens } from './estimate'
 import { countWireMessage, REPLY_PRIMING_TOKENS } from './openai-count'
 import { toChatWireMessages, type CountableMessage } from './render'
@@ -51,6 +51,19 @@ export function countMessage(message: CountableMessage, spec: ModelSpec): Messag
   } catch (err) {
     return { tokens: charsOver4WireTokens(wire) + files, counter: 'chars/4', error: String(err) }
   }
+}
+
+/**
+ * countMessage for a message of any size without holding the event loop: its long texts are
+ * counted first in slices (and remembered), so the synchronous count that follows only adds up.
+ */
+export async function countMessageAsync(message: CountableMessage, spec: ModelSpec): Promise<MessageCount> {
+  const encoding = tiktokenEncoding(spec) ?? ESTIMATE_FACTORS[estimateFamilyOf(spec.tokenizer)].encoding
+  for (const m of toChatWireMessages(message)) {
+    const texts = [...m.content, ...(m.toolCalls ?? []).map((c) => c.arguments)]
+    for (const text of texts) if (text.length >= SLICED_MIN) await countTextTokensAsync(text, encoding).catch(() => 0)
+  }
+  return countMessage(message, spec)
 }
 
 /** Tokens a request costs beyond its messages: the reply priming, scaled like the estimate. */

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto'
 import { attachmentTokens } from './attachment-tokens'
 import { modelKey, type ModelSpec } from '../models/catalog'
 import type { Calibrator } from './calibration'
-import { freeEncoders } from './encoders'
+import { freeEncoders, SLICED_MIN } from './encoders'
 import { charsOver4 } from './estimate'
 import { LruCache } from './lru-cache'
 import {
   countMessage as countLocal,
+  countMessageAsync,
   isExactCounter,
   localCounterFor,
   requestOverhead,
@@ -120,9 +121,15 @@ export function createTokenCounter(opts: TokenCounterOptions = {}): TokenCounter
     return result
   }
 
+  /** countLocally, with a long message's texts counted first in slices that keep the event loop free. */
+  async function countLocallySliced(message: CountableMessage, spec: ModelSpec): Promise<CountResult> {
+    if (message.parts.some((p) => p.type !== 'text' || p.text.length >= SLICED_MIN)) await countMessageAsync(message, spec)
+    return countLocally(message, spec)
+  }
+
   async function countMessage(message: CountableMessage, spec: ModelSpec): Promise<CountResult> {
     const remote = remoteFor(spec)
-    if (!remote) return countLocally(message, spec)
+    if (!remote) return countLocallySliced(message, spec)
     const key = keyOf(remote.counter, message)
     const hit = cached(key)
     if (hit) return hit
@@ -136,13 +143,14 @@ export function createTokenCounter(opts: TokenCounterOptions = {}): TokenCounter
       opts.log?.warn(`${spec.provider} countTokens failed (${r.reason}); estimating locally`)
       coolUntil.set(spec.provider, now() + cooldownMs)
     }
-    return countLocally(message, spec)
+    return countLocallySliced(message, spec)
   }
 
   async function countRequest(messages: readonly CountableMessage[], spec: ModelSpec): Promise<RequestCount> {
     const counts: CountResult[] = new Array(messages.length)
-    if (!remoteFor(spec)) messages.forEach((m, i) => (counts[i] = countLocally(m, spec)))
-    else {
+    if (!remoteFor(spec)) {
+      for (const [i, m] of messages.entries()) counts[i] = await countLocallySliced(m, spec)
+    } else {
       let next = 0
       const worker = async () => {
         for (let i = next++; i < messages.length; i = next++) counts[i] = await countMessage(messages[i]!, spec)

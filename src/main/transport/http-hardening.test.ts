@@ -163,6 +163,25 @@ describe('browser mode under malformed requests', () => {
     expect(await authorizedCall(base)).toMatchObject({ status: 200, body: { ok: true, data: { title: 'Still here' } } })
   })
 
+  it('refuses targets the URL parser cannot read with 400, not 500', async () => {
+    const { port } = await start()
+    const host = `Host: 127.0.0.1:${port}\r\n`
+    for (const target of ['/\\[', '/\\\\evil.example/x', '/\\', '/[', '/%5B']) {
+      const answer = await raw(port, `GET ${target} HTTP/1.1\r\n${host}\r\n`)
+      expect([target, statusOf(answer)]).toEqual([target, target === '/[' || target === '/%5B' ? 404 : 400])
+    }
+  })
+
+  it('answers HEAD /events with the stream’s headers and ends, and refuses other methods', async () => {
+    const { base } = await start()
+    const head = await fetch(`${base}/events`, { method: 'HEAD', headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(3000) })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-type')).toMatch(/text\/event-stream/)
+    expect(await head.text()).toBe('')
+    const post = await fetch(`${base}/events`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(3000) })
+    expect(post.status).toBe(405)
+  })
+
   it('answers an oversized body with 413 instead of dropping the connection', async () => {
     const { base } = await start()
     const res = await fetch(`${base}/rpc/sessions.create`, {

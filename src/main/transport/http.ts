@@ -198,8 +198,14 @@ export function createHttpServer(options: HttpServerOptions): Server {
 
     // Only origin-form targets ("/path?query"); anything else is not a request for this server.
     const target = req.url ?? '/'
-    if (!target.startsWith('/') || target.startsWith('//')) return refuse(res, 400, 'Malformed request target.')
-    const url = new URL(target, `http://${req.headers.host}`)
+    // A backslash counts as a slash in URLs: "/\\host" is a network path like "//host".
+    if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return refuse(res, 400, 'Malformed request target.')
+    let url: URL
+    try {
+      url = new URL(target, 'http://localhost')
+    } catch {
+      return refuse(res, 400, 'Malformed request target.')
+    }
     // The bearer header only: a cookie would ignore the port and reach every local server.
     const authorized = sameToken(bearerToken(req), token)
 
@@ -213,6 +219,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       return
     }
     if (url.pathname === '/events') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Use GET.')
       if (!authorized) return refuse(res, 401, 'Missing or wrong token.')
       return handleEvents(req, res)
     }
@@ -252,6 +259,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
       'Cache-Control': 'no-store',
       Connection: 'keep-alive'
     })
+    // HEAD asks whether the stream is there: the headers say so, and there is no body to wait for.
+    if (req.method === 'HEAD') return void res.end()
     res.write(': connected\n\n')
     const unsubscribe = events.subscribe((envelope) => {
       res.write(`data: ${JSON.stringify(envelope)}\n\n`)

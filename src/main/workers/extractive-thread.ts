@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { EngineRole } from '../engine/types'
 import type { ModelSpec } from '../models/catalog'
@@ -9,6 +7,7 @@ import { runExtractiveJob, type ExtractiveJob } from './extractive-job'
 import { EXTRACTIVE_WORKER, type ExtractiveOutcome, type ExtractiveWorkerData, type ThreadJob } from './thread-protocol'
 import { runStrategyJob, type StrategyJob } from './strategy-job'
 import { runDetailsJob, type DetailsJob } from './details-job'
+import { workerSource } from './worker-source'
 
 export type ExtractiveThread = ReturnType<typeof createExtractiveThread>
 
@@ -56,17 +55,6 @@ function withTexts(input: ExtractiveInput): ExtractiveJob {
   return { ...input, request: { ...input.request, messages: input.request.messages.map((m) => ({ role: m.role, createdAt: m.createdAt, text: m.text })) } }
 }
 
-/** Where the worker's code is: beside the bundle (out/main) or, run from source (tests, tsx), the .ts file. */
-function workerSource(): { code: string; eval: boolean } | undefined {
-  if (__filename.endsWith('.ts')) {
-    const file = join(__dirname, 'extractive-worker.ts')
-    // Source has to be compiled on load: tsx registers itself in the thread first.
-    return { code: `require('tsx/cjs/api').register(); require(${JSON.stringify(file)})`, eval: true }
-  }
-  const file = [join(__dirname, 'extractive-worker.js'), join(__dirname, '..', 'extractive-worker.js')].find((f) => existsSync(f))
-  return file ? { code: file, eval: false } : undefined
-}
-
 class Aborted extends Error {
   constructor() {
     super('The summary was cancelled.')
@@ -99,7 +87,7 @@ export function createExtractiveThread(options: {
 
   function start(): Worker | undefined {
     if (worker || unavailable) return worker
-    const source = workerSource()
+    const source = workerSource('extractive-worker')
     if (!source) {
       unavailable = true
       options.warn('The summary worker was not found beside the app; extractive summaries run on the main thread.')

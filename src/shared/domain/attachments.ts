@@ -35,6 +35,22 @@ const TEXT_EXTENSIONS = new Set(
   ).split(' ')
 )
 
+// Control characters, and the bidirectional controls that make "invoice\u202Etxt.exe" display as
+// "invoiceexe.txt": a name shown to the user or the model carries none of them.
+// eslint-disable-next-line no-control-regex
+const HIDDEN_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/** Text without control or bidirectional-control characters (what a file name or a description line may hold). */
+export function withoutHiddenCharacters(text: string): string {
+  return text.replace(HIDDEN_CHARACTERS, '')
+}
+
+/** A file name without its folders, control or bidirectional-control characters, at most 255 characters. */
+export function cleanFilename(name: string): string {
+  const base = withoutHiddenCharacters(name.split(/[\\/]/).pop() ?? '').trim()
+  return (base === '.' || base === '..' || base === '' ? 'file' : base).slice(0, 255)
+}
+
 function extension(filename: string): string {
   const base = filename.toLowerCase().split(/[\\/]/).pop() ?? ''
   const dot = base.lastIndexOf('.')
@@ -138,9 +154,9 @@ export function manifestText(items: readonly ManifestItem[]): string {
   if (items.length === 0) return ''
   const lines = items.map(
     (i) =>
-      `- ${i.filename} (${attachmentTypeLabel(i.mediaType, i.filename)}${i.pages !== undefined ? `, ${i.pages} ${i.pages === 1 ? 'page' : 'pages'}` : ''}, ${formatBytes(i.size)}), ` +
+      `- ${cleanFilename(i.filename)} (${attachmentTypeLabel(i.mediaType, i.filename)}${i.pages !== undefined ? `, ${i.pages} ${i.pages === 1 ? 'page' : 'pages'}` : ''}, ${formatBytes(i.size)}), ` +
       `attached by the ${i.role === 'user' ? 'user' : i.role} in message ${i.seq} on ${new Date(i.createdAt).toISOString().slice(0, 10)}` +
-      (i.description ? `: ${i.description}` : '')
+      (i.description ? `: ${withoutHiddenCharacters(i.description)}` : '')
   )
   return `Attachments in the summarized messages (no longer in your context; the user can attach them again):\n${lines.join('\n')}`
 }

@@ -35,7 +35,9 @@ export const providerStatusSchema = z.object({
   /** Whether a chat can be sent: a key (or, for local servers, a base URL) is there. */
   ready: z.boolean(),
   /** The last connection check in this run of the app: "Ready" is shown only after one succeeded. */
-  check: providerCheckSchema
+  check: providerCheckSchema,
+  /** Why a saved key is unavailable (its file was damaged and set aside), in words; absent when it is not. */
+  keyProblem: z.string().optional()
 })
 export type ProviderStatus = z.infer<typeof providerStatusSchema>
 

@@ -36,7 +36,8 @@ export const settingsFieldsSchema = z.object({
    * off: only once the user starts typing the next message (an idle chat costs nothing).
    */
   prepareWhenIdle: z.boolean(),
-  summarizationModel: z.string().max(200).nullable(),
+  /** A model id; null (not an empty name, which no provider has) for the chat model's own choice. */
+  summarizationModel: z.string().trim().min(1, 'Name a model, or clear the field to use the chat model’s').max(200).nullable(),
   notifications: z.boolean(),
   /** How long a reply may take to send its first words before it is given up (local models read long prompts slowly). */
   firstChunkTimeoutSeconds: z.number().int('Use a whole number').min(10, 'At least 10 seconds').max(3600, 'At most 3,600 seconds'),

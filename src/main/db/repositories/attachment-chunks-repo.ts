@@ -16,8 +16,13 @@ export function hasChunks(db: Db, hash: string): boolean {
 /** Indexes a file's passages once; a file indexed before is left as it is. */
 export function indexChunks(db: Db, hash: string, chunks: readonly string[]): void {
   if (chunks.length === 0 || hasChunks(db, hash)) return
+  insertChunks(db, hash, chunks)
+}
+
+/** Adds passages `first`… of a file to the index, in one transaction. */
+export function insertChunks(db: Db, hash: string, chunks: readonly string[], first = 0): void {
   db.transaction((tx) => {
-    chunks.forEach((text, chunk) => tx.run(sql`INSERT INTO attachment_chunks (text, hash, chunk) VALUES (${text}, ${hash}, ${chunk})`))
+    chunks.forEach((text, i) => tx.run(sql`INSERT INTO attachment_chunks (text, hash, chunk) VALUES (${text}, ${hash}, ${first + i})`))
   })
 }
 

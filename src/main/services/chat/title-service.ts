@@ -57,7 +57,7 @@ export function createTitleService(
   async function generate(session: Session, first: ChatMessage, reply: ChatMessage, automatic: string): Promise<void> {
     const { provider, modelId: chatModel } = settings.forChat(session)
     if (!providers.status(provider).ready) return
-    const modelId = settings.get().summarizationModel ?? models.spec(provider, chatModel).summarizationModel ?? chatModel
+    const modelId = settings.get().summarizationModel?.trim() || models.spec(provider, chatModel).summarizationModel || chatModel
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_TIMEOUT_MS)])
     const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const result = await streamReply({

@@ -69,7 +69,8 @@ export interface WriteSummaryOptions extends SummaryDeps {
 
 /** The model that writes a chat's summaries: the one set in Settings, the model's own choice, or the chat's model. */
 export function summarizationModelOf(settings: SettingsService, conv: Pick<Conversation, 'spec'>): string {
-  return settings.get().summarizationModel ?? conv.spec.summarizationModel ?? conv.spec.id
+  // ||, not ??: a blank name (from a replay's override, say) means no choice, never a model called "".
+  return settings.get().summarizationModel?.trim() || conv.spec.summarizationModel || conv.spec.id
 }
 
 /** Writes the summary with whichever summarizer applies. */

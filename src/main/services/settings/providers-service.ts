@@ -69,8 +69,15 @@ export function createProvidersService(deps: {
       baseURLSource: c.baseURLSource,
       // Local servers usually need no key, only an address.
       ready: provider === 'openai-compatible' ? !!c.baseURL : !!key,
-      check: checks.get(provider) ?? unchecked
+      check: checks.get(provider) ?? unchecked,
+      ...(c.keySource !== 'settings' ? keyProblem() : {})
     }
+  }
+
+  /** A damaged secrets file makes every saved key unavailable: each provider without one says why. */
+  function keyProblem(): { keyProblem?: string } {
+    const problem = secrets.problem?.()
+    return problem ? { keyProblem: problem } : {}
   }
 
   /**

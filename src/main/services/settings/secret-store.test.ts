@@ -1,6 +1,8 @@
-import { readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { ProviderStatus } from '../../../shared/domain/provider'
+import { useOpenApps } from '../../../../test/support/test-apps'
 import { useTempDir } from '../../../../test/support/temp-dir'
 import { createFileSecretStore, type SecretCipher } from './secret-store'
 
@@ -80,5 +82,35 @@ describe('a secrets file shared by the desktop app and browser mode', () => {
     expect(store.get('anthropic')).toBeUndefined()
     store.set('openai', 'sk-2')
     expect(createFileSecretStore(file, rot13).get('anthropic')).toBe('sk-ant-1')
+  })
+})
+
+describe('a damaged secrets.json', () => {
+  const tempDir = useTempDir()
+  const { open } = useOpenApps()
+
+  it.each([
+    ['half a file', '{"version":1,"cipher":null,"values":{"openai":"sk-'],
+    ['not an object', '[1,2,3]'],
+    ['values that are not strings', '{"version":1,"cipher":null,"values":{"openai":{"nested":true}}}']
+  ])('(%s) is set aside untouched, and the app goes on with keys shown as unavailable', async (_, damaged) => {
+    const dir = tempDir()
+    const file = join(dir, 'secrets.json')
+    writeFileSync(file, damaged)
+    const app = open({ dbFile: join(dir, 'distill.db') })
+
+    const list = await app.router.call('providers.list', {})
+    expect(list.ok).toBe(true)
+    const openai = (list.ok ? (list.data as ProviderStatus[]) : []).find((p) => p.id === 'openai')!
+    expect(openai).toMatchObject({ keySet: false, ready: false })
+    expect(openai.keyProblem).toMatch(/secrets\.json is damaged.*kept unchanged as .*secrets\.json\.damaged-/)
+
+    const aside = readdirSync(dir).filter((f) => f.startsWith('secrets.json.damaged-'))
+    expect(aside).toHaveLength(1)
+    expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(damaged)
+
+    expect((await app.router.call('sessions.create', {})).ok).toBe(true)
+    expect(await app.router.call('providers.update', { provider: 'openai', apiKey: 'sk-new-key-1234' })).toMatchObject({ ok: true, data: { keySet: true, keyHint: '1234' } })
+    expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(damaged) // the new key did not touch it
   })
 })

@@ -4,7 +4,9 @@ import { DEFAULT_SETTINGS, settingsFieldsSchema, type SettingKey } from '../../.
 import { providerIdSchema } from '../../../shared/domain/provider'
 import { createApp } from '../../app'
 import { silentLogger } from '../../logger'
-import { useTestApps } from '../../../../test/support/test-apps'
+import type { FakeProvider } from '../../../../e2e/fake-provider'
+import { useFakeProvider, useOpenApps, useTestApps } from '../../../../test/support/test-apps'
+import { writeSetting } from '../../db/repositories/settings-repo'
 import { useTempDir } from '../../../../test/support/temp-dir'
 
 /** A value other than null for each setting that can be cleared. */
@@ -61,5 +63,38 @@ describe('settings', () => {
     const reopened = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {} })
     expect(reopened.services.settings.get()).toEqual({ ...DEFAULT_SETTINGS, theme: 'light' })
     await reopened.close()
+  })
+})
+
+describe('settings that would break replies', () => {
+  let fake: FakeProvider
+  useFakeProvider((f) => (fake = f))
+  const tempDir = useTempDir()
+  const { open } = useOpenApps()
+
+  it.each([[''], ['   '], ['x'.repeat(201)]])('refuses summarizationModel %j at the contract', async (value) => {
+    const app = open({ dbFile: join(tempDir(), 'distill.db') })
+    const r = await app.router.call('settings.update', { summarizationModel: value })
+    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(app.services.settings.get().summarizationModel).toBeNull()
+  })
+
+  it('a bad value already stored falls back to its default: replies and compression keep working', async () => {
+    const dbFile = join(tempDir(), 'distill.db')
+    const first = open({ dbFile })
+    writeSetting(first.database.db, 'summarizationModel', '', 0)
+    writeSetting(first.database.db, 'defaultModel', ' ', 0)
+    await first.close()
+    fake.script([{ reply: 'Hello.' }, { for: 'summary', chunks: ['A summary.'] }])
+    const app = open({ dbFile, env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
+    expect(app.services.settings.get()).toMatchObject({ summarizationModel: null, defaultModel: DEFAULT_SETTINGS.defaultModel })
+    expect(app.services.settings.warnings().join('\n')).toMatch(/summarizationModel/)
+    const session = app.services.sessions.create()
+    const sent = await app.router.call('chat.send', { sessionId: session.id, text: 'Hi there, how are you today?' })
+    expect(sent.ok).toBe(true)
+    await app.services.chat.idle()
+    expect(app.services.chat.messages(session.id).at(-1)).toMatchObject({ status: 'complete' })
+    const run = await app.router.call('compression.run', { sessionId: session.id, summarizer: 'extractive', retentionTokens: 0 })
+    expect(run.ok ? 'ok' : run.error.code).not.toBe('internal')
   })
 })

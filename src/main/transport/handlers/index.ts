@@ -4,6 +4,7 @@ import type { Logger } from '../../services/service-deps'
 import type { HttpServerOptions } from '../http'
 import { answer, type Handlers } from '../router'
 import { importDistillChatText } from '../../services/sessions/import-distill-chat'
+import { countFirst } from '../../services/chat/count-first'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
@@ -20,10 +21,16 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'sessions.export': ({ id, format }) => sessions.export(id, format),
     'sessions.import': ({ text }) => importDistillChatText(services, text),
     'chat.messages': ({ sessionId, ...cursor }) => chat.page(sessionId, cursor),
-    'chat.send': ({ sessionId, text, attachments: files }) => chat.send(sessionId, text, files),
+    'chat.send': async ({ sessionId, text, attachments: files }) => {
+      await countFirst(services, sessionId, text)
+      return chat.send(sessionId, text, files)
+    },
     'chat.retry': ({ sessionId }) => chat.retry(sessionId),
     'chat.regenerate': ({ sessionId, messageId }) => chat.regenerate(sessionId, messageId),
-    'chat.edit': ({ sessionId, messageId, text }) => chat.edit(sessionId, messageId, text),
+    'chat.edit': async ({ sessionId, messageId, text }) => {
+      await countFirst(services, sessionId, text)
+      return chat.edit(sessionId, messageId, text)
+    },
     'chat.version': ({ sessionId, messageId, number }) => chat.switchVersion(sessionId, messageId, number),
     'chat.stop': ({ sessionId }) => chat.stop(sessionId),
     'settings.get': () => settings.get(),
