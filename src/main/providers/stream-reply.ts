@@ -78,6 +78,9 @@ async function attempt(options: StreamReplyOptions): Promise<Attempt> {
       model: options.model,
       system: options.system,
       messages: options.messages,
+      // The summary and recalled passages are system messages by design (FR-1.5.1): they are
+      // Distill's own text, not the user's, so the SDK's warning about them would only fill the log.
+      allowSystemInMessages: true,
       abortSignal: signal,
       // Retries are ours: backoff and retry-after under our control, and never after text arrived.
       maxRetries: 0,
