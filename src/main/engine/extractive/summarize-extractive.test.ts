@@ -168,8 +168,10 @@ describe('summarizeExtractive', () => {
       { role: 'user', text: "You're the best. Can't wait to hear more!" }
     ]
     const out = summarizeExtractive({ messages, targetTokens: 200, countTokens: framed })
+    // The assistant addresses the user as Ines twice: the summary calls her by name.
+    expect(out.split('\n')[0]).toContain('user: Ines')
     expect(out.split('\n').slice(1)).toEqual([
-      '- User: I adopted a greyhound called Pepper from the Riverside shelter on Saturday.',
+      '- Ines: I adopted a greyhound called Pepper from the Riverside shelter on Saturday.',
       '- Assistant: I started a pottery course at the community college and made two bowls.'
     ])
   })

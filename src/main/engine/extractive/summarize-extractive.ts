@@ -8,6 +8,8 @@ import { MIN_SCORE, scoreUnit } from './score'
 import { dayFromTimestamp, heading, parseDatePrefix, resolveRelativeDates, type Day } from './dates'
 import { clip, messageUnits, STATED_DATES, summaryUnits, type Speaker, type Unit } from './sentences'
 import { TermTable, terms } from './terms'
+import { noteOf } from './information'
+import { namesNote, speakerNames, type SpeakerNames } from './speaker-labels'
 
 export interface ExtractiveInput {
   /**
@@ -52,8 +54,8 @@ function render(header: string, units: readonly Unit[]): string {
   return lines.join('\n')
 }
 
-function headerFor(messages: number, previous: { present: boolean; covered?: number }, stated: boolean): string {
-  const kind = `(extractive${stated ? `, ${STATED_DATES}` : ''}):`
+function headerFor(messages: number, previous: { present: boolean; covered?: number }, stated: boolean, names: SpeakerNames): string {
+  const kind = `(extractive${stated ? `, ${STATED_DATES}` : ''}${namesNote(names)}):`
   if (previous.present && previous.covered === undefined) {
     return `Summary of the earlier conversation and ${messages} more message${messages === 1 ? '' : 's'} ${kind}`
   }
@@ -69,6 +71,16 @@ function tidy(text: string): string {
 }
 
 type Scored = Candidate & { unit: Unit }
+
+/**
+ * A sentence is chosen for what it says as written, then printed and paid for as a note (hedges,
+ * interjections and clauses that say nothing left out), so the same room holds more facts.
+ */
+function asNote(c: Scored): Scored {
+  if (c.unit.kind !== 'prose') return c
+  const text = clip(noteOf(c.unit.text))
+  return text === c.unit.text ? c : { ...c, unit: { ...c.unit, text } }
+}
 
 /** Scores units against each other (rarity is relative to the units given). */
 function scoreAll(units: readonly Unit[], focusText: string | undefined): Scored[] {
@@ -117,25 +129,29 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   const old = previous?.units ?? []
   const dated = datedMessages(input.messages, previous)
   const stated = (previous?.stated ?? false) || dated.some((m, i) => m.text !== input.messages[i]!.text)
+  // People by name where the chat names them (a name once given stays, so lines agree), else by their role.
+  const names = { ...speakerNames(input.messages), ...previous?.names }
   const fresh: Unit[] = []
   let group = previous?.groups ?? 0
   for (const m of dated) {
+    const label = m.role === 'user' || m.role === 'assistant' ? names[m.role] : undefined
     for (const u of messageUnits(m.text, m.role, group++, ctx, m.day)) {
       const text = u.kind === 'prose' ? tidy(u.day !== undefined ? resolveRelativeDates(u.text, u.day) : u.text) : u.text
-      fresh.push(text === u.text ? u : { ...u, text: clip(text) })
+      fresh.push({ ...u, ...(text === u.text ? {} : { text: clip(text) }), ...(label ? { label } : {}) })
     }
   }
   if (old.length + fresh.length === 0) return fits(EMPTY_SUMMARY) ? EMPTY_SUMMARY : ''
   const header = headerFor(
     input.messages.length,
     { present: previous !== undefined, ...(previous?.covered !== undefined ? { covered: previous.covered } : {}) },
-    stated
+    stated,
+    names
   )
 
   // 2. Scores. New sentences compete with each other only; the carried lines are scored among themselves,
   //    just to know which to let go first when room is needed.
   const estimate = (u: Unit) => Math.ceil((u.text.length + u.label.length + 4) / 4)
-  let candidates = scoreAll(fresh, input.focus).filter((c) => c.score >= MIN_SCORE)
+  let candidates = scoreAll(fresh, input.focus).filter((c) => c.score >= MIN_SCORE).map(asNote)
   if (candidates.length > maxCandidates(target)) {
     const value = (c: Scored) => c.score / Math.sqrt(estimate(c.unit))
     candidates = [...candidates].sort((a, b) => value(b) - value(a) || a.position - b.position).slice(0, maxCandidates(target))

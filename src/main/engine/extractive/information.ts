@@ -1,0 +1,118 @@
+/**
+ * The information floor shared by the summarizers, the strategies and Recall: a sentence (or a
+ * message) "says nothing" when, once the social part of chat is set aside — greetings, thanks,
+ * goodbyes, agreement, praise and feelings about what the other person said, intensifiers, hedges and
+ * discourse markers — no content word, name or number is left. Such text is never worth a line of a
+ * summary, a recalled passage, or a search.
+ *
+ * And the note form of a sentence: the same sentence without those parts, so a summary line holds the
+ * facts in fewer tokens and still reads as a sentence.
+ */
+import { STOPWORDS } from './terms'
+
+/**
+ * Words that carry no fact in any chat: the vocabulary of greeting, thanking, parting, agreeing,
+ * reacting and feeling about what was said, of intensifying and hedging, and the generic words such
+ * talk is built from ("time", "day", "chat"). A sentence made of these and function words says nothing.
+ */
+const SOCIAL_WORDS = new Set(
+  (
+    'hi hello hey hiya yo howdy greetings morning afternoon evening night bye goodbye farewell cya later soon ' +
+    'thanks thank thx ty cheers appreciate appreciated appreciating grateful thankful welcome sorry apologies ' +
+    'congrats congratulations kudos bravo yay hooray wow whoa woah oh ah aw aww awww ooh hmm hm um uh ugh phew yikes ' +
+    'haha hahaha lol lmao omg gosh yeah yep yup yes nope nah ok okay alright sure ' +
+    'true totally definitely absolutely exactly indeed agreed agree right correct certainly surely ' +
+    'really very so super truly quite pretty much many lot lots bit little kinda sorta basically literally ' +
+    'honestly actually seriously genuinely simply anyway anyways btw meanwhile though however ' +
+    'guess suppose reckon mean seems seem seemed sounds sound sounded looks look ' +
+    'wish hope hoping hoped wait care luck ' +
+    'chat chatting talk talking talked catch caught keep posted update updated updates touch ' +
+    'time times day days moment moments forever ages while ' +
+    'means meant help helped helps helpful support supportive kind kindness words share sharing shared ' +
+    'friend buddy pal dear mate thing stuff everything anything something ' +
+    'yours mine ours same too also again ever always never'
+  ).split(/\s+/)
+)
+/**
+ * Words of praise and feeling: a sentence of only these says nothing ("That's amazing!"), but said of
+ * an event they are what it was like ("…, and it was so powerful"), which people ask about.
+ */
+const FEELING_WORDS = new Set(
+  (
+    'cool nice great good awesome amazing wonderful fantastic incredible lovely sweet perfect neat fabulous terrific ' +
+    'brilliant excellent superb beautiful gorgeous stunning cute adorable fun funny exciting excited thrilled glad ' +
+    'happy pleased proud inspiring inspired inspiration impressive impressed epic blast special touching ' +
+    'heartwarming powerful rewarding meaningful enlightening fulfilling magical tough hard rough sad bummer shame ' +
+    'feel felt feeling feelings love loved loving like liked enjoy enjoyed'
+  ).split(/\s+/)
+)
+
+/** Whole phrases of chat small talk whose words may be content elsewhere ("the offer", "any time"). */
+const PHATIC_PHRASES =
+  /\b(?:(?:thanks?|thank you|appreciate)(?: so much| a lot)?(?: for)?(?: the| your)? (?:offer|advice|tips?|suggestions?|input|kind words|encouragement|reminder|question)|any ?time|sure thing|no (?:problem|worries)|take care|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend|week|time)|see (?:you|ya)(?: later| soon| around)?|talk (?:to you )?(?:soon|later)|catch (?:you|ya) later|bye for now|how(?:'s| is| are| have) (?:it going|you|things|life)(?: been| doing)?|what about you|how about you|what'?s (?:up|new)|long time no (?:see|talk)|keep (?:me|you|ya) (?:posted|updated|in the loop)|keep (?:on )?(?:going|pushing|working|trying|moving|fighting|growing|learning|shining|smiling|rocking|it up|at it|up the good work)(?: (?:forward|hard|ahead|on))?|(?:so )?much (?:has )?happened|(?:it )?seems like (?:forever|ages)|(?:it'?s )?been (?:a while|ages|forever|too long)|since (?:we|i) (?:last )?(?:spoke|talked|chatted|caught up|saw each other|last (?:spoke|talked|chatted))|means? (?:a lot|the world)|let me know|feel free|you got this|good luck|here for you|(?:i'?m|i am) always here)\b/gi
+
+/** A name set off as an address ("Thanks, Anna!", "Hey Mel,"): not a fact about anyone. */
+const VOCATIVE = /(?:^|[,.!?;:]\s*|\b(?:hi|hey|hello|hiya|thanks|thank you|dear|bye|congrats|yo)[,!]?\s+)\p{Lu}\p{Ll}+(?=\s*[!?.,;:]|\s*$)/gu
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu
+
+/**
+ * The words of a text that could be a fact: not function words, not small talk, not a name used to
+ * address someone; with `feelings`, words of praise and feeling count as content. Lower-cased, in order,
+ * without repeats.
+ */
+export function informationWords(text: string, feelings = false): string[] {
+  const stripped = text.normalize('NFKC').replace(PHATIC_PHRASES, ' ').replace(VOCATIVE, ' ')
+  const out: string[] = []
+  for (const m of stripped.matchAll(WORD)) {
+    const w = m[0].toLowerCase().replace(/['’](?:s|re|ve|ll|d|m|t)$/, '')
+    if (w.length < 2 && !/\d/.test(w)) continue
+    if (STOPWORDS.has(w) || STOPWORDS.has(m[0].toLowerCase()) || SOCIAL_WORDS.has(w) || (!feelings && FEELING_WORDS.has(w)) || out.includes(w)) continue
+    out.push(w)
+  }
+  return out
+}
+
+/** True when a text holds no content word, name or number beyond small talk (the information floor). */
+export function saysNothing(text: string): boolean {
+  return informationWords(text).length === 0
+}
+
+/** Interjections and discourse markers that open a chat sentence ("Oh, …", "Yeah! …", "By the way, …"). */
+const OPENER =
+  /^(?:(?:oh|wow|whoa|yeah|yes|yep|yup|ha(?:ha)+|lol|hey|hmm+|um+|ah+|aw+|well|ok(?:ay)?|so|honestly|totally|definitely|sure|omg|anyway|btw|by the way|actually|and|but|plus|also|guess what|you know what|fun fact)\s*[,!:.…-]*\s+)+/i
+/** Hedges and intensifiers that change no fact ("I think", "really", "totally", "kind of"). */
+const FILLER =
+  /\s*\b(?:i (?:think|guess|believe|feel like|mean|reckon)(?: that)?|you know|kind of|sort of|kinda|sorta|to be honest|honestly|actually|basically|literally|seriously|really|totally|truly|definitely|absolutely|super(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|pretty(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|just(?= \w+ed\b)|btw|by the way)\b,?/gi
+/** A clause boundary a note may cut at: a dash, a semicolon, a comma, or "and it was …". */
+const CLAUSE = /(\s+[-–—]+\s+|;\s+|,\s+|,?\s+(?:and|but)\s+(?=(?:it|that|this|they|everyone|everybody)(?:'s|’s| was| is| were| are| felt| feels| made)\b))/
+
+/**
+ * The note form of a sentence: without its opening interjection, hedges, intensifiers and the clauses
+ * that say nothing ("…, and it was so powerful", "So much has happened since we last spoke - …").
+ * Names, numbers, dates, places, objects and who did what stay, in the writer's own words.
+ * Returns the sentence unchanged when nothing would be left.
+ */
+export function noteOf(sentence: string): string {
+  let text = sentence.replace(/\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic})*/gu, '').trim()
+  text = text.replace(OPENER, '')
+  const parts = text.split(CLAUSE)
+  // parts alternate clause, boundary, clause, …: keep a clause with content, and the boundary before it.
+  let out = ''
+  for (let i = 0; i < parts.length; i += 2) {
+    const clause = parts[i] ?? ''
+    if (informationWords(clause, true).length === 0) continue
+    out += out === '' ? clause : `${parts[i - 1] ?? ' '}${clause}`
+  }
+  if (out === '') return sentence
+  out = out
+    .replace(FILLER, '')
+    .replace(/\s{2,}/g, ' ')
+    .replace(/\s+([,.!?;:])/g, '$1')
+    .replace(/([!?.])[!?.]+/g, '$1')
+    .replace(/^[\s,;:–—-]+|[\s,;:–—-]+$/g, '')
+    .trim()
+  if (out.length < 8) return sentence
+  if (!/[.!?…"']$/.test(out)) out += '.'
+  return out.charAt(0).toUpperCase() + out.slice(1)
+}
