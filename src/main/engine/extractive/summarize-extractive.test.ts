@@ -267,3 +267,21 @@ describe('summarizeExtractive', () => {
     expect(ms).toBeLessThan(1000)
   })
 })
+
+describe('summarizeExtractive across cascades', () => {
+  it('keeps a fact once, in its newest words', () => {
+    const first = summarizeExtractive({
+      messages: [{ role: 'user', text: 'My sister Lena moves to Porto in March for her new design job.' }],
+      targetTokens: 200,
+      countTokens: (t) => Math.ceil(t.length / 4)
+    })
+    const second = summarizeExtractive({
+      previousSummary: first,
+      messages: [{ role: 'user', text: 'Update: my sister Lena moves to Porto in April for her new design job.' }],
+      targetTokens: 200,
+      countTokens: (t) => Math.ceil(t.length / 4)
+    })
+    expect(second).toContain('in April')
+    expect(second).not.toContain('in March')
+  })
+})

@@ -118,6 +118,30 @@ function datedMessages(
   })
 }
 
+/** At or above this share of shared content words, two lines state the same thing. */
+export const RESTATED_JACCARD = 0.6
+
+/**
+ * The carried lines a newer line states again (a fact is kept once, in its newest words): compared
+ * newest first, against the new picks and the newer carried lines that stay.
+ */
+function restated(carried: readonly Unit[], picked: readonly Unit[]): number[] {
+  const newer = picked.map((u) => new Set(terms(u.text))).filter((t) => t.size >= 3)
+  const out: number[] = []
+  for (let i = carried.length - 1; i >= 0; i--) {
+    const mine = new Set(terms(carried[i]!.text))
+    if (mine.size < 3) continue
+    const same = newer.some((t) => {
+      let shared = 0
+      for (const w of mine) if (t.has(w)) shared++
+      return shared / (mine.size + t.size - shared) >= RESTATED_JACCARD
+    })
+    if (same) out.push(i)
+    else newer.push(mine)
+  }
+  return out
+}
+
 export function summarizeExtractive(input: ExtractiveInput): string {
   const { countTokens } = input
   const target = Number.isFinite(input.targetTokens) ? Math.floor(input.targetTokens) : 0
@@ -181,6 +205,10 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   const keptCarried = new Set(carried.map((_, i) => i))
   const byValue = carried.map((c, i) => i).sort((a, b) => carried[a]!.score / Math.sqrt(carriedCost[a]!) - carried[b]!.score / Math.sqrt(carriedCost[b]!) || carried[b]!.position - carried[a]!.position)
   let carriedUsed = carriedTotal
+  for (const i of restated(carried.map((c) => c.unit), picked.map((i) => candidates[i]!.unit))) {
+    keptCarried.delete(i)
+    carriedUsed -= carriedCost[i]!
+  }
   for (const i of byValue) {
     if (carriedUsed + used <= available) break
     keptCarried.delete(i)
