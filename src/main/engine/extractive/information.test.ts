@@ -24,6 +24,11 @@ describe('noteOf', () => {
     expect(noteOf('Since we last spoke, I took my kids to a park yesterday (27 August 2023).')).toBe('I took my kids to a park yesterday (27 August 2023).')
   })
 
+  it('keeps a name set off by commas and "let you know"', () => {
+    expect(noteOf('While volunteering, I met this amazing woman, Jean, who stayed optimistic.')).toBe('While volunteering, I met this amazing woman, Jean, who stayed optimistic.')
+    expect(noteOf('I wanted to let you know I did a charity event.')).toBe('I wanted to let you know I did a charity event.')
+  })
+
   it('keeps what an event was like, which people ask about', () => {
     expect(noteOf('I ran a charity race last Saturday – it was really rewarding.')).toBe('I ran a charity race last Saturday – it was rewarding.')
   })

@@ -58,11 +58,15 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu
 
 /**
  * The words of a text that could be a fact: not function words, not small talk, not a name used to
- * address someone; with `feelings`, words of praise and feeling count as content. Lower-cased, in order,
+ * address someone; with `feelings`, words of praise and feeling count as content, with `addresses`,
+ * names set off by commas do. Lower-cased, in order,
  * without repeats.
  */
-export function informationWords(text: string, feelings = false): string[] {
-  const stripped = text.normalize('NFKC').replace(PHATIC_PHRASES, ' ').replace(VOCATIVE, ' ')
+export function informationWords(text: string, options: { feelings?: boolean; addresses?: boolean } = {}): string[] {
+  const social = text.normalize('NFKC').replace(PHATIC_PHRASES, ' ')
+  // A clause cut from its sentence (", Jean,") looks like an address; its caller keeps names then.
+  const stripped = options.addresses ? social : social.replace(VOCATIVE, ' ')
+  const feelings = options.feelings ?? false
   const out: string[] = []
   for (const m of stripped.matchAll(WORD)) {
     const w = m[0].toLowerCase().replace(/['’](?:s|re|ve|ll|d|m|t)$/, '')
@@ -83,7 +87,7 @@ const OPENER =
   /^(?:(?:oh|wow|whoa|yeah|yes|yep|yup|ha(?:ha)+|lol|hey|hmm+|um+|ah+|aw+|well|ok(?:ay)?|so|honestly|totally|definitely|sure|omg|anyway|btw|by the way|actually|and|but|plus|also|guess what|you know what|fun fact)\s*[,!:.…-]*\s+)+/i
 /** Hedges and intensifiers that change no fact ("I think", "really", "totally", "kind of"). */
 const FILLER =
-  /\s*\b(?:i (?:think|guess|believe|feel like|mean|reckon)(?: that)?|you know|kind of|sort of|kinda|sorta|to be honest|honestly|actually|basically|literally|seriously|really|totally|truly|definitely|absolutely|super(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|pretty(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|just(?= \w+ed\b)|btw|by the way)\b,?/gi
+  /\s*\b(?:i (?:think|guess|believe|feel like|mean|reckon)(?: that)?|(?<=,\s?)you know(?=[,.!?]|$)|kind of|sort of|kinda|sorta|to be honest|honestly|actually|basically|literally|seriously|really|totally|truly|definitely|absolutely|super(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|pretty(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|just(?= \w+ed\b)|btw|by the way)\b,?/gi
 /** A clause boundary a note may cut at: a dash, a semicolon, a comma, or "and it was …". */
 const CLAUSE = /(\s+[-–—]+\s+|;\s+|,\s+|,?\s+(?:and|but)\s+(?=(?:it|that|this|they|everyone|everybody)(?:'s|’s| was| is| were| are| felt| feels| made)\b))/
 
@@ -101,7 +105,7 @@ export function noteOf(sentence: string): string {
   let out = ''
   for (let i = 0; i < parts.length; i += 2) {
     const clause = parts[i] ?? ''
-    if (informationWords(clause, true).length === 0) continue
+    if (informationWords(clause, { feelings: true, addresses: true }).length === 0) continue
     out += out === '' ? clause : `${parts[i - 1] ?? ' '}${clause}`
   }
   if (out === '') return sentence
