@@ -65,10 +65,15 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu
 export function informationWords(text: string, options: { feelings?: boolean; addresses?: boolean } = {}): string[] {
   const social = text.normalize('NFKC').replace(PHATIC_PHRASES, ' ')
   // A clause cut from its sentence (", Jean,") looks like an address; its caller keeps names then.
-  const stripped = options.addresses ? social : social.replace(VOCATIVE, ' ')
+  return wordsOf(options.addresses ? social : social.replace(VOCATIVE, ' '), options)
+}
+
+/** The words of a text that are neither function words nor small talk, up to `limit` of them. */
+function wordsOf(stripped: string, options: { feelings?: boolean }, limit = Infinity): string[] {
   const feelings = options.feelings ?? false
   const out: string[] = []
   for (const m of stripped.matchAll(WORD)) {
+    if (out.length >= limit) break
     const w = m[0].toLowerCase().replace(/['’](?:s|re|ve|ll|d|m|t)$/, '')
     if (w.length < 2 && !/\d/.test(w)) continue
     if (STOPWORDS.has(w) || STOPWORDS.has(m[0].toLowerCase()) || SOCIAL_WORDS.has(w) || (!feelings && FEELING_WORDS.has(w)) || out.includes(w)) continue
@@ -79,6 +84,11 @@ export function informationWords(text: string, options: { feelings?: boolean; ad
 
 /** True when a text holds no content word, name or number beyond small talk (the information floor). */
 export function saysNothing(text: string): boolean {
+  // Most sentences have several content words even before stock phrases and addresses are set aside:
+  // the phrase patterns run only on the short ones, which keeps the floor cheap on long chats.
+  const words = wordsOf(text, {}, 5)
+  if (words.length === 0) return true
+  if (words.length >= 5) return false
   return informationWords(text).length === 0
 }
 
@@ -90,6 +100,47 @@ const FILLER =
   /\s*\b(?:i (?:think|guess|believe|feel like|mean|reckon)(?: that)?|(?<=,\s?)you know(?=[,.!?]|$)|kind of|sort of|kinda|sorta|to be honest|honestly|actually|basically|literally|seriously|really|totally|truly|definitely|absolutely|super(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|pretty(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|just(?= \w+ed\b)|btw|by the way)\b,?/gi
 /** A clause boundary a note may cut at: a dash, a semicolon, a comma, or "and it was …". */
 const CLAUSE = /(\s+[-–—]+\s+|;\s+|,\s+|,?\s+(?:and|but)\s+(?=(?:it|that|this|they|everyone|everybody)(?:'s|’s| was| is| were| are| felt| feels| made)\b))/
+
+/** A clause of small talk: nothing but function words and at least one word or phrase of chat. */
+function smallTalk(clause: string): boolean {
+  if (informationWords(clause, { feelings: true, addresses: true }).length > 0) return false
+  PHATIC_PHRASES.lastIndex = 0
+  if (PHATIC_PHRASES.test(clause)) return true
+  for (const m of clause.matchAll(WORD)) if (SOCIAL_WORDS.has(m[0].toLowerCase())) return true
+  return false
+}
+
+/** Fillers a note does without wherever they stand. */
+const NOTE_FILLER = /\b(?:(?:so|very)(?= (?!that\b|as\b|far\b|long\b|many\b|much\b)[a-z])|such(?= an? )|just(?= [a-z])|even(?= (?!if\b|though\b|when\b|more\b|less\b|better\b|worse\b|after\b|before\b)[a-z]))\s+/g
+/** The writer as the subject at the start: the line's label already says who. */
+const OWN_SUBJECT: Array<[RegExp, string]> = [
+  [/^I'm\s+/, ''],
+  [/^I am\s+/, ''],
+  [/^I've\s+/, ''],
+  [/^I'll\s+/, 'will '],
+  [/^I'd\s+/, 'would '],
+  [/^I\s+(?=[a-z])/, '']
+]
+
+/**
+ * Note style, as a person takes notes: without the writer's own "I" at the start (the line's label
+ * says who), and without "so", "such", "just", "even", "very"; quoted titles stay as written.
+ */
+function telegraphic(text: string): string {
+  let out = text
+  for (const [re, by] of OWN_SUBJECT) {
+    if (re.test(out)) {
+      out = out.replace(re, by)
+      break
+    }
+  }
+  // Outside quotes only: "Just Kids" is a title.
+  out = out
+    .split(/("[^"]*"|“[^”]*”)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(NOTE_FILLER, '')))
+    .join('')
+  return out.charAt(0).toUpperCase() + out.slice(1)
+}
 
 /**
  * The note form of a sentence: without its opening interjection, hedges, intensifiers and the clauses
@@ -105,7 +156,7 @@ export function noteOf(sentence: string): string {
   let out = ''
   for (let i = 0; i < parts.length; i += 2) {
     const clause = parts[i] ?? ''
-    if (informationWords(clause, { feelings: true, addresses: true }).length === 0) continue
+    if (smallTalk(clause)) continue
     out += out === '' ? clause : `${parts[i - 1] ?? ' '}${clause}`
   }
   if (out === '') return sentence
@@ -113,9 +164,11 @@ export function noteOf(sentence: string): string {
     .replace(FILLER, '')
     .replace(/\s{2,}/g, ' ')
     .replace(/\s+([,.!?;:])/g, '$1')
+    .replace(/[,;:]+([.!?])/g, '$1')
     .replace(/([!?.])[!?.]+/g, '$1')
     .replace(/^[\s,;:–—-]+|[\s,;:–—-]+$/g, '')
     .trim()
+  out = telegraphic(out)
   if (out.length < 8) return sentence
   if (!/[.!?…"']$/.test(out)) out += '.'
   return out.charAt(0).toUpperCase() + out.slice(1)

@@ -175,7 +175,7 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   // 2. Scores. New sentences compete with each other only; the carried lines are scored among themselves,
   //    just to know which to let go first when room is needed.
   const estimate = (u: Unit) => Math.ceil((u.text.length + u.label.length + 4) / 4)
-  let candidates = scoreAll(fresh, input.focus).filter((c) => c.score >= MIN_SCORE).map(asNote)
+  let candidates = scoreAll(fresh, input.focus).filter((c) => c.score >= MIN_SCORE)
   if (candidates.length > maxCandidates(target)) {
     const value = (c: Scored) => c.score / Math.sqrt(estimate(c.unit))
     candidates = [...candidates].sort((a, b) => value(b) - value(a) || a.position - b.position).slice(0, maxCandidates(target))
@@ -196,16 +196,23 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   const covered = previous ? (previous.covered ?? Math.max(1, input.messages.length)) : 0
   const share = input.messages.length / Math.max(1, input.messages.length + covered)
   const freshBudget = Math.max(Math.floor(available * share), available - carriedTotal)
+  // Notes are written only for the candidates the selection weighs (it asks for a cost once each).
+  const notes = new Map<number, Scored>()
+  const noted = (i: number): Scored => {
+    let c = notes.get(i)
+    if (!c) notes.set(i, (c = asNote(candidates[i]!)))
+    return c
+  }
   const picked =
     freshBudget > 0 && candidates.length > 0
-      ? selectCandidates(candidates, { budget: freshBudget, cost: (i) => lineCost(candidates[i]!.unit), estimate: (i) => estimate(candidates[i]!.unit) })
+      ? selectCandidates(candidates, { budget: freshBudget, cost: (i) => lineCost(noted(i).unit), estimate: (i) => estimate(candidates[i]!.unit) })
       : []
-  let used = picked.reduce((a, i) => a + lineCost(candidates[i]!.unit), 0)
+  let used = picked.reduce((a, i) => a + lineCost(noted(i).unit), 0)
   // The carried block keeps its lines in order; only the lowest-value ones go when the room is needed.
   const keptCarried = new Set(carried.map((_, i) => i))
   const byValue = carried.map((c, i) => i).sort((a, b) => carried[a]!.score / Math.sqrt(carriedCost[a]!) - carried[b]!.score / Math.sqrt(carriedCost[b]!) || carried[b]!.position - carried[a]!.position)
   let carriedUsed = carriedTotal
-  for (const i of restated(carried.map((c) => c.unit), picked.map((i) => candidates[i]!.unit))) {
+  for (const i of restated(carried.map((c) => c.unit), picked.map((i) => noted(i).unit))) {
     keptCarried.delete(i)
     carriedUsed -= carriedCost[i]!
   }
@@ -217,7 +224,7 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   used += carriedUsed
 
   // 4. Fit: drop the weakest sentences until the rendered text fits the tokenizer's real count.
-  let chosen: Scored[] = [...carried.filter((_, i) => keptCarried.has(i)), ...picked.map((i) => candidates[i]!)]
+  let chosen: Scored[] = [...carried.filter((_, i) => keptCarried.has(i)), ...picked.map(noted)]
   const chronological = () => [...chosen].sort((a, b) => a.position - b.position).map((c) => c.unit)
   let text = render(header, chronological())
   while (chosen.length > 0 && !fits(text)) {
