@@ -132,14 +132,24 @@ export function* attention(state: TieredState, env: ActionEnv): Step {
   }
 }
 
-/** Step 3: the oldest unsummarized sealed topic becomes a summary of about topicSummaryTokens. */
+/**
+ * How many topic summaries and bulks their tiers are sized for. ADR 033's ~200 / ~300 tokens suit a small
+ * window; in a wide one they leave most of the tier empty while the archives lose nearly everything, so a
+ * summary may grow to its share of its tier.
+ */
+export const TOPICS_PER_TIER = 8
+export const BULKS_PER_TIER = 3
+const topicTarget = (env: ActionEnv) => Math.max(env.config.topicSummaryTokens, Math.floor(env.allocations.topics / TOPICS_PER_TIER))
+const bulkTarget = (env: ActionEnv) => Math.max(env.config.bulkSummaryTokens, Math.floor(env.allocations.bulks / BULKS_PER_TIER))
+
+/** Step 3: the oldest unsummarized sealed topic becomes a summary of about topicSummaryTokens (or its share of a wide tier). */
 export function* summarizeTopic(state: TieredState, env: ActionEnv): Step {
   for (let i = 0; i < state.topics.length; i++) {
     const topic = state.topics[i]!
     if (topic.summary !== undefined || env.exhausted.has(`s:${topic.id}`)) continue
     const before = topicTokens(topic)
     // Never "summarize" a small topic into something as large: at most half of what it takes now.
-    const target = Math.min(env.config.topicSummaryTokens, Math.floor(before / 2))
+    const target = Math.min(topicTarget(env), Math.floor(before / 2))
     if (target < 1) {
       env.exhausted.add(`s:${topic.id}`)
       continue
@@ -155,13 +165,13 @@ export function* summarizeTopic(state: TieredState, env: ActionEnv): Step {
   return undefined
 }
 
-/** Step 4: the bulkMergeSize oldest topics become one bulk archive of about bulkSummaryTokens. */
+/** Step 4: the bulkMergeSize oldest topics become one bulk archive of about bulkSummaryTokens (or its share of a wide tier). */
 export function* mergeTopics(state: TieredState, env: ActionEnv): Step {
   const group = state.topics.slice(0, Math.max(1, env.config.bulkMergeSize))
   if (group.length === 0) return undefined
   const before = group.reduce((s, t) => s + topicTokens(t), 0)
   // A bulk larger than the whole bulk tier would only be dropped again at once.
-  const target = Math.min(env.config.bulkSummaryTokens, Math.floor(before / 2), Math.floor(env.allocations.bulks))
+  const target = Math.min(bulkTarget(env), Math.floor(before / 2), Math.floor(env.allocations.bulks))
   const previousSummary = group
     .map(topicText)
     .filter((t) => t.trim() !== '')
