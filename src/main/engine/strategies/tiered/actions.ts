@@ -17,6 +17,8 @@ export interface ActionEnv {
   config: TieredConfig
   /** The tiers' current effective allocations (see effectiveAllocations), for the large-message cap. */
   allocations: Record<Tier, number>
+  /** The tiers' own shares of the history budget (allocations), which size the summaries in a wide window. */
+  shares: Record<Tier, number>
   /** Keys of actions that made no progress during this run: never retried. */
   exhausted: Set<string>
 }
@@ -134,13 +136,17 @@ export function* attention(state: TieredState, env: ActionEnv): Step {
 
 /**
  * How many topic summaries and bulks their tiers are sized for. ADR 033's ~200 / ~300 tokens suit a small
- * window; in a wide one they leave most of the tier empty while the archives lose nearly everything, so a
- * summary may grow to its share of its tier.
+ * window; in a wide one (a tier's own share holds more than that many of them) they leave most of the tier
+ * empty while the archives lose nearly everything, so a summary grows to its share of the tier's current
+ * room. Small windows keep the ADR's sizes.
  */
 export const TOPICS_PER_TIER = 8
 export const BULKS_PER_TIER = 3
-const topicTarget = (env: ActionEnv) => Math.max(env.config.topicSummaryTokens, Math.floor(env.allocations.topics / TOPICS_PER_TIER))
-const bulkTarget = (env: ActionEnv) => Math.max(env.config.bulkSummaryTokens, Math.floor(env.allocations.bulks / BULKS_PER_TIER))
+function grown(configured: number, share: number, room: number, per: number): number {
+  return share / per > configured ? Math.max(configured, Math.floor(room / per)) : configured
+}
+const topicTarget = (env: ActionEnv) => grown(env.config.topicSummaryTokens, env.shares.topics, env.allocations.topics, TOPICS_PER_TIER)
+const bulkTarget = (env: ActionEnv) => grown(env.config.bulkSummaryTokens, env.shares.bulks, env.allocations.bulks, BULKS_PER_TIER)
 
 /** Step 3: the oldest unsummarized sealed topic becomes a summary of about topicSummaryTokens (or its share of a wide tier). */
 export function* summarizeTopic(state: TieredState, env: ActionEnv): Step {
