@@ -25,7 +25,7 @@ describe('Details: the facts a model summary left out', () => {
     expect(out).toContain('07:10')
     expect(out).toContain('£86')
     expect(out).toContain('- User: My cousin Ailsa Brodie meets us in Portree.')
-    expect(out).toContain('- Assistant: I booked seats 14A and 14B for £86 in total.')
+    expect(out).toContain('- Assistant: Booked seats 14A and 14B for £86 in total.')
     expect(out).not.toContain('lovely')
     expect(out.indexOf('07:10')).toBeLessThan(out.indexOf('Ailsa'))
     expect(count(out)).toBeLessThanOrEqual(200)

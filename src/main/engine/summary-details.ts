@@ -1,3 +1,4 @@
+import { noteOf, saysNothing } from './extractive/information'
 import { splitSentences } from './extractive/sentences'
 import type { CountTokens } from './types'
 
@@ -62,7 +63,9 @@ export function withMissingDetails(input: DetailsInput): string {
     const said = source.label ? `${source.label}: ` : ''
     for (const line of source.text.split('\n')) {
       for (const sentence of splitSentences(line)) {
-        const text = sentence.trim()
+        // The same notes as the offline summary: small talk never, and each sentence without its filler.
+        if (saysNothing(sentence)) continue
+        const text = noteOf(sentence.trim())
         if (text.length < 8 || seen.has(text)) continue
         seen.add(text)
         const missing = factsOf(text).filter((f) => !have.includes(f))

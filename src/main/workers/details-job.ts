@@ -1,4 +1,5 @@
 import { withMissingDetails } from '../engine/summary-details'
+import { speakerNames } from '../engine/extractive/speaker-labels'
 import type { ModelSpec } from '../models/catalog'
 import { summaryCounter, withTextsRead, type JobMessage, type ReadTexts } from './job-texts'
 
@@ -18,6 +19,9 @@ const LABEL: Partial<Record<string, string>> = { user: 'User', assistant: 'Assis
  * its budget (engine/summary-details.ts); counted as the conversation counts a summary.
  */
 export function runDetailsJob(job: DetailsJob, readTexts?: ReadTexts): string {
-  const sources = [{ text: job.previousSummary ?? '' }, ...withTextsRead(job.messages, readTexts).map((m) => ({ label: LABEL[m.role], text: m.text }))]
+  const messages = withTextsRead(job.messages, readTexts)
+  // People by name where the chat names them, as the offline summary calls them.
+  const names: Partial<Record<string, string>> = { ...speakerNames(messages) }
+  const sources = [{ text: job.previousSummary ?? '' }, ...messages.map((m) => ({ label: names[m.role] ?? LABEL[m.role], text: m.text }))]
   return withMissingDetails({ sources, summary: job.summary, targetTokens: job.targetTokens, countTokens: summaryCounter(job.spec) })
 }

@@ -3,6 +3,7 @@
  * names, numbers, dates, money, identifiers, decisions and constraints; pleasantries are not.
  */
 import type { Unit } from './sentences'
+import { saysNothing } from './information'
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0
 
@@ -107,6 +108,8 @@ export function scoreUnit(unit: Unit, ctx: ScoreContext): number {
 
   // What a person would come back for in a chat: events, plans, lasting personal facts, and when.
   if (unit.kind === 'prose') {
+    // Below the information floor nothing else matters: small talk is never worth a line.
+    if (saysNothing(t)) return 0.05
     let facts = 0
     if (EVENT.test(t)) facts += 1
     if (PLAN.test(t)) facts += 0.7

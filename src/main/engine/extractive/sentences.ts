@@ -4,6 +4,7 @@
  */
 
 import { HEADING_PATTERN, parseDate, type Day } from './dates'
+import { namesFromHeader, type SpeakerNames } from './speaker-labels'
 
 export type Speaker = 'system' | 'user' | 'assistant' | 'tool'
 
@@ -122,6 +123,8 @@ export interface SummaryUnits {
   stated: boolean
   /** The day of its last date heading. */
   lastDay?: Day
+  /** The speakers' names its header recorded. */
+  names: SpeakerNames
 }
 
 /**
@@ -135,10 +138,12 @@ export function summaryUnits(summary: string, ctx: SplitContext, firstGroup: num
   let group = firstGroup
   let stated = false
   let day: Day | undefined
+  let names: SpeakerNames = {}
   for (const raw of summary.split('\n')) {
     const header = HEADER_PATTERN.exec(raw.trim())
     if (header) {
       covered = (covered ?? 0) + Number(header[1])
+      names = { ...names, ...namesFromHeader(raw) }
       if (raw.includes(STATED_DATES)) stated = true
       continue
     }
@@ -161,5 +166,5 @@ export function summaryUnits(summary: string, ctx: SplitContext, firstGroup: num
     }
     group++
   }
-  return { units, groups: group - firstGroup, stated, ...(covered !== undefined ? { covered } : {}), ...(day !== undefined ? { lastDay: day } : {}) }
+  return { units, groups: group - firstGroup, stated, names, ...(covered !== undefined ? { covered } : {}), ...(day !== undefined ? { lastDay: day } : {}) }
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { noteOf } from './information'
 import { EMPTY_SUMMARY, summarizeExtractive, type ExtractiveInput } from './summarize-extractive'
 
 type Msg = ExtractiveInput['messages'][number]
@@ -168,9 +169,11 @@ describe('summarizeExtractive', () => {
       { role: 'user', text: "You're the best. Can't wait to hear more!" }
     ]
     const out = summarizeExtractive({ messages, targetTokens: 200, countTokens: framed })
+    // The assistant addresses the user as Ines twice: the summary calls her by name.
+    expect(out.split('\n')[0]).toContain('user: Ines')
     expect(out.split('\n').slice(1)).toEqual([
-      '- User: I adopted a greyhound called Pepper from the Riverside shelter on Saturday.',
-      '- Assistant: I started a pottery course at the community college and made two bowls.'
+      '- Ines: Adopted a greyhound called Pepper from the Riverside shelter on Saturday.',
+      '- Assistant: Started a pottery course at the community college and made two bowls.'
     ])
   })
 
@@ -187,11 +190,11 @@ describe('summarizeExtractive', () => {
     expect(out.split('\n')).toEqual([
       'Summary of 4 earlier messages (extractive, dates as stated in the messages):',
       '8 May 2023:',
-      '- User: I went to a climbing gym in Porto yesterday (7 May 2023).',
-      '- Assistant: I finally booked flights to Reykjavik for our trip next month (June 2023).',
+      '- User: Went to a climbing gym in Porto yesterday (7 May 2023).',
+      '- Assistant: Finally booked flights to Reykjavik for our trip next month (June 2023).',
       '25 May 2023:',
       '- User: My sister Lucia moved to Toronto last Friday (19 May 2023).',
-      '- Assistant: I signed the lease on a flat in Bergen with a view of the harbour.'
+      '- Assistant: Signed the lease on a flat in Bergen with a view of the harbour.'
     ])
     // The next summary continues the stated dates for messages that state none.
     const next = summarizeExtractive({
@@ -201,8 +204,8 @@ describe('summarizeExtractive', () => {
       countTokens: framed
     })
     expect(next.split('\n').slice(-2)).toEqual([
-      '- Assistant: I signed the lease on a flat in Bergen with a view of the harbour.',
-      '- User: I bought a used Volvo estate for 4,200 euros yesterday (24 May 2023).'
+      '- Assistant: Signed the lease on a flat in Bergen with a view of the harbour.',
+      '- User: Bought a used Volvo estate for 4,200 euros yesterday (24 May 2023).'
     ])
     expect(next.split('\n').filter((l) => l === '25 May 2023:')).toHaveLength(1)
   })
@@ -242,7 +245,8 @@ describe('summarizeExtractive', () => {
       summary = summarizeExtractive({ previousSummary: summary, messages, targetTokens: 170, countTokens: framed })
       expect(framed(summary)).toBeLessThanOrEqual(170)
     }
-    for (const fact of facts) expect(summary).toContain(fact)
+    // Each fact as a note: "I moved from Lyon…" → "Moved from Lyon…".
+    for (const fact of facts) expect(summary).toContain(noteOf(fact))
     expect(summary).not.toMatch(/agree|same here|Keep me posted/)
     expect(summary!.split('\n')[0]).toBe(`Summary of ${facts.length * 7} earlier messages (extractive):`)
   })
@@ -263,5 +267,23 @@ describe('summarizeExtractive', () => {
     const ms = performance.now() - started
     expect(quarter(out)).toBeLessThanOrEqual(2000)
     expect(ms).toBeLessThan(1000)
+  })
+})
+
+describe('summarizeExtractive across cascades', () => {
+  it('keeps a fact once, in its newest words', () => {
+    const first = summarizeExtractive({
+      messages: [{ role: 'user', text: 'My sister Lena moves to Porto in March for her new design job.' }],
+      targetTokens: 200,
+      countTokens: (t) => Math.ceil(t.length / 4)
+    })
+    const second = summarizeExtractive({
+      previousSummary: first,
+      messages: [{ role: 'user', text: 'Update: my sister Lena moves to Porto in April for her new design job.' }],
+      targetTokens: 200,
+      countTokens: (t) => Math.ceil(t.length / 4)
+    })
+    expect(second).toContain('in April')
+    expect(second).not.toContain('in March')
   })
 })

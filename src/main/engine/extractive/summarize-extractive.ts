@@ -8,6 +8,8 @@ import { MIN_SCORE, scoreUnit } from './score'
 import { dayFromTimestamp, heading, parseDatePrefix, resolveRelativeDates, type Day } from './dates'
 import { clip, messageUnits, STATED_DATES, summaryUnits, type Speaker, type Unit } from './sentences'
 import { TermTable, terms } from './terms'
+import { noteOf } from './information'
+import { namesNote, speakerNames, type SpeakerNames } from './speaker-labels'
 
 export interface ExtractiveInput {
   /**
@@ -52,8 +54,8 @@ function render(header: string, units: readonly Unit[]): string {
   return lines.join('\n')
 }
 
-function headerFor(messages: number, previous: { present: boolean; covered?: number }, stated: boolean): string {
-  const kind = `(extractive${stated ? `, ${STATED_DATES}` : ''}):`
+function headerFor(messages: number, previous: { present: boolean; covered?: number }, stated: boolean, names: SpeakerNames): string {
+  const kind = `(extractive${stated ? `, ${STATED_DATES}` : ''}${namesNote(names)}):`
   if (previous.present && previous.covered === undefined) {
     return `Summary of the earlier conversation and ${messages} more message${messages === 1 ? '' : 's'} ${kind}`
   }
@@ -69,6 +71,16 @@ function tidy(text: string): string {
 }
 
 type Scored = Candidate & { unit: Unit }
+
+/**
+ * A sentence is chosen for what it says as written, then printed and paid for as a note (hedges,
+ * interjections and clauses that say nothing left out), so the same room holds more facts.
+ */
+function asNote(c: Scored): Scored {
+  if (c.unit.kind !== 'prose') return c
+  const text = clip(noteOf(c.unit.text))
+  return text === c.unit.text ? c : { ...c, unit: { ...c.unit, text } }
+}
 
 /** Scores units against each other (rarity is relative to the units given). */
 function scoreAll(units: readonly Unit[], focusText: string | undefined): Scored[] {
@@ -106,6 +118,30 @@ function datedMessages(
   })
 }
 
+/** At or above this share of shared content words, two lines state the same thing. */
+export const RESTATED_JACCARD = 0.6
+
+/**
+ * The carried lines a newer line states again (a fact is kept once, in its newest words): compared
+ * newest first, against the new picks and the newer carried lines that stay.
+ */
+function restated(carried: readonly Unit[], picked: readonly Unit[]): number[] {
+  const newer = picked.map((u) => new Set(terms(u.text))).filter((t) => t.size >= 3)
+  const out: number[] = []
+  for (let i = carried.length - 1; i >= 0; i--) {
+    const mine = new Set(terms(carried[i]!.text))
+    if (mine.size < 3) continue
+    const same = newer.some((t) => {
+      let shared = 0
+      for (const w of mine) if (t.has(w)) shared++
+      return shared / (mine.size + t.size - shared) >= RESTATED_JACCARD
+    })
+    if (same) out.push(i)
+    else newer.push(mine)
+  }
+  return out
+}
+
 export function summarizeExtractive(input: ExtractiveInput): string {
   const { countTokens } = input
   const target = Number.isFinite(input.targetTokens) ? Math.floor(input.targetTokens) : 0
@@ -117,19 +153,23 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   const old = previous?.units ?? []
   const dated = datedMessages(input.messages, previous)
   const stated = (previous?.stated ?? false) || dated.some((m, i) => m.text !== input.messages[i]!.text)
+  // People by name where the chat names them (a name once given stays, so lines agree), else by their role.
+  const names = { ...speakerNames(input.messages), ...previous?.names }
   const fresh: Unit[] = []
   let group = previous?.groups ?? 0
   for (const m of dated) {
+    const label = m.role === 'user' || m.role === 'assistant' ? names[m.role] : undefined
     for (const u of messageUnits(m.text, m.role, group++, ctx, m.day)) {
       const text = u.kind === 'prose' ? tidy(u.day !== undefined ? resolveRelativeDates(u.text, u.day) : u.text) : u.text
-      fresh.push(text === u.text ? u : { ...u, text: clip(text) })
+      fresh.push({ ...u, ...(text === u.text ? {} : { text: clip(text) }), ...(label ? { label } : {}) })
     }
   }
   if (old.length + fresh.length === 0) return fits(EMPTY_SUMMARY) ? EMPTY_SUMMARY : ''
   const header = headerFor(
     input.messages.length,
     { present: previous !== undefined, ...(previous?.covered !== undefined ? { covered: previous.covered } : {}) },
-    stated
+    stated,
+    names
   )
 
   // 2. Scores. New sentences compete with each other only; the carried lines are scored among themselves,
@@ -156,15 +196,26 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   const covered = previous ? (previous.covered ?? Math.max(1, input.messages.length)) : 0
   const share = input.messages.length / Math.max(1, input.messages.length + covered)
   const freshBudget = Math.max(Math.floor(available * share), available - carriedTotal)
+  // Notes are written only for the candidates the selection weighs (it asks for a cost once each).
+  const notes = new Map<number, Scored>()
+  const noted = (i: number): Scored => {
+    let c = notes.get(i)
+    if (!c) notes.set(i, (c = asNote(candidates[i]!)))
+    return c
+  }
   const picked =
     freshBudget > 0 && candidates.length > 0
-      ? selectCandidates(candidates, { budget: freshBudget, cost: (i) => lineCost(candidates[i]!.unit), estimate: (i) => estimate(candidates[i]!.unit) })
+      ? selectCandidates(candidates, { budget: freshBudget, cost: (i) => lineCost(noted(i).unit), estimate: (i) => estimate(candidates[i]!.unit) })
       : []
-  let used = picked.reduce((a, i) => a + lineCost(candidates[i]!.unit), 0)
+  let used = picked.reduce((a, i) => a + lineCost(noted(i).unit), 0)
   // The carried block keeps its lines in order; only the lowest-value ones go when the room is needed.
   const keptCarried = new Set(carried.map((_, i) => i))
   const byValue = carried.map((c, i) => i).sort((a, b) => carried[a]!.score / Math.sqrt(carriedCost[a]!) - carried[b]!.score / Math.sqrt(carriedCost[b]!) || carried[b]!.position - carried[a]!.position)
   let carriedUsed = carriedTotal
+  for (const i of restated(carried.map((c) => c.unit), picked.map((i) => noted(i).unit))) {
+    keptCarried.delete(i)
+    carriedUsed -= carriedCost[i]!
+  }
   for (const i of byValue) {
     if (carriedUsed + used <= available) break
     keptCarried.delete(i)
@@ -173,7 +224,7 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   used += carriedUsed
 
   // 4. Fit: drop the weakest sentences until the rendered text fits the tokenizer's real count.
-  let chosen: Scored[] = [...carried.filter((_, i) => keptCarried.has(i)), ...picked.map((i) => candidates[i]!)]
+  let chosen: Scored[] = [...carried.filter((_, i) => keptCarried.has(i)), ...picked.map(noted)]
   const chronological = () => [...chosen].sort((a, b) => a.position - b.position).map((c) => c.unit)
   let text = render(header, chronological())
   while (chosen.length > 0 && !fits(text)) {

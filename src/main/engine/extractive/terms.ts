@@ -1,6 +1,6 @@
 /** Content terms of a sentence: what novelty, rarity and focus matching compare. */
 
-const STOPWORDS = new Set(
+export const STOPWORDS = new Set(
   (
     'a an the and or but if then else of to in on at by for with from into onto over under about as is are was were be been being ' +
     'am do does did doing have has had having i me my mine we us our ours you your yours he him his she her hers it its they them ' +

@@ -60,3 +60,11 @@ describe('withoutQuoted', () => {
     expect(withoutQuoted('So powerful. We painted a lake at sunrise.', quoted)).toBe('So powerful. We painted a lake at sunrise.')
   })
 })
+
+describe('quotedIn with note-form summaries', () => {
+  it('knows a sentence the summary prints as a note', () => {
+    const quoted = quotedIn(['- Caroline: Went to a LGBTQ support group yesterday (7 May 2023) and it was powerful.'])
+    expect(quoted('Oh, I went to a LGBTQ support group yesterday and it was so powerful!')).toBe(true)
+    expect(quoted('I went to a pottery class yesterday.')).toBe(false)
+  })
+})

@@ -1,3 +1,4 @@
+import { noteOf } from '../extractive/information'
 import { truncateMiddle } from '../truncate'
 import type { CountTokens } from '../types'
 
@@ -31,12 +32,14 @@ const MIN_QUOTED_WORDS = 4
 
 /**
  * Checks sentences against texts the request already carries (the summary): a sentence all of whose
- * words one line of them holds is quoted there (an extractive summary quotes sentences, adding dates).
+ * note's words one line of them holds is quoted there (an extractive summary quotes sentences as notes,
+ * adding dates).
  */
 export function quotedIn(present: readonly string[]): (sentence: string) => boolean {
   const lines = present.flatMap((t) => t.split('\n')).map((l) => new Set(wordsOf(l))).filter((l) => l.size >= MIN_QUOTED_WORDS)
   return (sentence) => {
-    const words = wordsOf(sentence)
+    // The summary prints a sentence as a note (without "I", hedges and small talk): compare that.
+    const words = wordsOf(noteOf(sentence))
     return words.length >= MIN_QUOTED_WORDS && lines.some((l) => words.every((w) => l.has(w)))
   }
 }

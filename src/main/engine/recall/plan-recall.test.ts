@@ -83,7 +83,7 @@ describe('planRecall', () => {
     const dated: number[] = []
     const plan = planRecall({
       hits: [{ ...hit(8, 'We moved to Lisbon in March. The new flat has a balcony facing the river.', -6), date: undefined }],
-      neighbours: [{ ...msg(9, 'Sounds wonderful!'), date: undefined }, { ...msg(30, 'Unrelated.'), date: undefined }],
+      neighbours: [{ ...msg(9, 'Is the balcony big enough for tomatoes?'), date: undefined }, { ...msg(30, 'Unrelated.'), date: undefined }],
       budget: 400,
       countTokens: count,
       present: ['- User: We moved to Lisbon in March (March 2023).'],
@@ -92,6 +92,16 @@ describe('planRecall', () => {
     expect(plan.text).toContain('[8 March 2023]\nassistant: […] The new flat has a balcony facing the river.')
     expect(plan.text).not.toContain('We moved to Lisbon')
     expect(dated.sort((a, b) => a - b)).toEqual([8, 9])
+  })
+
+  it('brings back no passage that says nothing, hit or neighbour', () => {
+    const plan = planRecall({
+      hits: [hit(4, 'Thanks! Appreciate the offer.', -9), hit(7, 'The offer from the bakery is 32 hours a week.', -5)],
+      neighbours: [msg(6, 'Bye!'), msg(8, 'Congrats, that sounds amazing!')],
+      budget: 400,
+      countTokens: count
+    })
+    expect(plan.messageIds).toEqual(['m7'])
   })
 
   it('recalls nothing without room or without hits', () => {

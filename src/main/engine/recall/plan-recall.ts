@@ -1,5 +1,6 @@
 import { excerpt, quotedIn, withoutQuoted } from './excerpt'
 import type { CountTokens, EngineRole } from '../types'
+import { saysNothing } from '../extractive/information'
 import { matchesMentioned, type MentionedDate, type StatedDate } from './recall-date'
 
 /** Recall's share of the usable budget unless the settings say otherwise. */
@@ -161,6 +162,8 @@ export function planRecall(input: RecallInput): RecallPlan {
     (h, i) =>
       ranked.findIndex((o) => o.id === h.id) === i &&
       h.text.trim().length > 0 &&
+      // A passage that says nothing ("Bye!", "Sure thing, any time!") matched on small talk only.
+      !saysNothing(h.text) &&
       (best <= 0 || h.relevance >= best * MIN_RELATIVE_SCORE) &&
       !(h.text.trim().length >= 20 && present.some((t) => t.includes(h.text.trim())))
   )
@@ -203,7 +206,7 @@ export function planRecall(input: RecallInput): RecallPlan {
     const order = h.role === 'user' ? [h.seq + 1, h.seq - 1] : [h.seq - 1, h.seq + 1]
     for (const seq of order) {
       const n = bySeq.get(seq)
-      if (n && !ids.has(n.id) && n.text.trim()) return n
+      if (n && !ids.has(n.id) && n.text.trim() && !saysNothing(n.text)) return n
     }
     return undefined
   }

@@ -41,3 +41,11 @@ describe('recallQuery', () => {
     expect(search.all(recallQuery('Which groups supported Caroline?')!)).toHaveLength(1)
   })
 })
+
+describe('recallQuery on small talk', () => {
+  it('searches for nothing when the message says nothing beyond small talk', () => {
+    expect(recallQuery('Bye! Thanks, appreciate the offer.')).toBeUndefined()
+    expect(recallQuery('Sure thing! Any time you need help, just let me know.')).toBeUndefined()
+    expect(recallQuery('Bye! Say hi to Pepper.')).toBeDefined()
+  })
+})

@@ -3,6 +3,8 @@
  * words OR-ed together (bm25 ranks messages that match more, and rarer, words first).
  */
 
+import { saysNothing } from '../extractive/information'
+
 /** Function words, question words and the verbs questions are built with: they say nothing about the topic. */
 const STOP_WORDS = new Set(
   (
@@ -41,10 +43,13 @@ export function contentWords(text: string): string[] {
 }
 
 /**
- * An FTS5 MATCH expression for a pending message, or undefined when it has no content words.
+ * An FTS5 MATCH expression for a pending message, or undefined when it has no content words or says
+ * nothing beyond small talk ("Bye!", "Thanks! Appreciate the offer."): searching for those finds only
+ * the chat's other goodbyes, and the room is better left to the retained messages.
  * Every term is a quoted string of letters and digits only, so the result is never a syntax error.
  */
 export function recallQuery(text: string, without: readonly string[] = []): string | undefined {
+  if (saysNothing(text)) return undefined
   const terms = recallTerms(text, without)
   return terms.length ? terms.join(' OR ') : undefined
 }

@@ -17,6 +17,8 @@ export interface ActionEnv {
   config: TieredConfig
   /** The tiers' current effective allocations (see effectiveAllocations), for the large-message cap. */
   allocations: Record<Tier, number>
+  /** The tiers' own shares of the history budget (allocations), which size the summaries in a wide window. */
+  shares: Record<Tier, number>
   /** Keys of actions that made no progress during this run: never retried. */
   exhausted: Set<string>
 }
@@ -132,14 +134,28 @@ export function* attention(state: TieredState, env: ActionEnv): Step {
   }
 }
 
-/** Step 3: the oldest unsummarized sealed topic becomes a summary of about topicSummaryTokens. */
+/**
+ * How many topic summaries and bulks their tiers are sized for. ADR 033's ~200 / ~300 tokens suit a small
+ * window; in a wide one (a tier's own share holds more than that many of them) they leave most of the tier
+ * empty while the archives lose nearly everything, so a summary grows to its share of the tier's current
+ * room. Small windows keep the ADR's sizes.
+ */
+export const TOPICS_PER_TIER = 8
+export const BULKS_PER_TIER = 3
+function grown(configured: number, share: number, room: number, per: number): number {
+  return share / per > configured ? Math.max(configured, Math.floor(room / per)) : configured
+}
+const topicTarget = (env: ActionEnv) => grown(env.config.topicSummaryTokens, env.shares.topics, env.allocations.topics, TOPICS_PER_TIER)
+const bulkTarget = (env: ActionEnv) => grown(env.config.bulkSummaryTokens, env.shares.bulks, env.allocations.bulks, BULKS_PER_TIER)
+
+/** Step 3: the oldest unsummarized sealed topic becomes a summary of about topicSummaryTokens (or its share of a wide tier). */
 export function* summarizeTopic(state: TieredState, env: ActionEnv): Step {
   for (let i = 0; i < state.topics.length; i++) {
     const topic = state.topics[i]!
     if (topic.summary !== undefined || env.exhausted.has(`s:${topic.id}`)) continue
     const before = topicTokens(topic)
     // Never "summarize" a small topic into something as large: at most half of what it takes now.
-    const target = Math.min(env.config.topicSummaryTokens, Math.floor(before / 2))
+    const target = Math.min(topicTarget(env), Math.floor(before / 2))
     if (target < 1) {
       env.exhausted.add(`s:${topic.id}`)
       continue
@@ -155,13 +171,13 @@ export function* summarizeTopic(state: TieredState, env: ActionEnv): Step {
   return undefined
 }
 
-/** Step 4: the bulkMergeSize oldest topics become one bulk archive of about bulkSummaryTokens. */
+/** Step 4: the bulkMergeSize oldest topics become one bulk archive of about bulkSummaryTokens (or its share of a wide tier). */
 export function* mergeTopics(state: TieredState, env: ActionEnv): Step {
   const group = state.topics.slice(0, Math.max(1, env.config.bulkMergeSize))
   if (group.length === 0) return undefined
   const before = group.reduce((s, t) => s + topicTokens(t), 0)
   // A bulk larger than the whole bulk tier would only be dropped again at once.
-  const target = Math.min(env.config.bulkSummaryTokens, Math.floor(before / 2), Math.floor(env.allocations.bulks))
+  const target = Math.min(bulkTarget(env), Math.floor(before / 2), Math.floor(env.allocations.bulks))
   const previousSummary = group
     .map(topicText)
     .filter((t) => t.trim() !== '')

@@ -83,7 +83,8 @@ export function* compressTieredSteps(
   const tokensBefore = tierUsage(state).total
   const events: TieredEvent[] = []
   if (tokensBefore <= h) return { state, events, tokensBefore, tokensAfter: tokensBefore, fits: true }
-  const env: ActionEnv = { countTokens: options.countTokens, config, allocations: allocations(h, config), exhausted: new Set() }
+  const shares = allocations(h, config)
+  const env: ActionEnv = { countTokens: options.countTokens, config, allocations: shares, shares, exhausted: new Set() }
   for (let i = 0; i < MAX_ACTIONS; i++) {
     const usage = tierUsage(state)
     const e = effectiveAllocations(usage, h, config)
