@@ -82,6 +82,12 @@ describe('full-text search per chat', () => {
       ['a', 1, true]
     ])
     expect(newest[0]!.snippet).toBe('\u0002Mackerel\u0003, \u0002mackerel\u0003.')
+
+    // The words the typed one begins count while the word alone does not fill the ranked matches.
+    chat(db, 'longer', ['Mackerelboats all round.'])
+    expect(searchChats(db, 'mackerel').map((r) => r.sessionId)).toContain('longer')
+    expect(searchChats(db, 'mackerel', 50, 4).map((r) => r.sessionId)).not.toContain('longer')
+    expect(searchChats(db, 'macker').map((r) => r.sessionId)).toContain('longer')
     close()
   })
 

@@ -13,13 +13,13 @@ export interface SearchRow {
  * Turns what a person types into an FTS5 query that cannot be a syntax error: each word becomes a
  * quoted prefix term, all of them required.
  */
-export function ftsQuery(input: string): string | undefined {
+export function ftsQuery(input: string, { prefix = true } = {}): string | undefined {
   const terms = input
     .split(/\s+/)
     .map((t) => t.replace(/"/g, '').trim())
     // A term with no letters or digits would match nothing and empty the whole result.
     .filter((t) => /[\p{L}\p{N}]/u.test(t))
-  return terms.length ? terms.map((t) => `"${t}"*`).join(' ') : undefined
+  return terms.length ? terms.map((t) => `"${t}"${prefix ? '*' : ''}`).join(' ') : undefined
 }
 
 /**
@@ -177,12 +177,20 @@ export const RANKED_MATCHES = 2_000
  * Full-text search across every chat: one row per chat with its best message (bm25), best chats
  * first. A word in at most RANKED_MATCHES messages is ranked over all of them; a commoner one over
  * its newest RANKED_MATCHES (the best hits of recent chats first), so the cost stays flat however
- * large the database or common the word.
+ * large the database or common the word. The words are looked up whole first: when they alone fill
+ * the ranked matches, the words they begin (typed-ahead prefixes) are not needed, and a prefix term
+ * is what costs (each MATCH merges the doclists of every word it begins: 10–20 ms at 1,000,000
+ * messages, three times per search). Otherwise the prefixes are searched too, as typed.
  */
 export function searchChats(db: Db, query: string, limit = 50, ranked = RANKED_MATCHES): ChatMatchRow[] {
-  const terms = ftsQuery(query)
-  if (!terms) return []
-  const match = inText(terms)
+  const words = ftsQuery(query, { prefix: false })
+  if (!words) return []
+  const whole = rankChats(db, inText(words), limit, ranked)
+  return whole.full ? whole.rows : rankChats(db, inText(ftsQuery(query)!), limit, ranked).rows
+}
+
+/** The chats of the newest `ranked` matches of an FTS5 MATCH expression, best first; `full` when there may be more. */
+function rankChats(db: Db, match: string, limit: number, ranked: number): { rows: ChatMatchRow[]; full: boolean } {
   const best = db.all<Omit<ChatMatchRow, 'snippet' | 'countIsLowerBound'> & { rid: number; window: number }>(sql`
     WITH newest AS MATERIALIZED (
       SELECT rowid AS rid, bm25(messages_fts, 1, 0, 0) AS rank
@@ -204,11 +212,11 @@ export function searchChats(db: Db, query: string, limit = 50, ranked = RANKED_M
      WHERE r.n = 1 AND s.archived = 0
      ORDER BY r.rank, s.updated_at DESC
      LIMIT ${limit}`)
-  if (best.length === 0) return []
-  // Every MATCH of a prefix term merges the doclists of all its words first (10–20 ms at 1,000,000
-  // messages), so the snippets come from one more MATCH, not one per chat: FTS5 reads only the
-  // rowid range, and `+rowid` keeps the IN list from it (given to FTS5, each value would be a MATCH
-  // of its own) while still limiting snippet() to the winners.
+  if (best.length === 0) return { rows: [], full: false }
+  const full = best[0]!.window >= ranked
+  // The snippets come from one more MATCH, not one per chat: FTS5 reads only the rowid range, and
+  // `+rowid` keeps the IN list from it (given to FTS5, each value would be a MATCH of its own)
+  // while still limiting snippet() to the winners.
   const rids = best.map((r) => r.rid)
   // Written into the SQL, not bound: FTS5 read the whole doclist with the range bound (33 ms, not
   // 0.2 ms, for a word in every message of 1,000,000).
@@ -222,5 +230,5 @@ export function searchChats(db: Db, query: string, limit = 50, ranked = RANKED_M
            AND +rowid IN (${sql.join(rids.map((rid) => sql`${rid}`), sql`, `)})`)
       .map((r) => [r.rid, r.snippet])
   )
-  return best.map(({ rid, window, ...row }) => ({ ...row, snippet: snippets.get(rid) ?? '', countIsLowerBound: window >= ranked }))
+  return { rows: best.map(({ rid, window: _window, ...row }) => ({ ...row, snippet: snippets.get(rid) ?? '', countIsLowerBound: full })), full }
 }
