@@ -20,8 +20,9 @@ export const compressionPreviewSchema = z.object({
   summaryExists: z.boolean(),
   warnings: z.array(z.string()),
   /**
-   * Requests the summarization model would be sent (a span longer than its window goes in parts);
-   * 0 when no model writes the summary (an offline summarizer, another strategy, no key).
+   * At most how many requests the summarization model would be sent (a span longer than its window
+   * goes in parts; until a reply reports the server's count, another tokenizer's is assumed 25%
+   * higher); 0 when no model writes the summary (an offline summarizer, another strategy, no key).
    */
   summaryRequests: z.number().int().nonnegative(),
   summarizationModel: z.string().nullable(),

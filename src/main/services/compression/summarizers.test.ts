@@ -74,17 +74,19 @@ describe('a long span and a summarization model with a small window', async () =
     await app.services.compression.run(session.id, { summarizer: 'llm', retentionOverride: 0 })
     const parts = fake.requests.slice(before).filter((r) => r.inputTokens !== undefined)
 
-    // The dialog said how many requests it would take.
+    // The dialog said at most how many requests it would take (before any reply, the server's count is assumed high).
     expect(parts.length).toBeGreaterThan(1)
-    expect(Math.abs(parts.length - preview.summaryRequests)).toBeLessThanOrEqual(1)
+    expect(parts.length).toBeLessThanOrEqual(preview.summaryRequests)
+    expect(parts.length).toBeGreaterThan(preview.summaryRequests / 2)
     const asked = parts.map((r) => (r.body as { max_tokens?: number; max_output_tokens?: number; max_completion_tokens?: number }))
     for (const [i, r] of parts.entries()) {
       const max = asked[i]!.max_output_tokens ?? asked[i]!.max_completion_tokens ?? asked[i]!.max_tokens
       expect(max).toBeLessThanOrEqual(1024)
       expect(r.inputTokens! + max!).toBeLessThanOrEqual(4096)
     }
-    // Filled: every part but the last carries over half the window (the old sizing sent ~300 tokens of transcript).
-    for (const r of parts.slice(0, -1)) expect(r.inputTokens!).toBeGreaterThan(2048)
+    // Filled once the first reply said what the server counts: every later part but the last carries
+    // over two thirds of the window (the old sizing sent ~300 tokens of transcript).
+    for (const r of parts.slice(1, -1)) expect(r.inputTokens!).toBeGreaterThan(2730)
     const progress = events.filter((e) => e.event === 'compression.progress').map((e) => (e.payload as { part?: { done: number; total: number } }).part)
     expect(progress.filter((p) => p).map((p) => p!.done)).toEqual(parts.map((_, i) => i))
     expect(progress.at(-1)).toBeUndefined() // the last part streams its text

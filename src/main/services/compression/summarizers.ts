@@ -53,7 +53,23 @@ const FRAMING_TOKENS = 64
 export interface SummarizerLimits {
   contextWindow: number
   maxOutput: number
+  /**
+   * The server's tokens per token counted here, until a reply reports its own count: 1 when the
+   * summarization model counts with the chat's tokenizer, else UNKNOWN_COUNT_SCALE.
+   */
+  countScale?: number
 }
+
+/**
+ * Assumed server tokens per counted token when the summarization model's tokenizer is not the one
+ * the chat counts with (a local model, another provider): the top of what other tokenizers need
+ * on English (the estimate factors in tokens/estimate.ts lean the same way). Each reply's reported
+ * input then replaces it with the measured ratio (the highest seen, safe toward the server).
+ */
+export const UNKNOWN_COUNT_SCALE = 1.25
+/** A measured ratio past these bounds is a server's odd report, not a tokenizer (calibration clamps alike). */
+const MIN_COUNT_SCALE = 0.5
+const MAX_COUNT_SCALE = 3
 
 /**
  * The size a summary can have with this model: what was wanted, at most a quarter of the window,
@@ -77,12 +93,13 @@ interface PromptShape {
 }
 
 /**
- * Room in each request for the transcript and the summary it folds in: the summarization model's
- * window less its reply, the margin, and the prompt around them (counted).
+ * Room in each request for the transcript and the summary it folds in, in counted tokens: the
+ * summarization model's window less its reply and the margin, in the server's tokens (`scale` per
+ * counted token), less the prompt around them (counted).
  */
-function promptRoom(limits: SummarizerLimits, request: PromptShape): number {
-  const fixed = promptTokens(request) + FRAMING_TOKENS
-  return limits.contextWindow - replyTokens(request.targetTokens, limits) - Math.ceil(limits.contextWindow * WINDOW_MARGIN) - fixed
+function promptRoom(limits: SummarizerLimits, request: PromptShape, scale = limits.countScale ?? 1): number {
+  const server = limits.contextWindow - replyTokens(request.targetTokens, limits) - Math.ceil(limits.contextWindow * WINDOW_MARGIN)
+  return Math.floor(server / scale) - promptTokens(request) - FRAMING_TOKENS
 }
 
 /** The system prompt and the user prompt around the transcript and the summary folded in. */
@@ -199,7 +216,9 @@ export async function llmSummary(
     onPart?(done: number, total: number): void
   }
 ): Promise<string> {
-  const room = promptRoom(request.limits, request)
+  let room = promptRoom(request.limits, request)
+  const fixed = promptTokens(request) + FRAMING_TOKENS
+  let measured = 0
   const entries = await transcriptEntries(request.messages, messageCap(room, request), request.countTokens)
   const sizes = entries.map((e) => e.tokens)
   let summary = request.previousSummary
@@ -208,6 +227,7 @@ export async function llmSummary(
     const summaryTokens = request.countTokens(summary ?? '')
     const end = partEnd(sizes, start, roomBeside(room, summaryTokens))
     const lines = entries.slice(start, end).map((e) => e.line)
+    const counted = fixed + summaryTokens + sizes.slice(start, end).reduce((sum, n) => sum + n, 0)
     start = end
     const last = start >= entries.length
     // The parts still to come, sized as the estimate sizes them: the total firms up as they go.
@@ -235,6 +255,11 @@ export async function llmSummary(
     const text = result.text.trim()
     if (!text) throw new SummarizerError('The summarization model returned an empty summary.', undefined)
     summary = text
+    // The server said what the prompt cost it: later parts are sized by the highest ratio seen.
+    if (result.inputTokens) {
+      measured = Math.max(measured, Math.min(MAX_COUNT_SCALE, Math.max(MIN_COUNT_SCALE, result.inputTokens / counted)))
+      room = promptRoom(request.limits, request, measured)
+    }
   }
   return summary ?? ''
 }

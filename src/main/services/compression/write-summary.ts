@@ -12,7 +12,16 @@ import type { ProvidersService } from '../settings/providers-service'
 import type { Clock, Emit, Logger } from '../service-deps'
 import type { SettingsService } from '../settings/settings-service'
 import { summaryCostUsd } from './summary-cost'
-import { extractiveSummary, llmSummary, SummarizerError, summaryRunSize, summaryTargetFor, truncationMarkerSummary } from './summarizers'
+import {
+  extractiveSummary,
+  llmSummary,
+  SummarizerError,
+  summaryRunSize,
+  summaryTargetFor,
+  truncationMarkerSummary,
+  UNKNOWN_COUNT_SCALE,
+  type SummarizerLimits
+} from './summarizers'
 import type { Conversation } from '../conversation/conversation'
 import type { ExtractiveThread } from '../../workers/extractive-thread'
 
@@ -94,8 +103,17 @@ export function summaryEstimate(
   const modelId = summarizationModelOf(settings, conv)
   const spec = models.spec(conv.spec.provider, modelId)
   const targetTokens = summaryTargetFor(request.targetTokens, spec)
-  const size = summaryRunSize(request.messages, spec, { ...request, targetTokens, countTokens: (text) => conv.summaryTokensOf(text) })
+  const size = summaryRunSize(request.messages, limitsOf(spec, conv), { ...request, targetTokens, countTokens: (text) => conv.summaryTokensOf(text) })
   return { summaryRequests: size.requests, summarizationModel: modelId, estimatedCostUsd: summaryCostUsd(spec, size.inputTokens, size.outputTokens) }
+}
+
+/**
+ * The summarization model's window and max output, and how its count relates to the chat's: the
+ * prompt is counted with the chat's tokenizer, exact for the summarization model only when it is
+ * the same one.
+ */
+function limitsOf(spec: SummarizerLimits & { tokenizer: string }, conv: Conversation): SummarizerLimits {
+  return { contextWindow: spec.contextWindow, maxOutput: spec.maxOutput, countScale: spec.tokenizer === conv.spec.tokenizer ? 1 : UNKNOWN_COUNT_SCALE }
 }
 
 /** Writes the summary with whichever summarizer applies. */
@@ -143,7 +161,7 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
       ...base,
       targetTokens,
       model,
-      limits: summarizerSpec,
+      limits: limitsOf(summarizerSpec, conv),
       signal,
       stallMs: options.stallMs ?? DEFAULT_STALL_MS,
       firstChunkMs: options.stallMs ?? firstChunkTimeoutMs(provider, 'summary'),
@@ -171,7 +189,7 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
       : runDetailsJob({ ...details, messages: request.messages.map((m) => ({ role: m.role, text: m.text })) })
     // Estimated from stored counts: every part's prompt, transcript and the summary it folded in.
     const targetTokens = summaryTargetFor(request.targetTokens, summarizerSpec)
-    const size = summaryRunSize(request.messages, summarizerSpec, { ...base, targetTokens })
+    const size = summaryRunSize(request.messages, limitsOf(summarizerSpec, conv), { ...base, targetTokens })
     const costUsd = summaryCostUsd(summarizerSpec, size.inputTokens, size.outputTokens - targetTokens + countTokens(text))
     return { text, summarizer: modelId, fellBack: false, warnings, costUsd }
   } catch (err) {

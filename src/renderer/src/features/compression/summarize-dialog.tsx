@@ -18,7 +18,7 @@ const LONG_RUN_REQUESTS = 10
 
 /** Who writes the summary, in how many requests, and about what it costs. */
 function modelRunNote({ summarizationModel, summaryRequests, estimatedCostUsd }: CompressionPreview): string {
-  const requests = summaryRequests === 1 ? 'one request' : `${formatCount(summaryRequests)} requests`
+  const requests = summaryRequests === 1 ? 'one request' : `up to ${formatCount(summaryRequests)} requests`
   const cost = estimatedCostUsd === null ? '' : `, about ${formatCost(estimatedCostUsd)}`
   return `${summarizationModel} writes it in ${requests}${cost}.`
 }
@@ -130,7 +130,7 @@ function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): voi
       {preview && preview.summaryRequests >= LONG_RUN_REQUESTS && !nothingToDo && (
         <p className="dialog-warning" role="note">
           This is a long run: {preview.summarizationModel}’s window is small for these messages, so the summary is
-          written in {formatCount(preview.summaryRequests)} parts, one after another. It can be cancelled from the Summary
+          written in up to {formatCount(preview.summaryRequests)} parts, one after another. It can be cancelled from the Summary
           while it runs.
         </p>
       )}
