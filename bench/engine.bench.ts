@@ -228,14 +228,17 @@ afterAll(async () => {
   await app.close()
   rmSync(dir, { recursive: true, force: true })
   const m = (k: string) => median(timings.get(k) ?? [])
-  const row = (label: string, key: string, base: string, vs = 'vs simple') =>
-    `  ${label.padEnd(58)} ${fmtMs(m(key)).padStart(10)}   ${(m(base) / m(key)).toFixed(1).padStart(8)}x ${vs}`
+  const row = (label: string, key: string, base: string, vs = 'the simple baseline') => {
+    const ratio = m(base) / m(key)
+    const compared = key === base ? '' : ratio >= 1 ? `${ratio.toFixed(1)}x faster than ${vs}` : `${(1 / ratio).toFixed(1)}x slower than ${vs}`
+    return `  ${label.padEnd(66)} ${fmtMs(m(key)).padStart(10)}   ${compared}`
+  }
   const sizeLabel = (n: number) => `${n.toLocaleString('en')}`
   console.log(
     [
       '',
-      'Compression engine (median of runs; ratio = baseline time / this time, same run; the baseline is the',
-      'best simple alternative, the newest messages by their stored counts; "naive" re-tokenizes with the',
+      'Compression engine (median of runs, same run; the simple baseline is the best simple alternative, the',
+      'newest messages by their stored counts, with no plan, summary or check; "naive" re-tokenizes with the',
       "app's own tokenizer)",
       ...sizes.flatMap((n) => [
         row(`context, ${sizeLabel(n)} msgs, naive re-tokenize`, `ctx ${n} naive`, `ctx ${n} simple`),
@@ -256,10 +259,10 @@ afterAll(async () => {
           ]
         })
       ),
-      row('summary of 1,000 msgs, first-sentences (baseline)', 'sum naive', 'sum naive', 'vs baseline'),
-      row('summary of 1,000 msgs, extractive', 'sum extractive', 'sum naive', 'vs baseline'),
-      row(`replay ${source.length} msgs, naive recount (baseline)`, 'replay naive', 'replay naive', 'vs baseline'),
-      row(`replay ${source.length} msgs, distill (store+count+compress)`, 'replay distill', 'replay naive', 'vs baseline'),
+      row('summary of 1,000 msgs, first-sentences (baseline)', 'sum naive', 'sum naive', 'the baseline'),
+      row('summary of 1,000 msgs, extractive', 'sum extractive', 'sum naive', 'the baseline'),
+      row(`replay ${source.length} msgs, naive recount (baseline)`, 'replay naive', 'replay naive', 'the baseline'),
+      row(`replay ${source.length} msgs, distill (store+count+compress)`, 'replay distill', 'replay naive', 'the baseline'),
       goalLine('NFR-7.3 context construction at 10k', 100, [
         ['engine', m('ctx 10000 engine')],
         ['from SQLite, compressed, after a new message', m('db 10000 compressed cold')],
