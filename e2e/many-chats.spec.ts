@@ -56,9 +56,13 @@ test('the sidebar lists chats a page at a time and loads the next page as it scr
   await expect(page.getByRole('button', { name: 'More chats' })).toHaveCount(0)
 })
 
-test('a search for a word in every chat shows the best hit first', async ({ page }) => {
+test('a search for a word in every chat shows the best hit first, at the top of the sidebar', async ({ page }) => {
   await page.goto(server.url)
+  // Read down the list first: the results must not open where the list was scrolled to.
+  await expect(page.getByRole('list', { name: 'All chats' }).getByRole('listitem').first()).toBeVisible()
+  await page.locator('.sidebar-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight / 2))
   await page.getByRole('searchbox').fill('lighthouse')
   const results = page.getByRole('list', { name: 'Chats matching “lighthouse”' })
   await expect(results.getByRole('listitem').first()).toContainText("Keeper's log 007")
+  await expect.poll(() => page.locator('.sidebar-scroll').evaluate((el) => el.scrollTop)).toBe(0)
 })

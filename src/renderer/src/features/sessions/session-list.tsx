@@ -14,6 +14,12 @@ export function SessionList() {
   const load = useSessionsStore((s) => s.load)
   const selectedId = useUiStore((s) => s.selectedSessionId)
   const openSession = useUiStore((s) => s.openSession)
+  const listRef = useRef<HTMLUListElement>(null)
+
+  // New results start at the top: the scroll left from paging through the whole list would hide the best hits.
+  useEffect(() => {
+    listRef.current?.closest('.sidebar-scroll')?.scrollTo({ top: 0 })
+  }, [listedQuery])
 
   if (status === 'error' && sessions.length === 0) {
     return (
@@ -38,7 +44,7 @@ export function SessionList() {
   }
   return (
     <>
-      <ul className="session-list" aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}>
+      <ul ref={listRef} className="session-list" aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}>
         {sessions.map((session) => (
           <SessionItem
             key={session.id}
