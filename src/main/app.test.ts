@@ -27,7 +27,7 @@ describe('sessions and messages on a real SQLite file', () => {
     const reopened = openApp(file, clock)
     const list = await reopened.router.call('sessions.list', {})
     expect(list.ok).toBe(true)
-    const sessions = (list as { data: Array<{ id: string; title: string; messageCount: number; lastMessagePreview: string }> }).data
+    const { sessions } = (list as { data: { sessions: Array<{ id: string; title: string; messageCount: number; lastMessagePreview: string }> } }).data
     expect(sessions.map((s) => s.id)).toEqual([first.id, second.id])
     expect(sessions[0]).toMatchObject({ title: 'Trip planning', messageCount: 4, lastMessagePreview: 'And a hotel near the station' })
     const messages = reopened.services.chat.messages(first.id)

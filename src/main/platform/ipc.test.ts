@@ -85,7 +85,7 @@ describe('the IPC adapter', () => {
     const created = await call(invokeEvent(win), 'sessions.create', { title: 'Hello' })
     expect(created).toMatchObject({ ok: true, data: { title: 'Hello' } })
     const list = await call(invokeEvent(win), 'sessions.list', {})
-    expect(list.ok && (list.data as unknown[]).length).toBe(1)
+    expect(list.ok && (list.data as { sessions: unknown[] }).sessions.length).toBe(1)
   })
 
   it('refuses windows it never attached, subframes, foreign pages and vanished frames', async () => {
@@ -109,7 +109,7 @@ describe('the IPC adapter', () => {
       expect(!result.ok && result.error.code, name).toBe('unauthorized')
     }
     const list = await call(invokeEvent(ours), 'sessions.list', {})
-    expect(list.ok && (list.data as unknown[]).length).toBe(0)
+    expect(list.ok && (list.data as { sessions: unknown[] }).sessions.length).toBe(0)
   })
 
   it('answers bad routes and inputs with an error result, never a throw', async () => {

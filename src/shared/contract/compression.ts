@@ -18,7 +18,16 @@ export const compressionPreviewSchema = z.object({
   belowMinimum: z.boolean(),
   minimumTokens: z.number().int(),
   summaryExists: z.boolean(),
-  warnings: z.array(z.string())
+  warnings: z.array(z.string()),
+  /**
+   * At most how many requests the summarization model would be sent (a span longer than its window
+   * goes in parts; until a reply reports the server's count, another tokenizer's is assumed 25%
+   * higher); 0 when no model writes the summary (an offline summarizer, another strategy, no key).
+   */
+  summaryRequests: z.number().int().nonnegative(),
+  summarizationModel: z.string().nullable(),
+  /** About what those requests cost in US dollars; null where the model's prices are unknown. */
+  estimatedCostUsd: z.number().nonnegative().nullable()
 })
 export type CompressionPreview = z.infer<typeof compressionPreviewSchema>
 
@@ -72,8 +81,15 @@ export const compressionRoutes = {
 
 export const compressionEvents = {
   'compression.started': z.object({ sessionId: z.string(), type: runTypeSchema, messages: z.number().int() }),
-  /** More of a summary being written by the llm summarizer. */
-  'compression.progress': z.object({ sessionId: z.string(), delta: z.string() }),
+  /**
+   * More of a summary being written by the llm summarizer. A span too long for the summarization
+   * model's window is written in parts: `part` comes (with an empty delta) as each request starts.
+   */
+  'compression.progress': z.object({
+    sessionId: z.string(),
+    delta: z.string(),
+    part: z.object({ done: z.number().int().nonnegative(), total: z.number().int().positive() }).optional()
+  }),
   'compression.done': z.object({ sessionId: z.string(), snapshot: snapshotSchema, report: compressionReportSchema }),
   'compression.failed': z.object({
     sessionId: z.string(),

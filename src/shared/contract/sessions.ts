@@ -16,17 +16,34 @@ export const sessionSearchResultSchema = sessionSummarySchema.extend({
       role: z.string(),
       /** The matching passage; matches are wrapped in \u0002 … \u0003 so the renderer can mark them safely. */
       snippet: z.string(),
-      /** How many of the chat's messages match. */
-      count: z.number().int()
+      /** How many of the chat's messages match (at least this many when `countIsLowerBound`). */
+      count: z.number().int(),
+      /** The word is common: only its newest matches were ranked, so the chat may hold more. */
+      countIsLowerBound: z.boolean()
     })
     .nullable()
 })
 export type SessionSearchResult = z.infer<typeof sessionSearchResultSchema>
 
+/** Chats a page of the list holds when the caller does not say (a few screens of the sidebar). */
+export const SESSION_PAGE_DEFAULT = 100
+/** The most a page may hold: each chat listed costs a count and a preview. */
+export const SESSION_PAGE_MAX = 500
+
 export const sessionRoutes = {
+  /**
+   * A page of the chats, most recently active first: the first page without a cursor, the next one
+   * with the `nextCursor` of the page before (null on the last page).
+   */
   'sessions.list': route(
-    z.object({ query: z.string().max(200).optional() }).strict(),
-    z.array(sessionSummarySchema)
+    z
+      .object({
+        query: z.string().max(200).optional(),
+        cursor: z.string().min(1).max(300).optional(),
+        limit: z.number().int().min(1).max(SESSION_PAGE_MAX).optional()
+      })
+      .strict(),
+    z.object({ sessions: z.array(sessionSummarySchema), nextCursor: z.string().nullable() })
   ),
   'sessions.create': route(z.object({ title: sessionTitleSchema.optional() }).strict(), sessionSchema),
   'sessions.get': route(idInput, sessionSchema),

@@ -63,6 +63,34 @@ describe('full-text search per chat', () => {
     close()
   })
 
+  it('ranks a common word among its newest matches only, best first, and says the counts are lower bounds', () => {
+    const { db, close } = openDatabase(join(tempDir(), 'common.db'))
+    const long = 'the boat came back with mackerel and a long story about the tide'
+    chat(db, 'old', ['Mackerel, mackerel, mackerel.'])
+    chat(db, 'a', [long, long, long])
+    chat(db, 'b', [long, 'Mackerel, mackerel.', long])
+    // Everything ranked: the old chat's message is the best of all.
+    expect(searchChats(db, 'mackerel').map((r) => [r.sessionId, r.matches, r.countIsLowerBound])).toEqual([
+      ['old', 1, false],
+      ['b', 3, false],
+      ['a', 3, false]
+    ])
+    // Only the newest 4 matches ranked: the best among them first, the old chat left out.
+    const newest = searchChats(db, 'mackerel', 50, 4)
+    expect(newest.map((r) => [r.sessionId, r.matches, r.countIsLowerBound])).toEqual([
+      ['b', 3, true],
+      ['a', 1, true]
+    ])
+    expect(newest[0]!.snippet).toBe('\u0002Mackerel\u0003, \u0002mackerel\u0003.')
+
+    // The words the typed one begins count while the word alone does not fill the ranked matches.
+    chat(db, 'longer', ['Mackerelboats all round.'])
+    expect(searchChats(db, 'mackerel').map((r) => r.sessionId)).toContain('longer')
+    expect(searchChats(db, 'mackerel', 50, 4).map((r) => r.sessionId)).not.toContain('longer')
+    expect(searchChats(db, 'macker').map((r) => r.sessionId)).toContain('longer')
+    close()
+  })
+
   it('finds only the chat asked for, whatever its id looks like', () => {
     const { db, close } = openDatabase(join(tempDir(), 'ids.db'))
     // Both ids lose their hyphens to the same key in the index: the chat filter still tells them apart.

@@ -51,20 +51,43 @@ function likePattern(query: string): string {
   return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 }
 
+/** Titles holding this text literally. */
+function titleHolds(text: string): SQL {
+  return like(sessions.title, likePattern(text)).append(sql` ESCAPE '\\'`)
+}
+
 const PREVIEW_CHARS = 120
 /** Enough Markdown to fill a preview once its syntax is gone. */
 const PREVIEW_SOURCE_CHARS = 2000
 
-/** Sessions, most recently active first, optionally filtered by a title search. */
-export function listSessions(db: Db, query?: string): SessionSummary[] {
+/** Where a page of the chat list starts: after this chat in the list's order. */
+export interface SessionCursor {
+  updatedAt: number
+  id: string
+}
+
+/**
+ * Sessions, most recently active first, optionally filtered by a title search: all of them, or a
+ * page of `limit` after `after`. The order (updated_at, then id) is total, so a page never repeats
+ * or skips a chat that did not move meanwhile.
+ */
+export function listSessions(db: Db, query?: string, page?: { after?: SessionCursor; limit: number }): SessionSummary[] {
   const q = query?.trim()
-  return summaries(db, q ? like(sessions.title, likePattern(q)).append(sql` ESCAPE '\\'`) : undefined)
+  const after = page?.after
+  return summaries(
+    db,
+    and(
+      q ? titleHolds(q) : undefined,
+      after ? sql`(${sessions.updatedAt} < ${after.updatedAt} OR (${sessions.updatedAt} = ${after.updatedAt} AND ${sessions.id} < ${after.id}))` : undefined
+    ),
+    page?.limit
+  )
 }
 
 /** Sessions whose title holds every one of the words (in any order), most recently active first. */
-export function sessionsWithTitleWords(db: Db, words: readonly string[]): SessionSummary[] {
+export function sessionsWithTitleWords(db: Db, words: readonly string[], limit?: number): SessionSummary[] {
   if (words.length === 0) return []
-  return summaries(db, and(...words.map((w) => like(sessions.title, likePattern(w)).append(sql` ESCAPE '\\'`))))
+  return summaries(db, and(...words.map(titleHolds)), limit)
 }
 
 /** The sidebar summaries of these sessions, by id. */
@@ -73,8 +96,8 @@ export function sessionSummaries(db: Db, ids: readonly string[]): Map<string, Se
   return new Map(summaries(db, inArray(sessions.id, [...ids])).map((s) => [s.id, s]))
 }
 
-function summaries(db: Db, filter: SQL | undefined): SessionSummary[] {
-  const rows = db
+function summaries(db: Db, filter: SQL | undefined, limit?: number): SessionSummary[] {
+  const query = db
     // The subqueries name the outer table explicitly: drizzle renders a bare column unqualified.
     .select({
       session: sessions,
@@ -83,8 +106,9 @@ function summaries(db: Db, filter: SQL | undefined): SessionSummary[] {
     })
     .from(sessions)
     .where(and(eq(sessions.archived, false), filter))
-    .orderBy(desc(sessions.updatedAt), desc(sessions.createdAt))
-    .all()
+    // The count and preview subqueries run for the rows returned only, so a page costs what it shows.
+    .orderBy(desc(sessions.updatedAt), desc(sessions.id))
+  const rows = (limit === undefined ? query : query.limit(limit)).all()
   return rows.map(({ session, messageCount, lastParts }) => {
     // Plain text, not Markdown: a preview reads "Context The user…", not "## Context".
     const text = lastParts ? markdownToPlainText(messageText(JSON.parse(lastParts) as MessagePart[]).slice(0, PREVIEW_SOURCE_CHARS)) : ''

@@ -7,7 +7,7 @@ import type { ServiceDeps } from '../service-deps'
 import { createKeyedLock } from '../session-lock'
 import { boundaryContent } from './tier-snapshots'
 import { isPaid } from './summary-cost'
-import { summarizationModelOf } from './write-summary'
+import { summarizationModelOf, summaryEstimate } from './write-summary'
 import { createBackgroundSummaries } from './background-summaries'
 import { createPreparedSummaries, type PrepareTrigger } from './prepared-summaries'
 import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
@@ -111,7 +111,8 @@ export function createCompressionService(
         belowMinimum: plan.belowMinimum,
         minimumTokens: settings.get().minimumTokens,
         summaryExists: !!conv.summary,
-        warnings: plan.warnings
+        warnings: plan.warnings,
+        ...summaryEstimate(deps, conv, { previousSummary: conv.summary?.content.summaryText, messages: plan.toSummarize, targetTokens: plan.targetSummaryTokens })
       }
     },
 

@@ -38,42 +38,161 @@ export class SummarizerError extends Error {
   }
 }
 
-/** Prompt text around the transcript (instructions, format, headings), with room to spare. */
-const PROMPT_FRAME_TOKENS = 400
-
 /** Messages whose text is read between turns of the event loop (~5 ms of reading). */
 const TEXTS_PER_TURN = 256
 
 /**
- * Splits the messages into runs whose transcript fits `room` tokens, by their stored counts (no
- * re-tokenizing); a message larger than half the room is cut in the middle (only those are counted).
+ * Of the summarization model's window, what no request uses (DESIGN §5's safety margin S): the
+ * prompt is counted with the chat's tokenizer, not the summarization model's.
  */
-export async function transcriptChunks(messages: readonly EngineMessage[], room: number, countTokens: CountTokens): Promise<string[][]> {
-  const cap = Math.max(32, Math.floor(room / 2))
-  const chunks: string[][] = []
-  let current: string[] = []
-  let used = 0
+const WINDOW_MARGIN = 0.05
+/** The transcript's headings and the turn framing around the prompt, beyond what is counted. */
+const FRAMING_TOKENS = 64
+
+/** What a summarization model can take and give: its window and its max output. */
+export interface SummarizerLimits {
+  contextWindow: number
+  maxOutput: number
+  /**
+   * The server's tokens per token counted here, until a reply reports its own count: 1 when the
+   * summarization model counts with the chat's tokenizer, else UNKNOWN_COUNT_SCALE.
+   */
+  countScale?: number
+}
+
+/**
+ * Assumed server tokens per counted token when the summarization model's tokenizer is not the one
+ * the chat counts with (a local model, another provider): the top of what other tokenizers need
+ * on English (the estimate factors in tokens/estimate.ts lean the same way). Each reply's reported
+ * input then replaces it with the measured ratio (the highest seen, safe toward the server).
+ */
+export const UNKNOWN_COUNT_SCALE = 1.25
+/** A measured ratio past these bounds is a server's odd report, not a tokenizer (calibration clamps alike). */
+const MIN_COUNT_SCALE = 0.5
+const MAX_COUNT_SCALE = 3
+
+/**
+ * The size a summary can have with this model: what was wanted, at most a quarter of the window,
+ * and small enough that its reply (the target with room to finish, see `replyTokens`) fits the
+ * model's max output without being cut.
+ */
+export function summaryTargetFor(wanted: number, limits: SummarizerLimits): number {
+  return Math.max(1, Math.min(wanted, Math.floor(limits.contextWindow / 4), Math.floor(limits.maxOutput / 1.25)))
+}
+
+/** The reply a summary request asks for: the target with room to finish, never past the model's max output. */
+export function replyTokens(targetTokens: number, limits: SummarizerLimits): number {
+  return Math.min(limits.maxOutput, Math.ceil(targetTokens * 1.5) + 64)
+}
+
+/** The request a summary is written with: its size, focus, and the tokenizer that counts it. */
+interface PromptShape {
+  targetTokens: number
+  focus?: string
+  countTokens: CountTokens
+}
+
+/**
+ * Room in each request for the transcript and the summary it folds in, in counted tokens: the
+ * summarization model's window less its reply and the margin, in the server's tokens (`scale` per
+ * counted token), less the prompt around them (counted).
+ */
+function promptRoom(limits: SummarizerLimits, request: PromptShape, scale = limits.countScale ?? 1): number {
+  const server = limits.contextWindow - replyTokens(request.targetTokens, limits) - Math.ceil(limits.contextWindow * WINDOW_MARGIN)
+  return Math.floor(server / scale) - promptTokens(request) - FRAMING_TOKENS
+}
+
+/** The system prompt and the user prompt around the transcript and the summary folded in. */
+function promptTokens(request: PromptShape): number {
+  const frame = summaryPrompt({ previousSummary: ' ', transcript: '', targetTokens: request.targetTokens, focus: request.focus })
+  return request.countTokens(SUMMARY_SYSTEM_PROMPT) + request.countTokens(frame)
+}
+
+/** Never less than a little: a window too small for the prompt is refused by the server, not here. */
+const MIN_ROOM = 64
+
+/** Transcript room in a request that folds in a summary of this many tokens. */
+const roomBeside = (room: number, summaryTokens: number) => Math.max(MIN_ROOM, room - summaryTokens)
+
+/**
+ * The most one message may take of a request: half the room beside the larger of the previous
+ * summary and the target (the summary so far is about the target once a part is written).
+ */
+function messageCap(room: number, request: PromptShape & { previousSummary?: string }): number {
+  return Math.max(32, Math.floor(roomBeside(room, Math.max(request.countTokens(request.previousSummary ?? ''), request.targetTokens)) / 2))
+}
+
+interface TranscriptEntry {
+  line: string
+  tokens: number
+}
+
+/**
+ * Each message as a transcript line and what it costs, by stored counts (no re-tokenizing); a
+ * message larger than `cap` is cut in the middle (only those, and messages never counted, are counted).
+ */
+async function transcriptEntries(messages: readonly EngineMessage[], cap: number, countTokens: CountTokens): Promise<TranscriptEntry[]> {
+  const entries: TranscriptEntry[] = []
   for (const [i, m] of messages.entries()) {
     // Each text is read from the database on first use: a long span is read with the event loop free now and then.
     if (i > 0 && i % TEXTS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
-    let line = transcriptLine(m.role, m.text)
-    // Stored counts where there are any; a message never counted is counted here.
-    let tokens = m.tokens > 0 ? m.tokens : countTokens(line)
-    if (tokens > cap) {
-      line = truncateMiddle(line, cap, countTokens)
-      tokens = cap
-    }
-    if (current.length > 0 && used + tokens > room) {
-      chunks.push(current)
-      current = []
-      used = 0
-    }
-    current.push(line)
-    used += tokens
+    const line = transcriptLine(m.role, m.text)
+    const tokens = m.tokens > 0 ? m.tokens : countTokens(line)
+    entries.push(tokens > cap ? { line: truncateMiddle(line, cap, countTokens), tokens: cap } : { line, tokens })
   }
+  return entries
+}
+
+/** Where a part that starts at `start` ends: as many sizes as fit the room, at least one. */
+function partEnd(sizes: readonly number[], start: number, room: number): number {
+  let end = start
+  let used = 0
+  while (end < sizes.length && (end === start || used + sizes[end]! <= room)) used += sizes[end++]!
+  return end
+}
+
+/** Packs sizes in order into parts, the first within `first`, the rest within `later`; returns where each part ends. */
+function packParts(sizes: readonly number[], first: number, later: number): number[] {
+  const ends: number[] = []
   // Nothing new (a regenerate of the summary alone) is still one request.
-  if (current.length > 0 || chunks.length === 0) chunks.push(current)
-  return chunks
+  do ends.push(partEnd(sizes, ends.at(-1) ?? 0, ends.length === 0 ? first : later))
+  while (ends.at(-1)! < sizes.length)
+  return ends
+}
+
+/** Splits the messages into runs whose transcript fits `room` tokens each (a message over half of it is cut). */
+export async function transcriptChunks(messages: readonly EngineMessage[], room: number, countTokens: CountTokens): Promise<string[][]> {
+  const entries = await transcriptEntries(messages, Math.max(32, Math.floor(room / 2)), countTokens)
+  let start = 0
+  return packParts(
+    entries.map((e) => e.tokens),
+    room,
+    room
+  ).map((end) => entries.slice(start, (start = end)).map((e) => e.line))
+}
+
+/** What summarizing a span with a model takes: its requests and the tokens they send and ask for. */
+export interface SummaryRunSize {
+  requests: number
+  inputTokens: number
+  outputTokens: number
+}
+
+/**
+ * The requests a span takes before any is sent (the Summarize dialog says it before a long run),
+ * from stored counts: the parts `llmSummary` sends when each summary so far is about the target
+ * long, each with its prompt and the summary it folds in, and a reply of about the target each.
+ */
+export function summaryRunSize(messages: readonly EngineMessage[], limits: SummarizerLimits, request: PromptShape & { previousSummary?: string }): SummaryRunSize {
+  const room = promptRoom(limits, request)
+  const cap = messageCap(room, request)
+  const sizes = messages.map((m) => Math.min(cap, m.tokens > 0 ? m.tokens : request.countTokens(transcriptLine(m.role, m.text))))
+  const previous = request.countTokens(request.previousSummary ?? '')
+  const requests = packParts(sizes, roomBeside(room, previous), roomBeside(room, request.targetTokens)).length
+  const prompt = promptTokens(request)
+  const transcript = sizes.reduce((sum, n) => sum + n, 0)
+  const folded = previous + (requests - 1) * request.targetTokens
+  return { requests, inputTokens: requests * prompt + transcript + folded, outputTokens: requests * request.targetTokens }
 }
 
 /**
@@ -85,22 +204,35 @@ export async function transcriptChunks(messages: readonly EngineMessage[], room:
 export async function llmSummary(
   request: SummarizeRequest & {
     model: LanguageModel
-    /** Room for the prompt in the summarization model's window. */
-    inputBudget: number
+    /** The summarization model's window and max output: every request fits both. */
+    limits: SummarizerLimits
     signal: AbortSignal
     stallMs: number
     firstChunkMs?: number
     retry?: RetryPolicy
     now(): number
     onDelta(text: string): void
+    /** A request of several is about to be sent (`done` of `total` are written). */
+    onPart?(done: number, total: number): void
   }
 ): Promise<string> {
-  // The running summary comes back into each later prompt: keep room for it.
-  const room = Math.max(256, request.inputBudget - PROMPT_FRAME_TOKENS - Math.ceil(request.targetTokens * 1.5))
-  const chunks = await transcriptChunks(request.messages, room, request.countTokens)
+  let room = promptRoom(request.limits, request)
+  const fixed = promptTokens(request) + FRAMING_TOKENS
+  let measured = 0
+  const entries = await transcriptEntries(request.messages, messageCap(room, request), request.countTokens)
+  const sizes = entries.map((e) => e.tokens)
   let summary = request.previousSummary
-  for (const [i, lines] of chunks.entries()) {
-    const last = i === chunks.length - 1
+  // Each part is filled to the room beside the summary it folds in, as long as that summary really is.
+  for (let start = 0, done = 0; done === 0 || start < entries.length; done++) {
+    const summaryTokens = request.countTokens(summary ?? '')
+    const end = partEnd(sizes, start, roomBeside(room, summaryTokens))
+    const lines = entries.slice(start, end).map((e) => e.line)
+    const counted = fixed + summaryTokens + sizes.slice(start, end).reduce((sum, n) => sum + n, 0)
+    start = end
+    const last = start >= entries.length
+    // The parts still to come, sized as the estimate sizes them: the total firms up as they go.
+    const total = done + 1 + (last ? 0 : packParts(sizes.slice(start), roomBeside(room, request.targetTokens), roomBeside(room, request.targetTokens)).length)
+    if (total > 1) request.onPart?.(done, total)
     const result = await streamReply({
       model: request.model,
       system: SUMMARY_SYSTEM_PROMPT,
@@ -110,7 +242,7 @@ export async function llmSummary(
           content: summaryPrompt({ previousSummary: summary, transcript: lines.join('\n'), targetTokens: request.targetTokens, focus: request.focus })
         }
       ],
-      maxOutputTokens: Math.ceil(request.targetTokens * 1.5) + 64,
+      maxOutputTokens: replyTokens(request.targetTokens, request.limits),
       signal: request.signal,
       stallMs: request.stallMs,
       firstChunkMs: request.firstChunkMs,
@@ -123,6 +255,11 @@ export async function llmSummary(
     const text = result.text.trim()
     if (!text) throw new SummarizerError('The summarization model returned an empty summary.', undefined)
     summary = text
+    // The server said what the prompt cost it: later parts are sized by the highest ratio seen.
+    if (result.inputTokens) {
+      measured = Math.max(measured, Math.min(MAX_COUNT_SCALE, Math.max(MIN_COUNT_SCALE, result.inputTokens / counted)))
+      room = promptRoom(request.limits, request, measured)
+    }
   }
   return summary ?? ''
 }

@@ -12,15 +12,22 @@ import type { ProvidersService } from '../settings/providers-service'
 import type { Clock, Emit, Logger } from '../service-deps'
 import type { SettingsService } from '../settings/settings-service'
 import { summaryCostUsd } from './summary-cost'
-import { extractiveSummary, llmSummary, SummarizerError, truncationMarkerSummary } from './summarizers'
+import {
+  extractiveSummary,
+  llmSummary,
+  SummarizerError,
+  summaryRunSize,
+  summaryTargetFor,
+  truncationMarkerSummary,
+  UNKNOWN_COUNT_SCALE,
+  type SummarizerLimits
+} from './summarizers'
 import type { Conversation } from '../conversation/conversation'
 import type { ExtractiveThread } from '../../workers/extractive-thread'
 
 /** A summary stopped by the user (or replaced): reported as cancelled, never as a failure. */
 export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')
 
-/** Of the summarization model's window, what the prompt may use (the rest is for the summary). */
-const SUMMARIZER_INPUT_SHARE = 0.75
 /** A summary this much over its target is re-made tighter once (FR-5.3), then cut to fit. */
 const TOO_LONG = 1.2
 
@@ -73,6 +80,42 @@ export function summarizationModelOf(settings: SettingsService, conv: Pick<Conve
   return settings.get().summarizationModel?.trim() || conv.spec.summarizationModel || conv.spec.id
 }
 
+/** What a model summary of a span takes, said before it starts; no requests when no model writes it. */
+export interface SummaryEstimate {
+  summaryRequests: number
+  summarizationModel: string | null
+  estimatedCostUsd: number | null
+}
+
+/**
+ * The requests, model and cost of a manual summary with the settings' summarizer (the Summarize
+ * dialog shows them before a long run): only the rolling strategy's llm summarizer sends any.
+ */
+export function summaryEstimate(
+  { settings, providers, models }: Pick<SummaryDeps, 'settings' | 'providers' | 'models'>,
+  conv: Conversation,
+  request: Pick<SummaryRequest, 'previousSummary' | 'messages' | 'targetTokens'>
+): SummaryEstimate {
+  const { summarizer, strategy } = settings.get()
+  if (summarizer !== 'llm' || (conv.session.strategy ?? strategy) !== 'rolling' || !providers.status(conv.spec.provider).ready) {
+    return { summaryRequests: 0, summarizationModel: null, estimatedCostUsd: null }
+  }
+  const modelId = summarizationModelOf(settings, conv)
+  const spec = models.spec(conv.spec.provider, modelId)
+  const targetTokens = summaryTargetFor(request.targetTokens, spec)
+  const size = summaryRunSize(request.messages, limitsOf(spec, conv), { ...request, targetTokens, countTokens: (text) => conv.summaryTokensOf(text) })
+  return { summaryRequests: size.requests, summarizationModel: modelId, estimatedCostUsd: summaryCostUsd(spec, size.inputTokens, size.outputTokens) }
+}
+
+/**
+ * The summarization model's window and max output, and how its count relates to the chat's: the
+ * prompt is counted with the chat's tokenizer, exact for the summarization model only when it is
+ * the same one.
+ */
+function limitsOf(spec: SummarizerLimits & { tokenizer: string }, conv: Conversation): SummarizerLimits {
+  return { contextWindow: spec.contextWindow, maxOutput: spec.maxOutput, countScale: spec.tokenizer === conv.spec.tokenizer ? 1 : UNKNOWN_COUNT_SCALE }
+}
+
 /** Writes the summary with whichever summarizer applies. */
 export async function writeSummary(options: WriteSummaryOptions): Promise<WrittenSummary> {
   const { settings, providers, models, log, emit, conv, request, signal } = options
@@ -112,19 +155,20 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
   if (!providers.status(provider).ready) return fallback(`No ${provider} key is set for the summarization model ${modelId}.`)
   const summarizerSpec = models.spec(provider, modelId)
   const model = createLanguageModel(providers.connection(provider), modelId)
-  // A summary the summarization model can write: at most a quarter of its own window.
-  const run = (wanted: number, targetTokens = Math.min(wanted, Math.floor(summarizerSpec.contextWindow / 4))) =>
+  // A summary the summarization model can write: within its window and its max output.
+  const run = (wanted: number, targetTokens = summaryTargetFor(wanted, summarizerSpec)) =>
     llmSummary({
       ...base,
       targetTokens,
       model,
-      inputBudget: Math.floor((summarizerSpec.contextWindow - targetTokens * 2) * SUMMARIZER_INPUT_SHARE),
+      limits: limitsOf(summarizerSpec, conv),
       signal,
       stallMs: options.stallMs ?? DEFAULT_STALL_MS,
       firstChunkMs: options.stallMs ?? firstChunkTimeoutMs(provider, 'summary'),
       retry: options.retry,
       now: () => options.clock.now(),
-      onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta })
+      onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta }),
+      onPart: (done, total) => emit('compression.progress', { sessionId: conv.session.id, delta: '', part: { done, total } })
     })
   try {
     let text = await run(request.targetTokens)
@@ -143,9 +187,10 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
     text = options.extractive
       ? await options.extractive.details(details, signal)
       : runDetailsJob({ ...details, messages: request.messages.map((m) => ({ role: m.role, text: m.text })) })
-    // Estimated from stored counts: the transcript, the previous summary and the prompt around them.
-    const inputTokens = request.messages.reduce((sum, m) => sum + m.tokens, 0) + countTokens(request.previousSummary ?? '') + 400
-    const costUsd = summaryCostUsd(summarizerSpec, inputTokens, countTokens(text))
+    // Estimated from stored counts: every part's prompt, transcript and the summary it folded in.
+    const targetTokens = summaryTargetFor(request.targetTokens, summarizerSpec)
+    const size = summaryRunSize(request.messages, limitsOf(summarizerSpec, conv), { ...base, targetTokens })
+    const costUsd = summaryCostUsd(summarizerSpec, size.inputTokens, size.outputTokens - targetTokens + countTokens(text))
     return { text, summarizer: modelId, fellBack: false, warnings, costUsd }
   } catch (err) {
     if (signal.aborted) throw cancelledError()

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { App } from '../../app'
 import { manualClock } from '../../../../test/support/temp-dir'
 import { useTestApps } from '../../../../test/support/test-apps'
+import type { SessionPage } from './sessions-service'
 
 const say = (app: App, sessionId: string, role: 'user' | 'assistant', text: string) =>
   app.services.chat.append(sessionId, { role, parts: [{ type: 'text', text }] })
@@ -53,6 +54,52 @@ describe('searching chats by their content', () => {
     expect(sessions.search('"pods NEAR(').map((r) => r.id)).toEqual([])
     expect(sessions.search('"pods').map((r) => r.id)).toEqual([body.id])
     expect(await app.router.call('sessions.search', { query: '   ' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+
+  it('ranks every match of a word best first, an old chat included, with exact counts', async () => {
+    const clock = manualClock()
+    const app = openApp({ clock })
+    const { sessions } = app.services
+    const old = sessions.create('Old notes')
+    await say(app, old.id, 'user', 'mackerel')
+    const chats = [0, 1, 2].map((i) => sessions.create(`Fishing ${i}`))
+    for (const [i, chat] of chats.entries()) {
+      for (let n = 0; n < 4; n++) await say(app, chat.id, 'user', `Day ${n}: the boat came back with mackerel and a long story about the tide.`)
+      // The best hit of each chat: short, and all about the word.
+      if (i === 1) await say(app, chat.id, 'assistant', 'Mackerel, mackerel, mackerel.')
+      clock.advance(1000)
+    }
+
+    // Everything ranked: the exact bm25 order and counts, the lone old message included.
+    const all = sessions.search('mackerel')
+    expect(all[0]!.id).toBe(chats[1]!.id)
+    expect(all.map((r) => r.id)).toContain(old.id)
+    expect(all.find((r) => r.id === chats[0]!.id)!.match).toMatchObject({ count: 4, countIsLowerBound: false })
+
+  })
+
+  it('pages the chat list with a cursor, most recent first, without repeats or gaps', async () => {
+    const clock = manualClock()
+    const app = openApp({ clock })
+    const { sessions } = app.services
+    const made = Array.from({ length: 7 }, (_, i) => {
+      // Two chats share each moment: the cursor still orders them.
+      if (i % 2 === 0) clock.advance(1000)
+      return sessions.create(`Chat ${i}`)
+    })
+    const pages: string[][] = []
+    let cursor: string | undefined
+    do {
+      const page = await app.router.call('sessions.list', { limit: 3, ...(cursor ? { cursor } : {}) })
+      if (!page.ok) throw new Error(page.error.message)
+      const data = page.data as SessionPage
+      pages.push(data.sessions.map((s) => s.title))
+      cursor = data.nextCursor ?? undefined
+    } while (cursor)
+    expect(pages.map((p) => p.length)).toEqual([3, 3, 1])
+    expect(pages.flat()).toEqual(sessions.list().map((s) => s.title))
+    expect(new Set(pages.flat()).size).toBe(made.length)
+    expect(await app.router.call('sessions.list', { cursor: 'nonsense' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
   })
 
   it('forgets a deleted chat', async () => {

@@ -7,7 +7,8 @@ import {
   listSessions,
   sessionSummaries,
   sessionsWithTitleWords,
-  updateSession
+  updateSession,
+  type SessionCursor
 } from '../../db/repositories/sessions-repo'
 import { listMessages } from '../../db/repositories/messages-repo'
 import { listAllVersions } from '../../db/repositories/message-versions-repo'
@@ -16,12 +17,25 @@ import { listSnapshots } from '../../db/repositories/snapshots-repo'
 import { discardUnreferencedFiles, findImport, type ImportRecord } from '../../db/repositories/imports-repo'
 import { sqliteClient } from '../../db/repositories/sqlite-client'
 import type { Db } from '../../db/client'
-import type { SessionSearchResult } from '../../../shared/contract/sessions'
+import { SESSION_PAGE_DEFAULT, type SessionSearchResult } from '../../../shared/contract/sessions'
 import { AppError, notFound } from '../../../shared/app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
 import type { ServiceDeps } from '../service-deps'
 
 export const DEFAULT_SESSION_TITLE = 'New chat'
+
+export interface SessionPage {
+  sessions: SessionSummary[]
+  nextCursor: string | null
+}
+
+/** A cursor is the last listed chat's `updatedAt:id`; anything else is refused, not read as a start. */
+function parseCursor(cursor: string): SessionCursor {
+  const at = cursor.indexOf(':')
+  const updatedAt = Number(cursor.slice(0, at))
+  if (at < 1 || !Number.isSafeInteger(updatedAt)) throw new AppError('invalid_input', 'That page of the chat list does not exist: start again from the first page.')
+  return { updatedAt, id: cursor.slice(at + 1) }
+}
 
 export type SessionsService = ReturnType<typeof createSessionsService>
 
@@ -50,8 +64,18 @@ export function createSessionsService(
   }
 
   return {
+    /** Every chat (for commands and start-up work); the sidebar reads `page`. */
     list(query?: string): SessionSummary[] {
       return listSessions(db, query)
+    },
+
+    /** A page of the chat list after `cursor` (the `nextCursor` of the page before). */
+    page({ query, cursor, limit = SESSION_PAGE_DEFAULT }: { query?: string; cursor?: string; limit?: number }): SessionPage {
+      // One more than asked says whether another page follows without counting the chats.
+      const rows = listSessions(db, query, { after: cursor === undefined ? undefined : parseCursor(cursor), limit: limit + 1 })
+      const sessions = rows.slice(0, limit)
+      const last = sessions.at(-1)
+      return { sessions, nextCursor: rows.length > limit && last ? `${last.updatedAt}:${last.id}` : null }
     },
 
     get,
@@ -64,12 +88,14 @@ export function createSessionsService(
     search(query: string, limit = 50): SessionSearchResult[] {
       if (!ftsQuery(query)) return []
       const words = query.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w))
-      const byTitle = sessionsWithTitleWords(db, words)
+      const byTitle = sessionsWithTitleWords(db, words, limit)
       const byContent = searchChats(db, query, limit)
       const content = new Map(byContent.map((row) => [row.sessionId, row]))
       const matchOf = (id: string): SessionSearchResult['match'] => {
         const row = content.get(id)
-        return row ? { messageId: row.messageId, seq: row.seq, role: row.role, snippet: row.snippet, count: row.matches } : null
+        return row
+          ? { messageId: row.messageId, seq: row.seq, role: row.role, snippet: row.snippet, count: row.matches, countIsLowerBound: row.countIsLowerBound }
+          : null
       }
       const titled = new Set(byTitle.map((s) => s.id))
       const others = sessionSummaries(db, byContent.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId))

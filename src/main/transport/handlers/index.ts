@@ -11,7 +11,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
   const { sessions, chat, settings, providers, models, usage, compression, history, recall, attachments } = services
   return {
     'app.info': () => info(),
-    'sessions.list': ({ query }) => sessions.list(query),
+    'sessions.list': (page) => sessions.page(page),
     'sessions.create': ({ title }) => sessions.create(title),
     'sessions.get': ({ id }) => sessions.get(id),
     'sessions.rename': ({ id, title }) => sessions.rename(id, title),

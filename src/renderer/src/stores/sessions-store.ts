@@ -9,6 +9,10 @@ import { modelsListedOnce } from './providers-store'
 import { useUiStore } from './ui-store'
 
 const SEARCH_DEBOUNCE_MS = 200
+/** Chats per page of the sidebar: a few screens; scrolling near the end asks for the next. */
+const LIST_PAGE = 100
+/** The largest page `sessions.list` answers (a reload asks for as many chats as were shown). */
+const LIST_RELOAD_MAX = 500
 
 interface SessionsState {
   /** The sidebar's list for the current query, most recent first (the server's order). */
@@ -18,6 +22,9 @@ interface SessionsState {
   listedQuery: string
   status: 'loading' | 'ready' | 'error'
   error: string | null
+  /** Where the next page of the (unsearched) list starts; null when every chat is listed. */
+  nextCursor: string | null
+  loadingMore: boolean
   /** For a search: the message of each listed chat that matched, if one did. */
   matches: Record<string, SessionSearchResult['match']>
   /** A chat opened from a search result, to be shown at this message once its list renders. */
@@ -29,6 +36,8 @@ interface SessionsState {
   /** Sessions fetched one by one, so the open chat has its title even when a search hides it. */
   details: Record<string, Session>
   load(): Promise<void>
+  /** Appends the next page of the list (scrolling near its end). */
+  loadMore(): Promise<void>
   setQuery(query: string): void
   fetchOne(id: string): Promise<Session | null>
   create(): Promise<Session>
@@ -50,6 +59,8 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
   listedQuery: '',
   status: 'loading',
   error: null,
+  nextCursor: null,
+  loadingMore: false,
   matches: {},
   pendingJump: null,
   details: {},
@@ -58,17 +69,39 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
     const seq = ++requestSeq
     const query = get().query.trim()
     try {
-      // A search looks through message text too (the full-text index); no query lists every chat.
+      // A search looks through message text too (the full-text index) and answers its best chats;
+      // no query lists the chats a page at a time. A reload keeps as many as were shown.
       const found = query ? await api.request('sessions.search', { query }) : null
-      const sessions = found ?? (await api.request('sessions.list', {}))
+      const page = found
+        ? { sessions: found, nextCursor: null }
+        : await api.request('sessions.list', { limit: Math.min(LIST_RELOAD_MAX, Math.max(LIST_PAGE, get().listedQuery ? 0 : get().sessions.length)) })
       if (seq !== requestSeq) return // a newer request is on its way
       touchNow()
       const matches: SessionsState['matches'] = {}
       for (const item of found ?? []) matches[item.id] = item.match
-      set({ sessions, matches, listedQuery: query, status: 'ready', error: null })
+      set({ sessions: page.sessions, nextCursor: page.nextCursor, matches, listedQuery: query, status: 'ready', error: null })
     } catch (error) {
       if (seq !== requestSeq) return
       set({ status: 'error', error: errorMessage(error) })
+    }
+  },
+
+  async loadMore() {
+    const { nextCursor: cursor, loadingMore, listedQuery } = get()
+    if (!cursor || loadingMore || listedQuery) return
+    const seq = requestSeq
+    set({ loadingMore: true })
+    try {
+      const page = await api.request('sessions.list', { cursor, limit: LIST_PAGE })
+      if (seq !== requestSeq) return // the list was reloaded meanwhile
+      set((s) => {
+        const listed = new Set(s.sessions.map((item) => item.id))
+        return { sessions: [...s.sessions, ...page.sessions.filter((item) => !listed.has(item.id))], nextCursor: page.nextCursor }
+      })
+    } catch (error) {
+      if (seq === requestSeq) set({ error: errorMessage(error) })
+    } finally {
+      set({ loadingMore: false })
     }
   },
 

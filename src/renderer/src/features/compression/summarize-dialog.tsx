@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import type { CompressionPreview } from '../../../../shared/contract'
 import { api } from '../../api/client'
 import { errorMessage } from '../../api/api-error'
+import { formatCost } from '../../lib/format-cost'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { useReturnFocus } from '../../lib/use-return-focus'
 import { useCompressionStore } from '../../stores/compression-store'
@@ -12,6 +13,15 @@ import { MAX_RETENTION, parseRetention } from './retention'
 import './summarize-dialog.css'
 
 const PREVIEW_DEBOUNCE_MS = 300
+/** From this many requests to the summarization model, the dialog says before the run that it is long. */
+const LONG_RUN_REQUESTS = 10
+
+/** Who writes the summary, in how many requests, and about what it costs. */
+function modelRunNote({ summarizationModel, summaryRequests, estimatedCostUsd }: CompressionPreview): string {
+  const requests = summaryRequests === 1 ? 'one request' : `up to ${formatCount(summaryRequests)} requests`
+  const cost = estimatedCostUsd === null ? '' : `, about ${formatCost(estimatedCostUsd)}`
+  return `${summarizationModel} writes it in ${requests}${cost}.`
+}
 /**
  * "Summarize conversation history" (FR-2.3): what a manual compression would do, with an optional
  * focus and retention override. Summarizing closes it; the summary then streams into the Summary
@@ -114,6 +124,14 @@ function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): voi
           {preview.targetSummaryTokens < preview.tokensBefore
             ? `The summary gets at most about ${formatCount(preview.targetSummaryTokens)} tokens.`
             : 'The summary will be shorter than the messages it replaces.'}
+          {preview.summarizationModel && preview.messagesToSummarize > 0 && ` ${modelRunNote(preview)}`}
+        </p>
+      )}
+      {preview && preview.summaryRequests >= LONG_RUN_REQUESTS && !nothingToDo && (
+        <p className="dialog-warning" role="note">
+          This is a long run: {preview.summarizationModel}’s window is small for these messages, so the summary is
+          written in up to {formatCount(preview.summaryRequests)} parts, one after another. It can be cancelled from the Summary
+          while it runs.
         </p>
       )}
       {state.status === 'error' && (

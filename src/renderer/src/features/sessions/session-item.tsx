@@ -11,7 +11,11 @@ import { DeleteChatDialog } from './delete-chat-dialog'
 import { RenameField } from './rename-field'
 import './session-search.css'
 
-const matchNote = (count: number) => (count === 1 ? 'Found in 1 message' : `Found in ${count} messages`)
+/** "Found in 12+ messages" when a common word's older matches were not counted. */
+function matchNote({ count, countIsLowerBound }: NonNullable<SessionSearchResult['match']>): string {
+  if (countIsLowerBound) return `Found in ${count}+ ${count === 1 ? 'message' : 'messages'}`
+  return count === 1 ? 'Found in 1 message' : `Found in ${count} messages`
+}
 
 interface SessionItemProps {
   session: SessionSummary
@@ -85,7 +89,7 @@ export function SessionItem({ session, active, match = null, onOpen }: SessionIt
             </span>
           )}
           <span id={metaId} className="session-line session-meta">
-            <span className="session-preview">{match ? matchNote(match.count) : preview}</span>
+            <span className="session-preview">{match ? matchNote(match) : preview}</span>
             <RelativeTime className="session-time" timestamp={session.updatedAt} />
           </span>
         </a>

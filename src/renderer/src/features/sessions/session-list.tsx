@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { useChatStore } from '../../stores/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
@@ -13,6 +14,12 @@ export function SessionList() {
   const load = useSessionsStore((s) => s.load)
   const selectedId = useUiStore((s) => s.selectedSessionId)
   const openSession = useUiStore((s) => s.openSession)
+  const listRef = useRef<HTMLUListElement>(null)
+
+  // New results start at the top: the scroll left from paging through the whole list would hide the best hits.
+  useEffect(() => {
+    listRef.current?.closest('.sidebar-scroll')?.scrollTo({ top: 0 })
+  }, [listedQuery])
 
   if (status === 'error' && sessions.length === 0) {
     return (
@@ -36,25 +43,67 @@ export function SessionList() {
     )
   }
   return (
-    <ul className="session-list" aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}>
-      {sessions.map((session) => (
-        <SessionItem
-          key={session.id}
-          session={session}
-          active={session.id === selectedId}
-          match={listedQuery ? (matches[session.id] ?? null) : null}
-          onOpen={(id) => {
-            // A chat found by one of its messages opens at that message.
-            const hit = listedQuery ? matches[id] : null
-            if (hit) openAt(id, hit.messageId)
-            else {
-              // Asked for before the chat pane renders, not after (the first pane takes ~20 ms).
-              useChatStore.getState().loadUnlessLoaded(id)
-              openSession(id)
-            }
-          }}
-        />
-      ))}
-    </ul>
+    <>
+      <ul ref={listRef} className="session-list" aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}>
+        {sessions.map((session) => (
+          <SessionItem
+            key={session.id}
+            session={session}
+            active={session.id === selectedId}
+            match={listedQuery ? (matches[session.id] ?? null) : null}
+            onOpen={(id) => {
+              // A chat found by one of its messages opens at that message.
+              const hit = listedQuery ? matches[id] : null
+              if (hit) openAt(id, hit.messageId)
+              else {
+                // Asked for before the chat pane renders, not after (the first pane takes ~20 ms).
+                useChatStore.getState().loadUnlessLoaded(id)
+                openSession(id)
+              }
+            }}
+          />
+        ))}
+      </ul>
+      {!listedQuery && <MoreChats />}
+    </>
+  )
+}
+
+/** How far below the view the next page is asked for, so scrolling rarely reaches the end. */
+const AHEAD_PX = 600
+
+/**
+ * The end of a list that has more pages: the next page loads as this comes within AHEAD_PX of the
+ * view (or on a click, for a keyboard or when observing is not possible).
+ */
+function MoreChats() {
+  const nextCursor = useSessionsStore((s) => s.nextCursor)
+  const loadingMore = useSessionsStore((s) => s.loadingMore)
+  const error = useSessionsStore((s) => s.error)
+  const loadMore = useSessionsStore((s) => s.loadMore)
+  const ref = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    const element = ref.current
+    if (!element || !nextCursor || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) void loadMore()
+      },
+      { root: element.closest('.sidebar-scroll'), rootMargin: `0px 0px ${AHEAD_PX}px 0px` }
+    )
+    observer.observe(element)
+    return () => observer.disconnect()
+    // A new cursor re-observes: a page too short to fill the view asks for the next one at once.
+  }, [nextCursor, loadMore])
+
+  if (!nextCursor) return null
+  return (
+    <div ref={ref} className="session-list-more">
+      {error && !loadingMore && <p className="muted" role="alert">Could not load more chats. {error}</p>}
+      <button type="button" className="button button-small" disabled={loadingMore} onClick={() => void loadMore()}>
+        {loadingMore ? 'Loading more chats…' : 'More chats'}
+      </button>
+    </div>
   )
 }
