@@ -16,9 +16,7 @@ import { get_encoding } from 'tiktoken'
 import { createApp } from '../src/main/app'
 import { findModel } from '../src/main/cli/count-command'
 import { parseOpenAIMessages } from '../src/main/importers/openai-messages'
-import { withDraft } from '../src/main/services/draft-conversation'
-import { replayConversation } from '../src/main/services/replay'
-import { buildModelRequest } from '../src/main/services/request-builder'
+import { replayConversation } from '../src/main/cli/replay'
 
 const argv = process.argv.slice(2)
 const value = (name: string, fallback: string) => {
@@ -116,9 +114,10 @@ try {
           const step = qas.length / n
           for (let i = 0; i < n; i++) {
             const x = qas[Math.floor(i * step)]!
-            const conv = withDraft(app.services.usage.conversation(r.sessionId), x.question)
-            const req = buildModelRequest(conv, app.services.recall.forRequest(conv))
-            if (req.context.tokens + maxOutput > window) over++
+            // As `distill context --message` builds it: after the compression a send would run first.
+            const next = await app.services.compression.nextSummary(r.sessionId, x.question)
+            const { usage, request: req } = app.services.usage.nextRequest(r.sessionId, x.question, next)
+            if (usage.tokens + maxOutput > window) over++
             const text = [req.system ?? '', ...req.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))].join('\n')
             const v = recall(x.answer, text, new Set(words(x.question)))
             asked += v
