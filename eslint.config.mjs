@@ -32,7 +32,19 @@ const elements = [
   { type: 'app', pattern: withTests(['src/main/app.ts', 'src/main/browser-mode.ts']), mode: 'full' },
   // Single-file elements: each file is its own element, so a layer lists itself to import its neighbours.
   { type: 'support', pattern: withTests(['src/main/logger.ts', 'src/main/data-location.ts']), mode: 'full' },
-  ...['transport', 'services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'cli', 'attachments', 'workers'].map((layer) => ({
+  ...[
+    'transport',
+    'services',
+    'engine',
+    'db',
+    'tokens',
+    'models',
+    'providers',
+    'importers',
+    'cli',
+    'attachments',
+    'workers'
+  ].map((layer) => ({
     type: layer,
     pattern: `src/main/${layer}`,
     partialMatch: false
@@ -58,10 +70,16 @@ function layer(from, { may = [], types = [], packages = [], builtins = [] }) {
   const policies = []
   if (may.length > 0) policies.push({ from: { element: { type: from } }, allow: { to: { element: { type: may } } } })
   if (types.length > 0) {
-    policies.push({ from: { element: { type: from } }, allow: { to: { element: { type: types } }, dependency: { kind: 'type' } } })
+    policies.push({
+      from: { element: { type: from } },
+      allow: { to: { element: { type: types } }, dependency: { kind: 'type' } }
+    })
   }
   if (packages.length > 0) {
-    policies.push({ from: { element: { type: from } }, allow: { to: { module: { origin: 'external', source: packages } } } })
+    policies.push({
+      from: { element: { type: from } },
+      allow: { to: { module: { origin: 'external', source: packages } } }
+    })
   }
   if (builtins.length > 0) {
     const names = builtins.flatMap((name) => [name, `node:${name}`])
@@ -81,7 +99,19 @@ const layerPolicies = [
   ...layer('renderer', {
     may: ['domain', 'shared'],
     types: ['contract'],
-    packages: ['react', 'react-dom', 'zustand', 'sonner', '@radix-ui/*', 'cmdk', '@tanstack/*', 'react-markdown', 'remark-gfm', 'remark-breaks', 'rehype-highlight']
+    packages: [
+      'react',
+      'react-dom',
+      'zustand',
+      'sonner',
+      '@radix-ui/*',
+      'cmdk',
+      '@tanstack/*',
+      'react-markdown',
+      'remark-gfm',
+      'remark-breaks',
+      'rehype-highlight'
+    ]
   }),
   ...layer('preload', { types: ['contract'], packages: ['electron'] }),
   ...layer('shell', {
@@ -109,8 +139,16 @@ const layerPolicies = [
   }),
   // The engine is pure: data in, data out. Shared types are all it sees from outside.
   ...layer('engine', { types: sharedLayers }),
-  ...layer('db', { may: ['domain', 'shared'], packages: ['drizzle-orm', 'better-sqlite3', 'zod'], builtins: ['fs', 'os', 'path'] }),
-  ...layer('tokens', { may: ['domain', 'models'], packages: ['zod', 'tiktoken', 'gpt-tokenizer'], builtins: ['crypto', 'module'] }),
+  ...layer('db', {
+    may: ['domain', 'shared'],
+    packages: ['drizzle-orm', 'better-sqlite3', 'zod'],
+    builtins: ['fs', 'os', 'path']
+  }),
+  ...layer('tokens', {
+    may: ['domain', 'models'],
+    packages: ['zod', 'tiktoken', 'gpt-tokenizer'],
+    builtins: ['crypto', 'module']
+  }),
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
   ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),
   ...layer('importers', { may: ['domain'], packages: ['zod'] }),
@@ -133,7 +171,10 @@ const layerPolicies = [
   // restored chat on its own connection (restore-repo.ts). Nothing else of the database.
   {
     from: { element: { type: 'workers' } },
-    allow: { to: { element: { type: 'db' } }, dependency: { specifiers: ['storedPartsReader', 'openSecondConnection', 'restoreChat'] } }
+    allow: {
+      to: { element: { type: 'db' } },
+      dependency: { specifiers: ['storedPartsReader', 'openSecondConnection', 'restoreChat'] }
+    }
   },
   // The CLI drives the app and its services like any other client; it never reaches into transport.
   // It also holds the work that drives a whole App (a replay, a bulk import), so it sees the engine's types.
@@ -147,7 +188,10 @@ const layerPolicies = [
   // chats through the imports repository in one transaction; nothing more of the database.
   {
     from: { element: { type: 'cli' } },
-    allow: { to: { element: { type: 'db' } }, dependency: { specifiers: ['DatabaseOpenError', 'findImport', 'insertImportedMessages', 'recordImport'] } }
+    allow: {
+      to: { element: { type: 'db' } },
+      dependency: { specifiers: ['DatabaseOpenError', 'findImport', 'insertImportedMessages', 'recordImport'] }
+    }
   }
 ]
 
@@ -156,12 +200,18 @@ const layerPolicies = [
  * does not follow. They fail everywhere in production code, so every dependency goes through the list above.
  */
 const hiddenImports = [
-  { selector: 'ImportExpression[source.type!="Literal"]', message: 'Import a module by its literal name, so the layer check can see it.' },
+  {
+    selector: 'ImportExpression[source.type!="Literal"]',
+    message: 'Import a module by its literal name, so the layer check can see it.'
+  },
   {
     selector: 'CallExpression[callee.name="require"][arguments.0.type!="Literal"]',
     message: 'Require a module by its literal name, so the layer check can see it.'
   },
-  { selector: 'TSImportEqualsDeclaration > TSExternalModuleReference', message: 'Use `import`: `import x = require()` is invisible to the layer check.' },
+  {
+    selector: 'TSImportEqualsDeclaration > TSExternalModuleReference',
+    message: 'Use `import`: `import x = require()` is invisible to the layer check.'
+  },
   { selector: 'TSImportType', message: 'Use `import type`: an inline `import()` type is invisible to the layer check.' }
 ]
 
@@ -177,10 +227,52 @@ const hiddenBuiltins = ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen
  * neither an alias nor a property of `globalThis` gets past), which `.mts` and `.js` engine files meet too.
  */
 const impureGlobals = [
-  ...['globalThis', 'global', 'window', 'self', 'eval', 'Function', 'require', 'module', 'exports', '__dirname', '__filename'],
-  ...['performance', 'Intl', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'requestAnimationFrame', 'requestIdleCallback'],
-  ...['clearTimeout', 'clearInterval', 'clearImmediate', 'crypto', 'process', 'Buffer', 'navigator', 'document', 'location'],
-  ...['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'Worker', 'MessageChannel', 'BroadcastChannel', 'localStorage', 'sessionStorage', 'indexedDB'],
+  ...[
+    'globalThis',
+    'global',
+    'window',
+    'self',
+    'eval',
+    'Function',
+    'require',
+    'module',
+    'exports',
+    '__dirname',
+    '__filename'
+  ],
+  ...[
+    'performance',
+    'Intl',
+    'setTimeout',
+    'setInterval',
+    'setImmediate',
+    'queueMicrotask',
+    'requestAnimationFrame',
+    'requestIdleCallback'
+  ],
+  ...[
+    'clearTimeout',
+    'clearInterval',
+    'clearImmediate',
+    'crypto',
+    'process',
+    'Buffer',
+    'navigator',
+    'document',
+    'location'
+  ],
+  ...[
+    'fetch',
+    'XMLHttpRequest',
+    'WebSocket',
+    'EventSource',
+    'Worker',
+    'MessageChannel',
+    'BroadcastChannel',
+    'localStorage',
+    'sessionStorage',
+    'indexedDB'
+  ],
   ...['console', 'Atomics', 'SharedArrayBuffer', 'WebAssembly']
 ]
 
@@ -202,7 +294,10 @@ const inPlaceGlobals = {
     const member = (node, id) => node.type === 'MemberExpression' && node.object === id && !node.computed
     const allowed = {
       Date: (parent, id) =>
-        (parent.type === 'NewExpression' && parent.callee === id && parent.arguments.length > 0 && parent.arguments[0].type !== 'SpreadElement') ||
+        (parent.type === 'NewExpression' &&
+          parent.callee === id &&
+          parent.arguments.length > 0 &&
+          parent.arguments[0].type !== 'SpreadElement') ||
         (member(parent, id) && ['UTC', 'parse'].includes(parent.property.name)) ||
         (parent.type === 'BinaryExpression' && parent.operator === 'instanceof' && parent.right === id),
       Math: (parent, id) => member(parent, id) && parent.property.name !== 'random'
@@ -211,7 +306,10 @@ const inPlaceGlobals = {
       'Program:exit'(program) {
         const scope = context.sourceCode.getScope(program)
         for (const name of Object.keys(allowed)) {
-          const references = [...(scope.set.get(name)?.references ?? []), ...scope.through.filter((ref) => ref.identifier.name === name)]
+          const references = [
+            ...(scope.set.get(name)?.references ?? []),
+            ...scope.through.filter((ref) => ref.identifier.name === name)
+          ]
           for (const ref of references) {
             if (ref.isValueReference === false || allowed[name](ref.identifier.parent, ref.identifier)) continue
             context.report({ node: ref.identifier, messageId: name })
@@ -223,12 +321,21 @@ const inPlaceGlobals = {
 }
 
 const engineImpurities = {
-  'no-restricted-globals': ['error', ...impureGlobals.map((name) => ({ name, message: 'The engine is pure: no clocks, timers, randomness, I/O, logging or host globals.' }))],
+  'no-restricted-globals': [
+    'error',
+    ...impureGlobals.map((name) => ({
+      name,
+      message: 'The engine is pure: no clocks, timers, randomness, I/O, logging or host globals.'
+    }))
+  ],
   'no-restricted-syntax': [
     'error',
     ...hiddenImports,
     { selector: 'ImportExpression', message: 'The engine is pure: it loads nothing at run time.' },
-    { selector: 'MetaProperty[meta.name="import"]', message: 'The engine is pure: it does not know where its files live.' }
+    {
+      selector: 'MetaProperty[meta.name="import"]',
+      message: 'The engine is pure: it does not know where its files live.'
+    }
   ],
   'distill/in-place-globals': 'error'
 }
@@ -237,7 +344,15 @@ export default tseslint.config(
   {
     // Output and generated files, not sources: builds (out/, bench-out/), installed packages, drizzle-kit's
     // migrations (never hand-edited), and Playwright's reports and artifacts.
-    ignores: ['out/**', 'bench-out/**', 'node_modules/**', 'drizzle/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**']
+    ignores: [
+      'out/**',
+      'bench-out/**',
+      'node_modules/**',
+      'drizzle/**',
+      'test-results/**',
+      'playwright-report/**',
+      'e2e/artifacts/**'
+    ]
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -258,7 +373,9 @@ export default tseslint.config(
     files: [`**/*.${code}`],
     plugins: { boundaries, distill: { rules: { 'in-place-globals': inPlaceGlobals } } },
     settings: {
-      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json'] } },
+      'import/resolver': {
+        node: { extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json'] }
+      },
       'boundaries/elements': elements,
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import', 'require'],
       'boundaries/legacy-warnings': false
@@ -276,7 +393,8 @@ export default tseslint.config(
           default: 'disallow',
           checkAllOrigins: true,
           checkUnknownLocals: true,
-          message: '{{from.element.type}} may not import {{to.element.type}}{{to.module.source}} (see the layer list in eslint.config.mjs)',
+          message:
+            '{{from.element.type}} may not import {{to.element.type}}{{to.module.source}} (see the layer list in eslint.config.mjs)',
           policies: layerPolicies
         }
       ],
@@ -287,7 +405,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/test/**', '**/e2e/**', '**/*.test', '**/*.test.*', 'vitest', 'fast-check'], message: 'Test support stays out of production code.' }
+            {
+              group: ['**/test/**', '**/e2e/**', '**/*.test', '**/*.test.*', 'vitest', 'fast-check'],
+              message: 'Test support stays out of production code.'
+            }
           ]
         }
       ]

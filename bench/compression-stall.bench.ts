@@ -21,10 +21,20 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** The project's fake provider in its own process, so serving the model's summary costs this loop nothing. */
 function startFake(): Promise<{ stop(): void; openai: string }> {
   const root = join(__dirname, '..')
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'e2e', 'fake-provider', 'cli.ts'), '--port', '0', '--quiet'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit']
-  })
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      join(root, 'e2e', 'fake-provider', 'cli.ts'),
+      '--port',
+      '0',
+      '--quiet'
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit']
+    }
+  )
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => {
@@ -54,10 +64,24 @@ function chat(app: App, n: number, strategy: Strategy): string {
   const spec = app.services.models.spec('openai', 'gpt-4o')
   app.database.db.transaction((tx) => {
     for (let i = 0; i < n; i++) {
-      const parts = [{ type: 'text' as const, text: `Turn ${i}: we moved ${i * 7} pallets to zone ${i % 97} on day ${(i % 28) + 1}. Forklift ${i % 13} needs a check. Maria said dock door ${i % 5} sticks.` }]
+      const parts = [
+        {
+          type: 'text' as const,
+          text: `Turn ${i}: we moved ${i * 7} pallets to zone ${i % 97} on day ${(i % 28) + 1}. Forklift ${i % 13} needs a check. Maria said dock door ${i % 5} sticks.`
+        }
+      ]
       const role = i % 2 ? ('assistant' as const) : ('user' as const)
       const c = countMessage({ role, parts }, spec)
-      appendMessage(tx, { id: `${session.id}-${i}`, sessionId: session.id, role, parts, status: 'complete', createdAt: i * 60_000, tokenCount: c.tokens, tokenCounter: c.counter })
+      appendMessage(tx, {
+        id: `${session.id}-${i}`,
+        sessionId: session.id,
+        role,
+        parts,
+        status: 'complete',
+        createdAt: i * 60_000,
+        tokenCount: c.tokens,
+        tokenCounter: c.counter
+      })
     }
   })
   return session.id
@@ -101,19 +125,37 @@ afterAll(async () => {
   }
   const before = median(stalls.get('inline model 10000') ?? [])
   const now = median(stalls.get('thread model 10000') ?? [])
-  console.log(`longest event-loop stall summarizing 10,000 messages with the model (fake provider): main thread ${before.toFixed(0)} ms, worker ${now.toFixed(0)} ms (${(before / Math.max(1, now)).toFixed(1)}x)`)
+  console.log(
+    `longest event-loop stall summarizing 10,000 messages with the model (fake provider): main thread ${before.toFixed(0)} ms, worker ${now.toFixed(0)} ms (${(before / Math.max(1, now)).toFixed(1)}x)`
+  )
 })
 
 for (const strategy of STRATEGIES) {
   for (const n of [1_000, 10_000]) {
     describe(`compression stall, ${strategy}, ${n.toLocaleString('en-US')} messages`, () => {
-      bench(`on the main thread (before), ${strategy} ${n}`, () => compress(inline, `inline ${strategy} ${n}`, n, strategy), few)
-      bench(`on a worker thread, ${strategy} ${n}`, () => compress(threaded, `thread ${strategy} ${n}`, n, strategy), few)
+      bench(
+        `on the main thread (before), ${strategy} ${n}`,
+        () => compress(inline, `inline ${strategy} ${n}`, n, strategy),
+        few
+      )
+      bench(
+        `on a worker thread, ${strategy} ${n}`,
+        () => compress(threaded, `thread ${strategy} ${n}`, n, strategy),
+        few
+      )
     })
   }
 }
 
 describe('compression stall, model summary, 10,000 messages', () => {
-  bench('Details check on the main thread (before), model 10000', () => compress(modelInline, 'inline model 10000', 10_000, 'rolling'), few)
-  bench('Details check on a worker thread, model 10000', () => compress(modelThreaded, 'thread model 10000', 10_000, 'rolling'), few)
+  bench(
+    'Details check on the main thread (before), model 10000',
+    () => compress(modelInline, 'inline model 10000', 10_000, 'rolling'),
+    few
+  )
+  bench(
+    'Details check on a worker thread, model 10000',
+    () => compress(modelThreaded, 'thread model 10000', 10_000, 'rolling'),
+    few
+  )
 })

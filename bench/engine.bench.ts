@@ -26,7 +26,12 @@ import { fmtMs, goalLine } from './goal'
 import { countMessage } from '../src/main/tokens/message-tokens'
 
 const spec = resolveModel('openai', 'gpt-4o')!
-const budget = computeBudget({ contextWindow: 128_000, maxOutput: 16_384, safetyMarginPercent: 5, thresholdPercent: 95 })
+const budget = computeBudget({
+  contextWindow: 128_000,
+  maxOutput: 16_384,
+  safetyMarginPercent: 5,
+  thresholdPercent: 95
+})
 const settings = { thresholdPercent: 95, retentionTokens: 1000, minimumTokens: 2000 }
 const chars4 = (t: string) => Math.ceil(t.length / 4) + 3
 
@@ -38,7 +43,14 @@ const textOf = (m: ImportedMessage) => m.parts.map((p) => (p.type === 'text' ? p
 function engineMessages(n: number): EngineMessage[] {
   return Array.from({ length: n }, (_, i) => {
     const m = source[i % source.length]!
-    return { id: `m${i}`, seq: i + 1, role: m.role, text: textOf(m), tokens: countMessage(m, spec).tokens, createdAt: i }
+    return {
+      id: `m${i}`,
+      seq: i + 1,
+      role: m.role,
+      text: textOf(m),
+      tokens: countMessage(m, spec).tokens,
+      createdAt: i
+    }
   })
 }
 const sizes = [1_000, 10_000, 100_000] as const
@@ -83,21 +95,40 @@ const few = { time: 0, iterations: 5, warmupIterations: 1, warmupTime: 0 }
 for (const n of sizes) {
   const messages = corpora.get(n)!
   describe(`context construction, ${n.toLocaleString('en')} messages`, () => {
-    bench('naive: re-tokenize history every request', () => void timed(`ctx ${n} naive`, () => naiveContext(messages)), few)
-    bench('simple: newest that fit by stored counts', () => void timed(`ctx ${n} simple`, () => simpleContext(messages)), few)
-    bench('engine: plan + buildContext from stored counts', () => {
-      timed(`ctx ${n} engine`, () => {
-        const plan = planCompression({ messages, systemTokens: 50, pendingInputTokens: 40, overheadTokens: 3, budget, settings })
-        return buildContext({
-          summary: { id: 's', text: 'summary', tokens: plan.targetSummaryTokens },
-          messages: plan.retained,
-          input: { text: 'next question', tokens: 8 },
-          usable: budget.usable,
-          overheadTokens: 3,
-          countTokens: chars4
+    bench(
+      'naive: re-tokenize history every request',
+      () => void timed(`ctx ${n} naive`, () => naiveContext(messages)),
+      few
+    )
+    bench(
+      'simple: newest that fit by stored counts',
+      () => void timed(`ctx ${n} simple`, () => simpleContext(messages)),
+      few
+    )
+    bench(
+      'engine: plan + buildContext from stored counts',
+      () => {
+        timed(`ctx ${n} engine`, () => {
+          const plan = planCompression({
+            messages,
+            systemTokens: 50,
+            pendingInputTokens: 40,
+            overheadTokens: 3,
+            budget,
+            settings
+          })
+          return buildContext({
+            summary: { id: 's', text: 'summary', tokens: plan.targetSummaryTokens },
+            messages: plan.retained,
+            input: { text: 'next question', tokens: 8 },
+            usable: budget.usable,
+            overheadTokens: 3,
+            countTokens: chars4
+          })
         })
-      })
-    }, few)
+      },
+      few
+    )
   })
 }
 
@@ -116,7 +147,16 @@ function storeChat(n: number): string {
     for (let i = 0; i < n; i++) {
       const m = source[i % source.length]!
       const counted = counts[i % source.length]!
-      appendMessage(tx, { id: `${session.id}-${i}`, sessionId: session.id, role: m.role, parts: m.parts, status: 'complete', createdAt: i, tokenCount: counted.tokens, tokenCounter: counted.counter })
+      appendMessage(tx, {
+        id: `${session.id}-${i}`,
+        sessionId: session.id,
+        role: m.role,
+        parts: m.parts,
+        status: 'complete',
+        createdAt: i,
+        tokenCount: counted.tokens,
+        tokenCounter: counted.counter
+      })
     }
   })
   return session.id
@@ -139,7 +179,9 @@ beforeAll(async () => {
  */
 function simpleFromDb(sessionId: string): number {
   const rows = app.database.sqlite
-    .prepare('SELECT token_count AS tokens, parts FROM chat_messages WHERE session_id = ? AND hidden_in IS NULL ORDER BY seq DESC')
+    .prepare(
+      'SELECT token_count AS tokens, parts FROM chat_messages WHERE session_id = ? AND hidden_in IS NULL ORDER BY seq DESC'
+    )
     .iterate(sessionId) as IterableIterator<{ tokens: number; parts: string }>
   let total = 0
   for (const row of rows) {
@@ -151,7 +193,16 @@ function simpleFromDb(sessionId: string): number {
 }
 /** Naive: load every stored message, re-tokenize from the newest until the budget is full. */
 const naiveFromDb = (sessionId: string) =>
-  naiveContext(listMessages(app.database.db, sessionId).map((m, i) => ({ id: m.id, seq: i, role: m.role, text: m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''), tokens: 0, createdAt: 0 })))
+  naiveContext(
+    listMessages(app.database.db, sessionId).map((m, i) => ({
+      id: m.id,
+      seq: i,
+      role: m.role,
+      text: m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''),
+      tokens: 0,
+      createdAt: 0
+    }))
+  )
 /** The request path: the chat's totals (cached while it is not written), the summary, the newest messages that fit. */
 const distillRequest = (sessionId: string) => buildModelRequest(app.services.usage.conversation(sessionId))
 
@@ -159,69 +210,125 @@ for (const n of sizes) {
   for (const compressed of [false, true]) {
     const key = chatKey(n, compressed)
     describe(`context from the database, ${n.toLocaleString('en')}-message chat${compressed ? ', compressed' : ''}`, () => {
-      bench('naive: load all, re-tokenize until full', () => void timed(`db ${key} naive`, () => naiveFromDb(chats.get(key)!)), { ...few, iterations: n >= 100_000 ? 2 : 5 })
-      bench('simple: newest first by stored counts until full', () => void timed(`db ${key} simple`, () => simpleFromDb(chats.get(key)!)), few)
-      bench('distill: request after a new message', () => {
-        const sessionId = chats.get(key)!
-        // What a chat does before each request: the user's message is stored (and counted).
-        appendMessage(app.database.db, { id: `${sessionId}-q${Math.random()}`, sessionId, role: 'user', parts: [{ type: 'text', text: 'And then?' }], status: 'complete', createdAt: 0, tokenCount: 7, tokenCounter: countMessage(source[0]!, spec).counter })
-        timed(`db ${key} cold`, () => distillRequest(sessionId))
-      }, few)
-      bench('distill: first request in a process (every total from SQL)', () => {
-        const sessionId = chats.get(key)!
-        noteWrite(app.database.db, sessionId)
-        timed(`db ${key} first`, () => distillRequest(sessionId))
-      }, few)
-      bench('distill: the meter while typing (chat.context with a draft)', () => {
-        const sessionId = chats.get(key)!
-        app.services.usage.context(sessionId, 'And then what happened to the')
-        timed(`db ${key} meter`, () => app.services.usage.context(sessionId, 'And then what happened to the order?'))
-      }, few)
-      bench('distill: request, chat unchanged since the last one', () => {
-        const sessionId = chats.get(key)!
-        distillRequest(sessionId)
-        timed(`db ${key} warm`, () => distillRequest(sessionId))
-      }, few)
+      bench(
+        'naive: load all, re-tokenize until full',
+        () => void timed(`db ${key} naive`, () => naiveFromDb(chats.get(key)!)),
+        { ...few, iterations: n >= 100_000 ? 2 : 5 }
+      )
+      bench(
+        'simple: newest first by stored counts until full',
+        () => void timed(`db ${key} simple`, () => simpleFromDb(chats.get(key)!)),
+        few
+      )
+      bench(
+        'distill: request after a new message',
+        () => {
+          const sessionId = chats.get(key)!
+          // What a chat does before each request: the user's message is stored (and counted).
+          appendMessage(app.database.db, {
+            id: `${sessionId}-q${Math.random()}`,
+            sessionId,
+            role: 'user',
+            parts: [{ type: 'text', text: 'And then?' }],
+            status: 'complete',
+            createdAt: 0,
+            tokenCount: 7,
+            tokenCounter: countMessage(source[0]!, spec).counter
+          })
+          timed(`db ${key} cold`, () => distillRequest(sessionId))
+        },
+        few
+      )
+      bench(
+        'distill: first request in a process (every total from SQL)',
+        () => {
+          const sessionId = chats.get(key)!
+          noteWrite(app.database.db, sessionId)
+          timed(`db ${key} first`, () => distillRequest(sessionId))
+        },
+        few
+      )
+      bench(
+        'distill: the meter while typing (chat.context with a draft)',
+        () => {
+          const sessionId = chats.get(key)!
+          app.services.usage.context(sessionId, 'And then what happened to the')
+          timed(`db ${key} meter`, () => app.services.usage.context(sessionId, 'And then what happened to the order?'))
+        },
+        few
+      )
+      bench(
+        'distill: request, chat unchanged since the last one',
+        () => {
+          const sessionId = chats.get(key)!
+          distillRequest(sessionId)
+          timed(`db ${key} warm`, () => distillRequest(sessionId))
+        },
+        few
+      )
     })
   }
 }
 
 describe('extractive summary of 1,000 messages', () => {
   const thousand = corpora.get(1_000)!
-  bench('naive: keep the first sentences until full', () => {
-    timed('sum naive', () => {
-      let out = ''
-      for (const m of thousand) {
-        if (chars4(out + m.text) > 4000) break
-        out += `${m.text}\n`
-      }
-      return out
-    })
-  }, few)
-  bench('extractive: scored, novelty-aware selection', () => {
-    timed('sum extractive', () => summarizeExtractive({ messages: thousand, targetTokens: 4000, countTokens: chars4 }))
-  }, few)
+  bench(
+    'naive: keep the first sentences until full',
+    () => {
+      timed('sum naive', () => {
+        let out = ''
+        for (const m of thousand) {
+          if (chars4(out + m.text) > 4000) break
+          out += `${m.text}\n`
+        }
+        return out
+      })
+    },
+    few
+  )
+  bench(
+    'extractive: scored, novelty-aware selection',
+    () => {
+      timed('sum extractive', () =>
+        summarizeExtractive({ messages: thousand, targetTokens: 4000, countTokens: chars4 })
+      )
+    },
+    few
+  )
 })
 
 describe('replay throughput (fixture into an 8k window, extractive summaries)', () => {
-  bench('naive: recount the whole history at every request', () => {
-    timed('replay naive', () => {
-      const history: string[] = []
-      for (const m of source) {
-        history.push(textOf(m))
-        if (m.role === 'user') history.reduce((s, t) => s + count(t), 0)
-      }
-    })
-  }, few)
-  bench('distill replay: store, count once, compress when needed', async () => {
-    const replayDir = mkdtempSync(join(tmpdir(), 'distill-replay-bench-'))
-    const replayApp = createApp({ dbFile: join(replayDir, 'r.db'), mode: 'browser', log: silentLogger, env: {} })
-    await timedAsync('replay distill', () =>
-      replayConversation(replayApp, source, { model: spec, contextWindow: 8192, maxOutput: 1024, summarizer: 'extractive' })
-    )
-    await replayApp.close()
-    rmSync(replayDir, { recursive: true, force: true })
-  }, { ...few, iterations: 3 })
+  bench(
+    'naive: recount the whole history at every request',
+    () => {
+      timed('replay naive', () => {
+        const history: string[] = []
+        for (const m of source) {
+          history.push(textOf(m))
+          if (m.role === 'user') history.reduce((s, t) => s + count(t), 0)
+        }
+      })
+    },
+    few
+  )
+  bench(
+    'distill replay: store, count once, compress when needed',
+    async () => {
+      const replayDir = mkdtempSync(join(tmpdir(), 'distill-replay-bench-'))
+      const replayApp = createApp({ dbFile: join(replayDir, 'r.db'), mode: 'browser', log: silentLogger, env: {} })
+      await timedAsync('replay distill', () =>
+        replayConversation(replayApp, source, {
+          model: spec,
+          contextWindow: 8192,
+          maxOutput: 1024,
+          summarizer: 'extractive'
+        })
+      )
+      await replayApp.close()
+      rmSync(replayDir, { recursive: true, force: true })
+    },
+    { ...few, iterations: 3 }
+  )
 })
 
 afterAll(async () => {
@@ -230,7 +337,12 @@ afterAll(async () => {
   const m = (k: string) => median(timings.get(k) ?? [])
   const row = (label: string, key: string, base: string, vs = 'the simple baseline') => {
     const ratio = m(base) / m(key)
-    const compared = key === base ? '' : ratio >= 1 ? `${ratio.toFixed(1)}x faster than ${vs}` : `${(1 / ratio).toFixed(1)}x slower than ${vs}`
+    const compared =
+      key === base
+        ? ''
+        : ratio >= 1
+          ? `${ratio.toFixed(1)}x faster than ${vs}`
+          : `${(1 / ratio).toFixed(1)}x slower than ${vs}`
     return `  ${label.padEnd(66)} ${fmtMs(m(key)).padStart(10)}   ${compared}`
   }
   const sizeLabel = (n: number) => `${n.toLocaleString('en')}`
@@ -262,7 +374,12 @@ afterAll(async () => {
       row('summary of 1,000 msgs, first-sentences (baseline)', 'sum naive', 'sum naive', 'the baseline'),
       row('summary of 1,000 msgs, extractive', 'sum extractive', 'sum naive', 'the baseline'),
       row(`replay ${source.length} msgs, naive recount (baseline)`, 'replay naive', 'replay naive', 'the baseline'),
-      row(`replay ${source.length} msgs, distill (store+count+compress)`, 'replay distill', 'replay naive', 'the baseline'),
+      row(
+        `replay ${source.length} msgs, distill (store+count+compress)`,
+        'replay distill',
+        'replay naive',
+        'the baseline'
+      ),
       goalLine('NFR-7.3 context construction at 10k', 100, [
         ['engine', m('ctx 10000 engine')],
         ['from SQLite, compressed, after a new message', m('db 10000 compressed cold')],
@@ -280,7 +397,12 @@ afterAll(async () => {
       goalLine(
         'meter per keystroke',
         50,
-        sizes.flatMap((n) => [false, true].map((compressed) => [`${sizeLabel(n)}${compressed ? ' compressed' : ''}`, m(`db ${chatKey(n, compressed)} meter`)] as const))
+        sizes.flatMap((n) =>
+          [false, true].map(
+            (compressed) =>
+              [`${sizeLabel(n)}${compressed ? ' compressed' : ''}`, m(`db ${chatKey(n, compressed)} meter`)] as const
+          )
+        )
       ),
       goalLine('NFR-7.2 summarization of 1,000 messages (extractive)', 10_000, [['extractive', m('sum extractive')]]),
       ''

@@ -19,19 +19,58 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 function exportText(): string {
   const n = kind === 'messages' ? 13_000 : 10
   const messages = Array.from({ length: n }, (_, i) => {
-    const text = `Turn ${i}: ` + `we moved ${i * 7} pallets to zone ${i % 97}, forklift ${i % 13} needs a check. `.repeat(kind === 'messages' ? 24 : 1)
-    return { role: i % 2 ? 'assistant' : 'user', content: text, id: `m${i}`, createdAt: 1_767_000_000_000 + i, status: 'complete', parts: [{ type: 'text', text }] as unknown[] }
+    const text =
+      `Turn ${i}: ` +
+      `we moved ${i * 7} pallets to zone ${i % 97}, forklift ${i % 13} needs a check. `.repeat(
+        kind === 'messages' ? 24 : 1
+      )
+    return {
+      role: i % 2 ? 'assistant' : 'user',
+      content: text,
+      id: `m${i}`,
+      createdAt: 1_767_000_000_000 + i,
+      status: 'complete',
+      parts: [{ type: 'text', text }] as unknown[]
+    }
   })
   const attachments = []
   if (kind === 'files') {
     for (let f = 0; f < 6; f++) {
       const bytes = Buffer.concat([samplePng(1000 + f, 800), randomBytes(4_900_000)])
       attachments.push({ hash: sha(bytes), mediaType: 'image/png', size: bytes.length, data: bytes.toString('base64') })
-      messages[0]!.parts.push({ type: 'attachment', filename: `photo${f}.png`, mediaType: 'image/png', size: bytes.length, hash: sha(bytes) })
+      messages[0]!.parts.push({
+        type: 'attachment',
+        filename: `photo${f}.png`,
+        mediaType: 'image/png',
+        size: bytes.length,
+        hash: sha(bytes)
+      })
     }
   }
-  const session = { id: 's', title: 'Big', systemPrompt: null, provider: 'openai', modelId: 'gpt-4o', strategy: null, autoCompress: null, createdAt: 1, updatedAt: 1 }
-  return JSON.stringify({ format: 'distill-chat', version: 1, exportedAt: new Date().toISOString(), session, messages, snapshots: [], attachments }, null, 2)
+  const session = {
+    id: 's',
+    title: 'Big',
+    systemPrompt: null,
+    provider: 'openai',
+    modelId: 'gpt-4o',
+    strategy: null,
+    autoCompress: null,
+    createdAt: 1,
+    updatedAt: 1
+  }
+  return JSON.stringify(
+    {
+      format: 'distill-chat',
+      version: 1,
+      exportedAt: new Date().toISOString(),
+      session,
+      messages,
+      snapshots: [],
+      attachments
+    },
+    null,
+    2
+  )
 }
 
 async function main() {
@@ -51,7 +90,12 @@ async function main() {
   const url = `http://127.0.0.1:${server.port}/rpc/sessions.import`
   const headers = ['-H', 'Authorization: Bearer bench', '-H', 'Content-Type: application/json']
   const answer = await new Promise<string>((resolve) =>
-    execFile('curl', ['-s', '-X', 'POST', ...headers, '--data-binary', `@${body}`, url], { maxBuffer: 1e8 }, (_err, stdout) => resolve(stdout))
+    execFile(
+      'curl',
+      ['-s', '-X', 'POST', ...headers, '--data-binary', `@${body}`, url],
+      { maxBuffer: 1e8 },
+      (_err, stdout) => resolve(stdout)
+    )
   )
   clearInterval(timer)
   const took = performance.now() - started

@@ -17,7 +17,9 @@ import { MAX_MESSAGE_CHARS } from '../src/shared/domain/chat-message'
 /** Letters in no order a tokenizer has merges for (a fixed-seed generator, so each run measures the same text). */
 function randomLetters(n: number): string {
   let seed = 42
-  return Array.from({ length: n }, () => String.fromCharCode(97 + (((seed = (seed * 1_103_515_245 + 12_345) >>> 0) >>> 16) % 26))).join('')
+  return Array.from({ length: n }, () =>
+    String.fromCharCode(97 + (((seed = (seed * 1_103_515_245 + 12_345) >>> 0) >>> 16) % 26))
+  ).join('')
 }
 const once = { time: 0, iterations: 1, warmupIterations: 0, warmupTime: 0 }
 const stalls = new Map<string, number>()
@@ -29,7 +31,12 @@ let dir: string
 beforeAll(async () => {
   fake = await startFakeProvider()
   dir = mkdtempSync(join(tmpdir(), 'distill-stall-bench-'))
-  app = createApp({ dbFile: join(dir, 'bench.db'), mode: 'browser', log: silentLogger, env: { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.baseURLs.openai } })
+  app = createApp({
+    dbFile: join(dir, 'bench.db'),
+    mode: 'browser',
+    log: silentLogger,
+    env: { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.baseURLs.openai }
+  })
 }, 60_000)
 
 /** Runs `work` while a 1 ms timer measures the event loop; resolves with the longest delay seen. */
@@ -65,25 +72,39 @@ async function send(text: string, attachments: unknown[] = []): Promise<void> {
 
 async function uploadAndSend(): Promise<void> {
   const data = Buffer.from('A'.repeat(5 * 1024 * 1024 - 16)).toString('base64')
-  const part = (await call('attachments.upload', { filename: 'a.txt', mediaType: 'text/plain', data })) as { hash: string; filename: string }
+  const part = (await call('attachments.upload', { filename: 'a.txt', mediaType: 'text/plain', data })) as {
+    hash: string
+    filename: string
+  }
   await send('What is in this file?', [{ hash: part.hash, filename: part.filename }])
 }
 
 describe('event-loop stall while a pathological message and attachment are sent', () => {
-  bench('naive: one encoder call on a 100,000-character run', async () => {
-    const load = createRequire(import.meta.url)
-    const { GptEncoding: Gpt } = load('gpt-tokenizer/GptEncoding') as { GptEncoding: typeof GptEncoding }
-    const api = Gpt.getEncodingApi('o200k_base', () => (load('gpt-tokenizer/bpeRanks/o200k_base') as { default: never }).default)
-    stalls.set('naive', await longestStall(async () => api.countTokens('b'.repeat(MAX_MESSAGE_CHARS / 10))))
-  }, once)
-  bench('distill: each hostile input through the router', async () => {
-    await send('hello') // the first reply loads the provider's modules: not what is measured
-    stalls.set('message5m', await longestStall(() => send('b'.repeat(5_000_000))))
-    stalls.set('message200k', await longestStall(() => send('b'.repeat(200_000))))
-    stalls.set('random200k', await longestStall(() => send(randomLetters(200_000))))
-    stalls.set('message1m', await longestStall(() => send('b'.repeat(MAX_MESSAGE_CHARS))))
-    stalls.set('attachment', await longestStall(uploadAndSend))
-  }, once)
+  bench(
+    'naive: one encoder call on a 100,000-character run',
+    async () => {
+      const load = createRequire(import.meta.url)
+      const { GptEncoding: Gpt } = load('gpt-tokenizer/GptEncoding') as { GptEncoding: typeof GptEncoding }
+      const api = Gpt.getEncodingApi(
+        'o200k_base',
+        () => (load('gpt-tokenizer/bpeRanks/o200k_base') as { default: never }).default
+      )
+      stalls.set('naive', await longestStall(async () => api.countTokens('b'.repeat(MAX_MESSAGE_CHARS / 10))))
+    },
+    once
+  )
+  bench(
+    'distill: each hostile input through the router',
+    async () => {
+      await send('hello') // the first reply loads the provider's modules: not what is measured
+      stalls.set('message5m', await longestStall(() => send('b'.repeat(5_000_000))))
+      stalls.set('message200k', await longestStall(() => send('b'.repeat(200_000))))
+      stalls.set('random200k', await longestStall(() => send(randomLetters(200_000))))
+      stalls.set('message1m', await longestStall(() => send('b'.repeat(MAX_MESSAGE_CHARS))))
+      stalls.set('attachment', await longestStall(uploadAndSend))
+    },
+    once
+  )
 })
 
 afterAll(async () => {

@@ -10,7 +10,9 @@ import { insertImportedMessages } from '../src/main/db/repositories/imports-repo
 import { parseOpenAIMessages } from '../src/main/importers/openai-messages'
 import { silentLogger } from '../src/main/logger'
 
-const source = parseOpenAIMessages(readFileSync(join(__dirname, '..', 'fixtures', 'conversations', 'software-project.jsonl'), 'utf8'))
+const source = parseOpenAIMessages(
+  readFileSync(join(__dirname, '..', 'fixtures', 'conversations', 'software-project.jsonl'), 'utf8')
+)
 const sizes = [1_000, 10_000, 100_000] as const
 
 let app: App
@@ -27,7 +29,14 @@ function storeChat(n: number): string {
       (function* () {
         for (let i = 0; i < n; i++) {
           const m = source[i % source.length]!
-          yield { id: `${session.id}-${i}`, role: m.role, parts: m.parts, createdAt: i, tokenCount: 10, tokenCounter: 'chars/4' }
+          yield {
+            id: `${session.id}-${i}`,
+            role: m.role,
+            parts: m.parts,
+            createdAt: i,
+            tokenCount: 10,
+            tokenCounter: 'chars/4'
+          }
         }
       })()
     )
@@ -55,12 +64,34 @@ const few = { time: 0, iterations: 9, warmupIterations: 3, warmupTime: 0 }
 for (const n of sizes) {
   describe(`opening a ${n.toLocaleString('en')}-message chat`, () => {
     const runs = { ...few, iterations: n >= 100_000 ? 3 : 5 }
-    bench('baseline: the whole history (chat.messages before paging)', () => timed(`chat ${n} whole`, () => app.services.chat.messages(chats.get(n)!)), runs)
-    bench('paged: chat.messages, newest page', () => timed(`chat ${n} page`, () => app.router.call('chat.messages', { sessionId: chats.get(n)! })), few)
-    bench('paged: chat.messages around a message far back', () =>
-      timed(`chat ${n} around`, () => app.router.call('chat.messages', { sessionId: chats.get(n)!, around: Math.floor(n / 10) })), few)
-    bench('baseline: Full history, every message (history.list before paging)', () => timed(`history ${n} whole`, () => app.services.history.list(chats.get(n)!)), runs)
-    bench('paged: history.list, newest page', () => timed(`history ${n} page`, () => app.router.call('history.list', { sessionId: chats.get(n)! })), few)
+    bench(
+      'baseline: the whole history (chat.messages before paging)',
+      () => timed(`chat ${n} whole`, () => app.services.chat.messages(chats.get(n)!)),
+      runs
+    )
+    bench(
+      'paged: chat.messages, newest page',
+      () => timed(`chat ${n} page`, () => app.router.call('chat.messages', { sessionId: chats.get(n)! })),
+      few
+    )
+    bench(
+      'paged: chat.messages around a message far back',
+      () =>
+        timed(`chat ${n} around`, () =>
+          app.router.call('chat.messages', { sessionId: chats.get(n)!, around: Math.floor(n / 10) })
+        ),
+      few
+    )
+    bench(
+      'baseline: Full history, every message (history.list before paging)',
+      () => timed(`history ${n} whole`, () => app.services.history.list(chats.get(n)!)),
+      runs
+    )
+    bench(
+      'paged: history.list, newest page',
+      () => timed(`history ${n} page`, () => app.router.call('history.list', { sessionId: chats.get(n)! })),
+      few
+    )
   })
 }
 

@@ -29,10 +29,16 @@ function rng(seed: number) {
   }
 }
 const r = rng(7)
-const COMMON = 'the a of to and in that is for it with as was on be by this are from or have an they which you one had not but what all were when we there can been has more if will would their so about into some could them other than then its only also new these two may first any like use should how each most where'.split(' ')
+const COMMON =
+  'the a of to and in that is for it with as was on be by this are from or have an they which you one had not but what all were when we there can been has more if will would their so about into some could them other than then its only also new these two may first any like use should how each most where'.split(
+    ' '
+  )
 const SYLLABLES = 'ka lo mi ne ru sa te vo zi pa de fo gu hi ja le mo nu po ri su ta ve wi xo yu ba ce di fe'.split(' ')
 const tail = new Set<string>()
-while (tail.size < 20_000) tail.add(Array.from({ length: 2 + Math.floor(r() * 3) }, () => SYLLABLES[Math.floor(r() * SYLLABLES.length)]).join(''))
+while (tail.size < 20_000)
+  tail.add(
+    Array.from({ length: 2 + Math.floor(r() * 3) }, () => SYLLABLES[Math.floor(r() * SYLLABLES.length)]).join('')
+  )
 const rare = [...tail]
 // Common English words, three topic words in 3–17% of messages, and a Zipf-like tail of rare ones.
 function word(): string {
@@ -46,9 +52,15 @@ function word(): string {
 
 const t0 = performance.now()
 // The full-text triggers index row by row; one INSERT … SELECT afterwards is several times faster.
-const triggers = sqlite.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'chat_messages' AND name LIKE '%fts%'`).all() as Array<{ name: string; sql: string }>
+const triggers = sqlite
+  .prepare(
+    `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'chat_messages' AND name LIKE '%fts%'`
+  )
+  .all() as Array<{ name: string; sql: string }>
 for (const t of triggers) sqlite.exec(`DROP TRIGGER ${t.name}`)
-const insertSession = sqlite.prepare('INSERT INTO sessions (id, title, created_at, updated_at, archived) VALUES (?, ?, ?, ?, 0)')
+const insertSession = sqlite.prepare(
+  'INSERT INTO sessions (id, title, created_at, updated_at, archived) VALUES (?, ?, ?, ?, 0)'
+)
 const insertMessage = sqlite.prepare(
   `INSERT INTO chat_messages (id, session_id, seq, role, parts, status, created_at, part_count, has_tool_parts) VALUES (?, ?, ?, ?, ?, 'complete', ?, 1, 0)`
 )
@@ -58,7 +70,14 @@ sqlite.transaction(() => {
     insertSession.run(id, `Chat ${c}`, c * 1000, c * 1000 + PER_CHAT)
     for (let i = 1; i <= PER_CHAT; i++) {
       const text = `${Array.from({ length: 8 + Math.floor(r() * 60) }, word).join(' ')}.`
-      insertMessage.run(`${id}:${i}`, id, i, i % 2 ? 'user' : 'assistant', JSON.stringify([{ type: 'text', text }]), c * 1000 + i)
+      insertMessage.run(
+        `${id}:${i}`,
+        id,
+        i,
+        i % 2 ? 'user' : 'assistant',
+        JSON.stringify([{ type: 'text', text }]),
+        c * 1000 + i
+      )
     }
   }
 })()
@@ -94,7 +113,10 @@ function searchBefore(query: string, limit = 50) {
   )
 }
 
-const matchCount = (query: string) => db.get<{ n: number }>(sql`SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH ${`text : (${ftsQuery(query)!})`}`)!.n
+const matchCount = (query: string) =>
+  db.get<{ n: number }>(
+    sql`SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH ${`text : (${ftsQuery(query)!})`}`
+  )!.n
 /** A word of the tail found in a handful of messages (the tail's end is too rare to be drawn at all). */
 const rareWord = rare.findLast((w) => matchCount(w) >= 3)!
 const QUERIES = [
@@ -122,12 +144,20 @@ const few = { time: 0, iterations: 5, warmupIterations: 1, warmupTime: 0 }
 for (const q of QUERIES) {
   describe(`search across chats, ${q.label}`, () => {
     bench('before: every match ranked', () => void timed(`${q.label} before`, () => searchBefore(q.query)), few)
-    bench('now: newest matches ranked, best first', () => void timed(`${q.label} now`, () => searchChats(db, q.query)), few)
+    bench(
+      'now: newest matches ranked, best first',
+      () => void timed(`${q.label} now`, () => searchChats(db, q.query)),
+      few
+    )
   })
 }
 describe('the chat list', () => {
   bench('before: every chat in one call', () => void timed('list before', () => listSessions(db)), few)
-  bench('now: the first page (100 chats)', () => void timed('list now', () => listSessions(db, undefined, { limit: 101 })), few)
+  bench(
+    'now: the first page (100 chats)',
+    () => void timed('list now', () => listSessions(db, undefined, { limit: 101 })),
+    few
+  )
 })
 
 afterAll(() => {
@@ -142,7 +172,11 @@ afterAll(() => {
       `wall time, with the process's CPU time in brackets: on a machine shared with other work the wall time also holds waiting)`,
       ...QUERIES.map((q) => line(`${q.label} (${q.matches.toLocaleString('en')} matching messages)`, q.label)),
       line('sessions.list: every chat → the first page of 100', 'list'),
-      goalLine(`any search at ${total.toLocaleString('en')} messages`, 50, QUERIES.map((q) => [q.label, m(`${q.label} now`)] as const)),
+      goalLine(
+        `any search at ${total.toLocaleString('en')} messages`,
+        50,
+        QUERIES.map((q) => [q.label, m(`${q.label} now`)] as const)
+      ),
       ''
     ].join('\n')
   )

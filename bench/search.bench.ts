@@ -25,11 +25,17 @@ function rng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
   }
 }
-const COMMON = 'the a of to and in that is for it with as was on be by this are from or have an they which you one had not but what all were when we there can been has more if will would their so about into some could them other than then its only also new these two may first any like use should how each most where'.split(' ')
+const COMMON =
+  'the a of to and in that is for it with as was on be by this are from or have an they which you one had not but what all were when we there can been has more if will would their so about into some could them other than then its only also new these two may first any like use should how each most where'.split(
+    ' '
+  )
 const SYLLABLES = 'ka lo mi ne ru sa te vo zi pa de fo gu hi ja le mo nu po ri su ta ve wi xo yu ba ce di fe'.split(' ')
 function vocabulary(n: number, r: () => number): string[] {
   const words = new Set<string>(['function', 'value', 'error', 'deploy', 'staging', 'database'])
-  while (words.size < n) words.add(Array.from({ length: 2 + Math.floor(r() * 3) }, () => SYLLABLES[Math.floor(r() * SYLLABLES.length)]).join(''))
+  while (words.size < n)
+    words.add(
+      Array.from({ length: 2 + Math.floor(r() * 3) }, () => SYLLABLES[Math.floor(r() * SYLLABLES.length)]).join('')
+    )
   return [...words]
 }
 function messages(n: number, seed: number): string[] {
@@ -41,13 +47,23 @@ function messages(n: number, seed: number): string[] {
 }
 
 function fill(sessionId: string, texts: string[]) {
-  sqlite.prepare('INSERT INTO sessions (id, title, created_at, updated_at, archived) VALUES (?, ?, 1, 1, 0)').run(sessionId, sessionId)
+  sqlite
+    .prepare('INSERT INTO sessions (id, title, created_at, updated_at, archived) VALUES (?, ?, 1, 1, 0)')
+    .run(sessionId, sessionId)
   const insert = sqlite.prepare(
     `INSERT INTO chat_messages (id, session_id, seq, role, parts, status, created_at, part_count, has_tool_parts)
      VALUES (?, ?, ?, ?, ?, 'complete', 1, 1, 0)`
   )
   sqlite.transaction(() => {
-    texts.forEach((text, i) => insert.run(`${sessionId}:${i + 1}`, sessionId, i + 1, i % 2 ? 'assistant' : 'user', JSON.stringify([{ type: 'text', text }])))
+    texts.forEach((text, i) =>
+      insert.run(
+        `${sessionId}:${i + 1}`,
+        sessionId,
+        i + 1,
+        i % 2 ? 'assistant' : 'user',
+        JSON.stringify([{ type: 'text', text }])
+      )
+    )
   })()
 }
 
@@ -96,10 +112,17 @@ function timed<T>(label: string, fn: () => T): T {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN
 
 // Both sides must find the same messages, or the comparison means nothing.
-for (const [sessionId, query] of [[small, 'value'], [small, 'th'], [big, 'staging database']] as const) {
+for (const [sessionId, query] of [
+  [small, 'value'],
+  [small, 'th'],
+  [big, 'staging database']
+] as const) {
   const before = oldSearch(sessionId, query)
   const after = searchMessages(db, sessionId, query)
-  if (before.total !== after.total || JSON.stringify(before.rows.map((r) => (r as { seq: number }).seq)) !== JSON.stringify(after.rows.map((r) => r.seq))) {
+  if (
+    before.total !== after.total ||
+    JSON.stringify(before.rows.map((r) => (r as { seq: number }).seq)) !== JSON.stringify(after.rows.map((r) => r.seq))
+  ) {
     throw new Error(`The old and new index disagree on "${query}" in ${sessionId}`)
   }
 }
@@ -112,13 +135,32 @@ const cases = [
 ]
 for (const c of cases) {
   describe(c.label, () => {
-    bench('before: chat UNINDEXED, filtered after the match', () => void timed(`${c.label} before`, () => oldSearch(c.sessionId, c.query)), opts)
-    bench('after: chat column in the MATCH', () => void timed(`${c.label} after`, () => searchMessages(db, c.sessionId, c.query)), opts)
+    bench(
+      'before: chat UNINDEXED, filtered after the match',
+      () => void timed(`${c.label} before`, () => oldSearch(c.sessionId, c.query)),
+      opts
+    )
+    bench(
+      'after: chat column in the MATCH',
+      () => void timed(`${c.label} after`, () => searchMessages(db, c.sessionId, c.query)),
+      opts
+    )
   })
 }
 describe('recall in the 10-message chat (16-term OR query)', () => {
-  bench('before: chat UNINDEXED, filtered after the match', () => void timed('recall in the 10-message chat before', () => oldRecallSql.all(RECALL, small, 1_000_000)), opts)
-  bench('after: chat column in the MATCH', () => void timed('recall in the 10-message chat after', () => searchSummarized(db, small, RECALL, { beforeSeq: 1_000_000, limit: 24 })), opts)
+  bench(
+    'before: chat UNINDEXED, filtered after the match',
+    () => void timed('recall in the 10-message chat before', () => oldRecallSql.all(RECALL, small, 1_000_000)),
+    opts
+  )
+  bench(
+    'after: chat column in the MATCH',
+    () =>
+      void timed('recall in the 10-message chat after', () =>
+        searchSummarized(db, small, RECALL, { beforeSeq: 1_000_000, limit: 24 })
+      ),
+    opts
+  )
 })
 
 afterAll(() => {
@@ -128,7 +170,14 @@ afterAll(() => {
     const after = median(timings.get(`${label} after`) ?? [])
     return `  ${label.padEnd(52)} ${fmt(before).padStart(9)} → ${fmt(after).padStart(9)}   ${(before / after).toFixed(1).padStart(6)}x`
   })
-  console.log(['', `Search per chat (median; one database: ${BIG.toLocaleString('en')}-message chat + 10-message chat)`, ...lines, ''].join('\n'))
+  console.log(
+    [
+      '',
+      `Search per chat (median; one database: ${BIG.toLocaleString('en')}-message chat + 10-message chat)`,
+      ...lines,
+      ''
+    ].join('\n')
+  )
   handle.close()
   rmSync(dir, { recursive: true, force: true })
 })

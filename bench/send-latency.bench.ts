@@ -25,7 +25,12 @@ let dir: string
 beforeAll(async () => {
   fake = await startFakeProvider()
   dir = mkdtempSync(join(tmpdir(), 'distill-send-bench-'))
-  app = createApp({ dbFile: join(dir, 'bench.db'), mode: 'browser', log: silentLogger, env: { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.baseURLs.openai } })
+  app = createApp({
+    dbFile: join(dir, 'bench.db'),
+    mode: 'browser',
+    log: silentLogger,
+    env: { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.baseURLs.openai }
+  })
   app.services.settings.update({
     customModels: [
       { provider: 'openai', id: 'chat-8k', contextWindow: 8192, maxOutput: 1024 },
@@ -43,10 +48,24 @@ function chat(turns: number): string {
   const spec = app.services.models.spec('openai', 'chat-8k')
   app.database.db.transaction((tx) => {
     for (let i = 0; i < turns * 2; i++) {
-      const parts = [{ type: 'text' as const, text: `Turn ${i}: the warehouse in zone ${i} keeps ${i * 7} pallets of item ${i * 13}. `.repeat(6) }]
+      const parts = [
+        {
+          type: 'text' as const,
+          text: `Turn ${i}: the warehouse in zone ${i} keeps ${i * 7} pallets of item ${i * 13}. `.repeat(6)
+        }
+      ]
       const role = i % 2 ? ('assistant' as const) : ('user' as const)
       const counted = countMessage({ role, parts }, spec)
-      appendMessage(tx, { id: `${session.id}-${i}`, sessionId: session.id, role, parts, status: 'complete', createdAt: i, tokenCount: counted.tokens, tokenCounter: counted.counter })
+      appendMessage(tx, {
+        id: `${session.id}-${i}`,
+        sessionId: session.id,
+        role,
+        parts,
+        status: 'complete',
+        createdAt: i,
+        tokenCount: counted.tokens,
+        tokenCounter: counted.counter
+      })
     }
   })
   return session.id
@@ -69,7 +88,11 @@ function firstToken(sessionId: string, before?: () => Promise<unknown>): Promise
   })
 }
 
-const slowSummary = () => ({ for: 'summary' as const, chunks: Array.from({ length: 10 }, (_, i) => `Summary part ${i}. `), delayMs: SUMMARY_MS / 10 })
+const slowSummary = () => ({
+  for: 'summary' as const,
+  chunks: Array.from({ length: 10 }, (_, i) => `Summary part ${i}. `),
+  delayMs: SUMMARY_MS / 10
+})
 
 async function measure(label: string, turns: number, waiting: boolean): Promise<void> {
   const sessionId = chat(turns)
@@ -90,7 +113,11 @@ async function measure(label: string, turns: number, waiting: boolean): Promise<
 describe(`send → first token, summary model takes ${SUMMARY_MS / 1000} s`, () => {
   bench('no compression due (baseline)', () => measure('none', 4, false), few)
   bench('compression due, waiting for the model summary (before)', () => measure('waiting', 45, true), few)
-  bench('compression due, distill: quick summary now, model summary in the background', () => measure('distill', 45, false), few)
+  bench(
+    'compression due, distill: quick summary now, model summary in the background',
+    () => measure('distill', 45, false),
+    few
+  )
 })
 
 afterAll(async () => {

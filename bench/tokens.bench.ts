@@ -20,9 +20,12 @@ import { createTokenCounter } from '../src/main/tokens/token-counter'
 const spec = resolveModel('openai', 'gpt-4o')!
 
 // Deterministic "realistic" chat: short questions, long markdown answers with code, some tool calls.
-const WORDS = 'the a of to and in that is for it with as was on be by this are from or have an they which you one had not but what all were when we there can been has more if will would their so about into some could them other than then its only also new these two may first any like use should how each most where state function value return error model token context message user data'.split(' ')
+const WORDS =
+  'the a of to and in that is for it with as was on be by this are from or have an they which you one had not but what all were when we there can been has more if will would their so about into some could them other than then its only also new these two may first any like use should how each most where state function value return error model token context message user data'.split(
+    ' '
+  )
 function rng(seed: number) {
-  return () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32)
+  return () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32
 }
 function conversation(n: number, seed = 42): CountableMessage[] {
   const r = rng(seed)
@@ -31,11 +34,14 @@ function conversation(n: number, seed = 42): CountableMessage[] {
     return `${words.join(' ')}.`
   }
   const para = (k: number) => Array.from({ length: k }, sentence).join(' ')
-  const code = () => `\`\`\`ts\nexport function f${Math.floor(r() * 1e6)}(x: number): number {\n  return x * ${Math.floor(r() * 100)} + ${para(1).length}\n}\n\`\`\``
+  const code = () =>
+    `\`\`\`ts\nexport function f${Math.floor(r() * 1e6)}(x: number): number {\n  return x * ${Math.floor(r() * 100)} + ${para(1).length}\n}\n\`\`\``
   return Array.from({ length: n }, (_, i): CountableMessage => {
     if (i % 2 === 0) return { role: 'user', parts: [{ type: 'text', text: para(1 + Math.floor(r() * 5)) }] }
     if (i % 20 === 19) {
-      const parts: MessagePart[] = [{ type: 'tool-call', toolCallId: `c${i}`, toolName: 'search_docs', input: { query: sentence(), limit: 5 } }]
+      const parts: MessagePart[] = [
+        { type: 'tool-call', toolCallId: `c${i}`, toolName: 'search_docs', input: { query: sentence(), limit: 5 } }
+      ]
       return { role: 'assistant', parts }
     }
     const text = `${para(3 + Math.floor(r() * 8))}\n\n- ${sentence()}\n- ${sentence()}\n- ${sentence()}\n\n${r() < 0.4 ? code() : para(3)}`
@@ -91,19 +97,34 @@ const slow = { time: 0, iterations: 5, warmupIterations: 1, warmupTime: 0 }
 
 describe('count a 1,000-message conversation (gpt-4o, o200k_base)', () => {
   bench('naive: shared encoder, re-encode all', () => void timed('1k naive', () => naiveCount(conv1k)), slow)
-  bench('cold: fresh message cache, shared encoder', async () => {
-    await timedAsync('1k cold', () => createTokenCounter().countRequest(conv1k, spec))
-  }, slow)
-  bench('cached: every message already counted', async () => {
-    await timedAsync('1k cached', () => warm.countRequest(conv1k, spec))
-  }, { time: 500 })
+  bench(
+    'cold: fresh message cache, shared encoder',
+    async () => {
+      await timedAsync('1k cold', () => createTokenCounter().countRequest(conv1k, spec))
+    },
+    slow
+  )
+  bench(
+    'cached: every message already counted',
+    async () => {
+      await timedAsync('1k cached', () => warm.countRequest(conv1k, spec))
+    },
+    { time: 500 }
+  )
 })
 
 describe('context total of a 10,000-message session', () => {
-  bench('naive: re-tokenize the whole history', () => void timed('10k naive', () => naiveCount(session10k)), { ...slow, iterations: 3 })
-  bench('stored counts: sum token_count + overhead', () => {
-    void timed('10k stored', () => stored10k.reduce((s, n) => s + n, requestOverhead(spec)))
-  }, { time: 300 })
+  bench('naive: re-tokenize the whole history', () => void timed('10k naive', () => naiveCount(session10k)), {
+    ...slow,
+    iterations: 3
+  })
+  bench(
+    'stored counts: sum token_count + overhead',
+    () => {
+      void timed('10k stored', () => stored10k.reduce((s, n) => s + n, requestOverhead(spec)))
+    },
+    { time: 300 }
+  )
 })
 
 // Real text: the repository's fixture conversations and, when present, the LoCoMo development split.
@@ -111,16 +132,24 @@ function realTexts(): { texts: string[]; sources: string } {
   const fixtures = readdirSync('fixtures/conversations')
     .filter((f) => f.endsWith('.jsonl'))
     .flatMap((f) => readFileSync(join('fixtures/conversations', f), 'utf8').split('\n').filter(Boolean))
-    .map((l) => { const c = (JSON.parse(l) as { content: unknown }).content; return typeof c === 'string' ? c : JSON.stringify(c) })
+    .map((l) => {
+      const c = (JSON.parse(l) as { content: unknown }).content
+      return typeof c === 'string' ? c : JSON.stringify(c)
+    })
   const locomoDir = '/work/shared/data/locomo-dev'
   const locomo = existsSync(locomoDir)
-    ? readdirSync(locomoDir).filter((f) => f.endsWith('.json')).flatMap((f) => {
-        const file = JSON.parse(readFileSync(join(locomoDir, f), 'utf8')) as Record<string, unknown> & { conversation?: Record<string, unknown> }
-        const conv = file.conversation ?? file
-        const turns = Object.entries(conv).filter(([k]) => /^session_\d+$/.test(k)).flatMap(([, v]) => v as Array<{ text: string; blip_caption?: string }>)
-        return turns.map((t) =>
-          t.blip_caption ? `${t.text} [shares a photo: ${t.blip_caption}]` : t.text)
-      })
+    ? readdirSync(locomoDir)
+        .filter((f) => f.endsWith('.json'))
+        .flatMap((f) => {
+          const file = JSON.parse(readFileSync(join(locomoDir, f), 'utf8')) as Record<string, unknown> & {
+            conversation?: Record<string, unknown>
+          }
+          const conv = file.conversation ?? file
+          const turns = Object.entries(conv)
+            .filter(([k]) => /^session_\d+$/.test(k))
+            .flatMap(([, v]) => v as Array<{ text: string; blip_caption?: string }>)
+          return turns.map((t) => (t.blip_caption ? `${t.text} [shares a photo: ${t.blip_caption}]` : t.text))
+        })
     : []
   return { texts: [...fixtures, ...locomo], sources: `${fixtures.length} fixture + ${locomo.length} LoCoMo messages` }
 }
@@ -133,10 +162,13 @@ const pairedRatio = new Map<EncodingName, number>()
 
 // Load time and memory of one encoding in a fresh process, first count included.
 function loadCost(lib: 'tiktoken' | 'gpt-tokenizer', enc: EncodingName): { ms: number; mb: number } {
-  const script = lib === 'tiktoken'
-    ? `const t=performance.now(),r=process.memoryUsage().rss;const e=require('tiktoken').get_encoding('${enc}');e.encode_ordinary('hello world').length;console.log(JSON.stringify({ms:performance.now()-t,mb:(process.memoryUsage().rss-r)/1e6}))`
-    : `const t=performance.now(),r=process.memoryUsage().rss;const e=require('gpt-tokenizer/encoding/${enc}').default;e.countTokens('hello world');console.log(JSON.stringify({ms:performance.now()-t,mb:(process.memoryUsage().rss-r)/1e6}))`
-  const runs = [0, 1, 2].map(() => JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { ms: number; mb: number })
+  const script =
+    lib === 'tiktoken'
+      ? `const t=performance.now(),r=process.memoryUsage().rss;const e=require('tiktoken').get_encoding('${enc}');e.encode_ordinary('hello world').length;console.log(JSON.stringify({ms:performance.now()-t,mb:(process.memoryUsage().rss-r)/1e6}))`
+      : `const t=performance.now(),r=process.memoryUsage().rss;const e=require('gpt-tokenizer/encoding/${enc}').default;e.countTokens('hello world');console.log(JSON.stringify({ms:performance.now()-t,mb:(process.memoryUsage().rss-r)/1e6}))`
+  const runs = [0, 1, 2].map(
+    () => JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as { ms: number; mb: number }
+  )
   return { ms: median(runs.map((r) => r.ms)), mb: median(runs.map((r) => r.mb)) }
 }
 
@@ -144,20 +176,30 @@ function loadCost(lib: 'tiktoken' | 'gpt-tokenizer', enc: EncodingName): { ms: n
 // wrapper so its merge cache can be emptied before each run: repeated runs over the same text would
 // otherwise measure a cache filled by the previous run.
 const requireCjs = createRequire(import.meta.url)
-const gptTokenizers = new Map(ENCODINGS.map((e) => [e, (requireCjs(`gpt-tokenizer/encoding/${e}`) as { default: GptEncoding }).default]))
+const gptTokenizers = new Map(
+  ENCODINGS.map((e) => [e, (requireCjs(`gpt-tokenizer/encoding/${e}`) as { default: GptEncoding }).default])
+)
 const ORDINARY = { disallowedSpecial: new Set<string>() }
 
 for (const enc of ENCODINGS) {
   describe(`tokenizer library, ${enc}: ${real.sources}`, () => {
-    bench('tiktoken (WASM): encode_ordinary', () => {
-      const tk = tiktokens.get(enc)!
-      void timed(`${enc} tiktoken`, () => real.texts.reduce((s, t) => s + tk.encode_ordinary(t).length, 0))
-    }, slow)
-    bench('gpt-tokenizer: countTokens, merge cache emptied first', () => {
-      const gt = gptTokenizers.get(enc)!
-      gt.clearMergeCache()
-      void timed(`${enc} gpt-tokenizer`, () => real.texts.reduce((s, t) => s + gt.countTokens(t, ORDINARY), 0))
-    }, slow)
+    bench(
+      'tiktoken (WASM): encode_ordinary',
+      () => {
+        const tk = tiktokens.get(enc)!
+        void timed(`${enc} tiktoken`, () => real.texts.reduce((s, t) => s + tk.encode_ordinary(t).length, 0))
+      },
+      slow
+    )
+    bench(
+      'gpt-tokenizer: countTokens, merge cache emptied first',
+      () => {
+        const gt = gptTokenizers.get(enc)!
+        gt.clearMergeCache()
+        void timed(`${enc} gpt-tokenizer`, () => real.texts.reduce((s, t) => s + gt.countTokens(t, ORDINARY), 0))
+      },
+      slow
+    )
   })
 }
 
@@ -194,7 +236,12 @@ afterAll(() => {
     ['10,000 msgs, naive recount (baseline)', m('10k naive'), m('10k naive')],
     ['10,000 msgs, sum of stored counts', m('10k stored'), m('10k naive')]
   ] as const
-  const lines = rows.map(([label, ms, base]) => `  ${label.padEnd(40)} ${fmt(ms).padStart(10)}   ${Math.round(base / ms).toLocaleString('en').padStart(9)}x vs naive`)
+  const lines = rows.map(
+    ([label, ms, base]) =>
+      `  ${label.padEnd(40)} ${fmt(ms).padStart(10)}   ${Math.round(base / ms)
+        .toLocaleString('en')
+        .padStart(9)}x vs naive`
+  )
   const verdict = firstCountMs < 500 ? 'within' : 'OVER'
   console.log(
     [

@@ -24,7 +24,10 @@ async function run() {
   // The desktop app may have left a build of better-sqlite3 for Electron in place.
   const { markerMatches, nativePaths, readMarker } = await script('scripts/lib/native-abi.mjs')
   if (!markerMatches(readMarker(nativePaths(root)), 'node', process.versions.modules)) {
-    const ensured = spawnSync(process.execPath, [join(root, 'scripts', 'ensure-native.mjs'), 'node'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+    const ensured = spawnSync(process.execPath, [join(root, 'scripts', 'ensure-native.mjs'), 'node'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit']
+    })
     if (ensured.status !== 0) process.exit(1)
   }
   // The bundle only runs by itself when it is the main module; here it is required.

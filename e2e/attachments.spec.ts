@@ -28,7 +28,11 @@ async function showScheme(page: Page, scheme: 'light' | 'dark') {
   await page.emulateMedia({ colorScheme: scheme })
 }
 
-test('an image, a text file and a PDF attached with the button reach the provider as image, text and file parts', async ({ page, distill, fake }) => {
+test('an image, a text file and a PDF attached with the button reach the provider as image, text and file parts', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   await newChat(page)
   await attachThroughButton(page, [
@@ -54,7 +58,9 @@ test('an image, a text file and a PDF attached with the button reach the provide
     ['image_url', 'image/png', null, sha(png)],
     ['file', 'application/pdf', 'report.pdf', sha(pdf)]
   ])
-  expect(JSON.stringify(request.body)).toContain('<attachment name=\\"notes.txt\\" type=\\"text/plain\\">\\nTODO: ship attachments')
+  expect(JSON.stringify(request.body)).toContain(
+    '<attachment name=\\"notes.txt\\" type=\\"text/plain\\">\\nTODO: ship attachments'
+  )
 
   // Shown in the chat: a thumbnail that opens a viewer, chips with type, pages and size.
   const attachments = log.getByRole('list', { name: 'Attachments' })
@@ -90,38 +96,59 @@ test('an image, a text file and a PDF attached with the button reach the provide
   await snap(page, 'attachments-history-light')
 })
 
-test('a pasted image and a dropped PDF go to Anthropic as image and document blocks', async ({ page, distill, fake }) => {
+test('a pasted image and a dropped PDF go to Anthropic as image and document blocks', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   const sessionId = await newChat(page)
   await rpc(page, 'sessions.update', { id: sessionId, provider: 'anthropic', modelId: 'claude-haiku-4-5' })
   await page.reload()
 
   const composer = page.getByRole('textbox', { name: 'Message' })
-  await composer.evaluate((el, bytes) => {
-    const data = new DataTransfer()
-    data.items.add(new File([new Uint8Array(bytes)], 'image.png', { type: 'image/png' }))
-    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
-  }, [...png])
+  await composer.evaluate(
+    (el, bytes) => {
+      const data = new DataTransfer()
+      data.items.add(new File([new Uint8Array(bytes)], 'image.png', { type: 'image/png' }))
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+    },
+    [...png]
+  )
   const tray = page.getByRole('list', { name: 'Attached files' })
   await expect(tray.getByText(/^Pasted image .*\.png$/)).toBeVisible()
 
-  await page.getByRole('region', { name: 'Chat' }).evaluate((el, bytes) => {
-    const data = new DataTransfer()
-    data.items.add(new File([new Uint8Array(bytes)], 'dropped.pdf', { type: 'application/pdf' }))
-    for (const type of ['dragenter', 'dragover', 'drop']) el.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }))
-  }, [...pdf])
+  await page.getByRole('region', { name: 'Chat' }).evaluate(
+    (el, bytes) => {
+      const data = new DataTransfer()
+      data.items.add(new File([new Uint8Array(bytes)], 'dropped.pdf', { type: 'application/pdf' }))
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        el.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }))
+    },
+    [...pdf]
+  )
   await expect(tray.getByText('dropped.pdf')).toBeVisible()
   await expect(tray.getByText(/^PDF · 2 pages/)).toBeVisible()
 
   await page.getByRole('button', { name: 'Send' }).click()
   await expect(page.getByRole('log', { name: 'Messages' }).getByRole('img', { name: /^Pasted image/ })).toBeVisible()
-  await expect.poll(() => fake.requests.find((r) => (r.attachments?.length ?? 0) > 0)?.attachments?.map((a) => [a.wire, a.mediaType, a.sha256])).toEqual([
-    ['image', 'image/png', sha(png)],
-    ['document', 'application/pdf', sha(pdf)]
-  ])
+  await expect
+    .poll(() =>
+      fake.requests
+        .find((r) => (r.attachments?.length ?? 0) > 0)
+        ?.attachments?.map((a) => [a.wire, a.mediaType, a.sha256])
+    )
+    .toEqual([
+      ['image', 'image/png', sha(png)],
+      ['document', 'application/pdf', sha(pdf)]
+    ])
 })
 
-test('the composer refuses what the chat cannot take: an image for a text-only model, and files of other types', async ({ page, distill, fake }) => {
+test('the composer refuses what the chat cannot take: an image for a text-only model, and files of other types', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   const sessionId = await newChat(page)
   await rpc(page, 'sessions.update', { id: sessionId, provider: 'openai', modelId: 'gpt-3.5-turbo' })
@@ -130,7 +157,11 @@ test('the composer refuses what the chat cannot take: an image for a text-only m
 
   // Refused when attached, before it is uploaded: the sentence names models that can see.
   await attachThroughButton(page, [{ name: 'chart.png', mimeType: 'image/png', buffer: png }])
-  await expect(page.getByText('“chart.png” is an image. GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5', { exact: false })).toBeVisible()
+  await expect(
+    page.getByText('“chart.png” is an image. GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5', {
+      exact: false
+    })
+  ).toBeVisible()
   await expect(tray).toBeHidden()
   await showScheme(page, 'light')
   await snap(page, 'attachments-refused-image-light')
@@ -145,11 +176,21 @@ test('the composer refuses what the chat cannot take: an image for a text-only m
     { name: 'backup.zip', mimeType: 'application/zip', buffer: Buffer.from('PK\x03\x04zip') }
   ])
   for (const name of ['song.mp3', 'setup.exe', 'backup.zip']) {
-    await expect(page.getByText(`“${name}” can’t be attached. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.`)).toBeVisible()
+    await expect(
+      page.getByText(
+        `“${name}” can’t be attached. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.`
+      )
+    ).toBeVisible()
   }
   // A binary file under a text name is found out by its bytes.
-  await attachThroughButton(page, [{ name: 'data.txt', mimeType: 'text/plain', buffer: Buffer.from([0x50, 0x00, 0xff, 0x13, 0x00]) }])
-  await expect(page.getByText('“data.txt” holds binary data, not text. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.')).toBeVisible()
+  await attachThroughButton(page, [
+    { name: 'data.txt', mimeType: 'text/plain', buffer: Buffer.from([0x50, 0x00, 0xff, 0x13, 0x00]) }
+  ])
+  await expect(
+    page.getByText(
+      '“data.txt” holds binary data, not text. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.'
+    )
+  ).toBeVisible()
   await expect(tray).toBeHidden()
   await snap(page, 'attachments-refused-types-light')
 
@@ -161,14 +202,20 @@ test('the composer refuses what the chat cannot take: an image for a text-only m
   await rpc(page, 'sessions.update', { id: sessionId, provider: 'openai', modelId: 'gpt-3.5-turbo' })
   await page.getByRole('textbox', { name: 'Message' }).fill('What is in this picture?')
   await page.getByRole('button', { name: 'Send' }).click()
-  await expect(page.getByRole('alert').filter({ hasText: 'Not sent' })).toContainText('GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5')
+  await expect(page.getByRole('alert').filter({ hasText: 'Not sent' })).toContainText(
+    'GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5'
+  )
   expect(fake.requests.filter((r) => r.provider === 'openai-chat')).toEqual([])
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('What is in this picture?')
   await expect(tray.getByText('chart.png')).toBeVisible()
   await snap(page, 'attachments-refused-light')
 })
 
-test('a chat exported as JSON with an image and a text file comes back whole after it was deleted', async ({ page, distill, fake }) => {
+test('a chat exported as JSON with an image and a text file comes back whole after it was deleted', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   const sessionId = await newChat(page)
   await rpc(page, 'sessions.rename', { id: sessionId, title: 'Launch files' })
@@ -183,7 +230,10 @@ test('a chat exported as JSON with an image and a text file comes back whole aft
   await expect(log.getByText('Reply to: Keep these files')).toBeVisible()
 
   await page.getByRole('button', { name: 'More actions' }).click()
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Export as JSON' }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'Export as JSON' }).click()
+  ])
   const exported = (await download.path())!
   const data = JSON.parse(readFileSync(exported, 'utf8')) as { attachments: { hash: string; data: string }[] }
   expect(data.attachments.map((a) => a.hash).sort()).toEqual([sha(png), sha(notes)].sort())
@@ -209,8 +259,12 @@ test('a chat exported as JSON with an image and a text file comes back whole aft
   const twice = page.waitForEvent('filechooser')
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Import chat' }).click()
   await (await twice).setFiles(exported)
-  await expect(page.getByText(/This chat was already imported on .* as "Launch files" \(.*\)\. Nothing was imported\./)).toBeVisible()
-  await expect(page.getByRole('navigation', { name: 'Chats' }).getByRole('listitem').filter({ hasText: 'Launch files' })).toHaveCount(1)
+  await expect(
+    page.getByText(/This chat was already imported on .* as "Launch files" \(.*\)\. Nothing was imported\./)
+  ).toBeVisible()
+  await expect(
+    page.getByRole('navigation', { name: 'Chats' }).getByRole('listitem').filter({ hasText: 'Launch files' })
+  ).toHaveCount(1)
 
   // The provider receives them again with the next message: the bytes are the ones exported.
   fake.reset()
@@ -219,7 +273,9 @@ test('a chat exported as JSON with an image and a text file comes back whole aft
   await expect(log.getByText('Reply to: Are they still there?')).toBeVisible()
   const request = fake.requests.find((r) => (r.attachments?.length ?? 0) > 0)!
   expect(request.attachments!.map((a) => [a.wire, a.sha256])).toEqual([['image_url', sha(png)]])
-  expect(JSON.stringify(request.body)).toContain('<attachment name=\\"notes.txt\\" type=\\"text/plain\\">\\nTODO: ship attachments')
+  expect(JSON.stringify(request.body)).toContain(
+    '<attachment name=\\"notes.txt\\" type=\\"text/plain\\">\\nTODO: ship attachments'
+  )
 
   // A damaged export is refused with a sentence, and nothing is imported.
   data.attachments[0]!.data = Buffer.from('not the picture').toString('base64')
@@ -228,8 +284,12 @@ test('a chat exported as JSON with an image and a text file comes back whole aft
   const again = page.waitForEvent('filechooser')
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Import chat' }).click()
   await (await again).setFiles(damaged)
-  await expect(page.getByText(/does not match its checksum: it was damaged or changed\. Nothing was imported\./)).toBeVisible()
-  await expect(page.getByRole('navigation', { name: 'Chats' }).getByRole('listitem').filter({ hasText: 'Launch files' })).toHaveCount(1)
+  await expect(
+    page.getByText(/does not match its checksum: it was damaged or changed\. Nothing was imported\./)
+  ).toBeVisible()
+  await expect(
+    page.getByRole('navigation', { name: 'Chats' }).getByRole('listitem').filter({ hasText: 'Launch files' })
+  ).toHaveCount(1)
 })
 
 test('deleting the chat frees its files in the data directory', async ({ page, distill }) => {
@@ -253,7 +313,11 @@ test('deleting the chat frees its files in the data directory', async ({ page, d
   await expect.poll(() => storedFiles(distill.dbFile)).toEqual([])
 })
 
-test('after a summary the attachments are listed as having left the context, and one can be attached again', async ({ page, distill, fake }) => {
+test('after a summary the attachments are listed as having left the context, and one can be attached again', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   const sessionId = await newChat(page)
   await attachThroughButton(page, [
@@ -267,7 +331,9 @@ test('after a summary the attachments are listed as having left the context, and
   await expect(log.getByText('Reply to: Here are the figures')).toBeVisible()
 
   await rpc(page, 'compression.run', { sessionId, summarizer: 'extractive' })
-  await expect(page.getByRole('separator', { name: 'Active context starts here · 2 attachments left the active context' })).toBeAttached()
+  await expect(
+    page.getByRole('separator', { name: 'Active context starts here · 2 attachments left the active context' })
+  ).toBeAttached()
   const summary = page.getByRole('region', { name: 'Summary' })
   await expect(summary.getByText('2 attachments left the active context')).toBeVisible()
   await summary.getByRole('button', { name: /Summary/ }).click()
@@ -293,10 +359,15 @@ test('after a summary the attachments are listed as having left the context, and
   const request = fake.requests.find((r) => r.attachments !== undefined)!
   expect(request.attachments!.map((a) => [a.wire, a.sha256])).toEqual([['image_url', sha(png)]])
   expect(JSON.stringify(request.body)).toContain('Attachments in the summarized messages')
-  expect(JSON.stringify(request.body)).toMatch(/- report\.pdf \(PDF, 2 pages, [^)]+\), attached by the user in message 1 on [\d-]+: Quarterly revenue rose 12%/)
+  expect(JSON.stringify(request.body)).toMatch(
+    /- report\.pdf \(PDF, 2 pages, [^)]+\), attached by the user in message 1 on [\d-]+: Quarterly revenue rose 12%/
+  )
 })
 
-test('a model added in Settings can be marked as taking no images, and the composer then refuses one', async ({ page, distill }) => {
+test('a model added in Settings can be marked as taking no images, and the composer then refuses one', async ({
+  page,
+  distill
+}) => {
   await page.goto(distill.url)
   const sessionId = await newChat(page)
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Settings' }).click()
@@ -324,7 +395,11 @@ test('a model added in Settings can be marked as taking no images, and the compo
   await rpc(page, 'sessions.update', { id: sessionId, provider: 'openai-compatible', modelId: 'llava-house' })
   await page.reload()
   await attachThroughButton(page, [{ name: 'chart.png', mimeType: 'image/png', buffer: png }])
-  await expect(page.getByText('“chart.png” is an image. llava-house cannot see images. Choose a model that can, such as', { exact: false })).toBeVisible()
+  await expect(
+    page.getByText('“chart.png” is an image. llava-house cannot see images. Choose a model that can, such as', {
+      exact: false
+    })
+  ).toBeVisible()
   await expect(page.getByRole('list', { name: 'Attached files' })).toBeHidden()
   // Text files still go.
   await attachThroughButton(page, [{ name: 'notes.txt', mimeType: 'text/plain', buffer: notes }])

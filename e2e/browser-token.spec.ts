@@ -1,6 +1,10 @@
 import { expect, test } from './support/fixtures'
 
-test('the token leaves the address bar, is never a cookie, survives a reload and opens the event stream', async ({ page, context, distill }) => {
+test('the token leaves the address bar, is never a cookie, survives a reload and opens the event stream', async ({
+  page,
+  context,
+  distill
+}) => {
   const setCookies: string[] = []
   page.on('response', (response) => {
     const cookie = response.headers()['set-cookie']

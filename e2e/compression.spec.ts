@@ -1,5 +1,15 @@
 import type { Locator, Page } from '@playwright/test'
-import { addSmallModel, longConversation, newChat, overlaps, pickModel, rpc, sendAndWait, sendInComposer, snapBoth } from './support/conversation'
+import {
+  addSmallModel,
+  longConversation,
+  newChat,
+  overlaps,
+  pickModel,
+  rpc,
+  sendAndWait,
+  sendInComposer,
+  snapBoth
+} from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
 async function valueOf(meter: Locator): Promise<number> {
@@ -89,7 +99,11 @@ test('auto-compression of a small-window model shows a notice and the Summary re
   await snapBoth(page, 'compression-not-in-context')
 })
 
-test('the next summary is written ahead, shown by the meter, and goes in at the threshold without a wait', async ({ page, distill, fake }) => {
+test('the next summary is written ahead, shown by the meter, and goes in at the threshold without a wait', async ({
+  page,
+  distill,
+  fake
+}) => {
   test.setTimeout(90_000)
   await page.goto(distill.url)
   await rpc(page, 'settings.update', {
@@ -108,7 +122,9 @@ test('the next summary is written ahead, shown by the meter, and goes in at the 
   }
   await expect(meter).toHaveAttribute('data-prepared', 'ready')
   await meter.hover()
-  await expect(page.getByRole('tooltip').getByText(/^Next summary ready: \d+ messages in [\d,]+ tokens\./)).toBeVisible()
+  await expect(
+    page.getByRole('tooltip').getByText(/^Next summary ready: \d+ messages in [\d,]+ tokens\./)
+  ).toBeVisible()
   await snapBoth(page, 'compression-prepared-ahead')
   await page.mouse.move(0, 0)
   let notice = false
@@ -118,7 +134,9 @@ test('the next summary is written ahead, shown by the meter, and goes in at the 
   }
   expect(notice, 'the prepared summary never went in').toBe(true)
   await page.getByRole('button', { name: 'View summary' }).click()
-  await expect(summaryRegion(page).getByText('designed a REST API for an inventory service', { exact: false })).toBeVisible()
+  await expect(
+    summaryRegion(page).getByText('designed a REST API for an inventory service', { exact: false })
+  ).toBeVisible()
 })
 
 test('notifications can be switched off for auto-compression', async ({ page, distill }) => {
@@ -262,7 +280,11 @@ test('undo restores the context, regenerate rewrites the summary', async ({ page
   fake.script([{ reply: SUMMARY_ONE }])
   await page.getByRole('button', { name: 'Summarize', exact: true }).click()
   // The target is a ceiling, said as one: never "aims at" more tokens than the chat has.
-  await expect(page.getByRole('dialog').getByText(/The summary (gets at most about [\d,]+ tokens|will be shorter than the messages it replaces)\./)).toBeVisible()
+  await expect(
+    page
+      .getByRole('dialog')
+      .getByText(/The summary (gets at most about [\d,]+ tokens|will be shorter than the messages it replaces)\./)
+  ).toBeVisible()
   await page.getByRole('dialog').getByRole('button', { name: 'Summarize' }).click()
   const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Conversation summarized' })
   await expect(toast).toBeVisible({ timeout: 20_000 })
@@ -322,7 +344,16 @@ test('the context inspector shows what the next request holds', async ({ page, d
   await page.getByRole('meter', { name: 'Context usage' }).click()
   const dialog = page.getByRole('dialog', { name: 'Context inspector' })
   await expect(dialog).toBeVisible()
-  for (const part of ['System prompt', 'Summary (of', 'Retained messages', 'Pending input (draft)', 'Reserved output', 'Safety margin', 'Free space', 'Auto-compression threshold (95% of usable)']) {
+  for (const part of [
+    'System prompt',
+    'Summary (of',
+    'Retained messages',
+    'Pending input (draft)',
+    'Reserved output',
+    'Safety margin',
+    'Free space',
+    'Auto-compression threshold (95% of usable)'
+  ]) {
     await expect(dialog.getByRole('rowheader', { name: new RegExp(part.replace(/[()]/g, '\\$&')) })).toBeVisible()
   }
   await expect(dialog.getByRole('img', { name: /tokens in context/ })).toBeVisible()
@@ -342,15 +373,23 @@ test('a chat can turn auto-compression off for itself', async ({ page, distill }
   const auto = dialog.getByRole('combobox', { name: 'Auto-compress this chat' })
   await expect(auto).toHaveValue('inherit')
   await auto.selectOption('off')
-  await expect.poll(async () => (await rpc<{ autoCompress: boolean | null }>(page, 'sessions.get', { id: sessionId })).autoCompress).toBe(false)
+  await expect
+    .poll(
+      async () => (await rpc<{ autoCompress: boolean | null }>(page, 'sessions.get', { id: sessionId })).autoCompress
+    )
+    .toBe(false)
   await snapBoth(page, 'chat-settings')
   await auto.selectOption('inherit')
-  await expect.poll(async () => (await rpc<{ autoCompress: boolean | null }>(page, 'sessions.get', { id: sessionId })).autoCompress).toBe(null)
+  await expect
+    .poll(
+      async () => (await rpc<{ autoCompress: boolean | null }>(page, 'sessions.get', { id: sessionId })).autoCompress
+    )
+    .toBe(null)
   await dialog.getByRole('button', { name: 'Done' }).click()
   await expect(dialog).toBeHidden()
 })
 
-test("a chat can set its own context window, and the meter follows it", async ({ page, distill }) => {
+test('a chat can set its own context window, and the meter follows it', async ({ page, distill }) => {
   await page.goto(distill.url)
   await newChat(page)
   const meter = page.getByRole('meter', { name: 'Context usage' })
@@ -397,7 +436,9 @@ test('when the summarization model fails, the quick offline summary stays and th
   let notice = false
   for (let i = 1; i < 12 && !notice; i++) {
     await sendAndWait(page, sessionId, `Turn ${i + 1}. ${filler.repeat(40)}`)
-    notice = await page.getByText(/^(Summarized \d+ messages · context now|The model summary could not be written)/).isVisible()
+    notice = await page
+      .getByText(/^(Summarized \d+ messages · context now|The model summary could not be written)/)
+      .isVisible()
   }
   expect(notice, 'auto-compression never ran').toBe(true)
   await expect(page.getByText('The model summary could not be written')).toBeVisible()

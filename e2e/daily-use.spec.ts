@@ -17,14 +17,18 @@ async function openSettings(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Providers' })).toBeVisible()
 }
 
-test('with only a local server: the picker searches, puts it first, reads the windows Ollama tells, and Settings agrees', async ({ page }) => {
+test('with only a local server: the picker searches, puts it first, reads the windows Ollama tells, and Settings agrees', async ({
+  page
+}) => {
   test.setTimeout(60_000)
   // An Ollama with nothing loaded and no num_ctx set: only /api/show's model_info tells the windows.
   const local = await startFakeProvider({
     models: ['llama3.2:latest', 'qwen2.5vl:7b'],
     localServer: { kind: 'ollama-model-info', windows: { 'llama3.2:latest': 131_072, 'qwen2.5vl:7b': 32_768 } }
   })
-  const app = await startDistill({ env: { OPENAI_COMPATIBLE_BASE_URL: local.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'fake-local-0004' } })
+  const app = await startDistill({
+    env: { OPENAI_COMPATIBLE_BASE_URL: local.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'fake-local-0004' }
+  })
   try {
     await page.setViewportSize(SIZES[0]!)
     await page.goto(app.url)
@@ -39,12 +43,20 @@ test('with only a local server: the picker searches, puts it first, reads the wi
     const search = page.getByRole('combobox', { name: 'Search models' })
     await expect(search).toBeFocused()
     const list = page.getByRole('listbox', { name: 'Models' })
-    await expect(list.getByRole('option', { name: 'llama3.2:latest · 131.1k · detected', exact: true })).toHaveAttribute('aria-selected', 'true')
-    await expect(list.getByRole('option', { name: 'qwen2.5vl:7b · 32.8k · detected · images', exact: true })).toBeVisible()
+    await expect(
+      list.getByRole('option', { name: 'llama3.2:latest · 131.1k · detected', exact: true })
+    ).toHaveAttribute('aria-selected', 'true')
+    await expect(
+      list.getByRole('option', { name: 'qwen2.5vl:7b · 32.8k · detected · images', exact: true })
+    ).toBeVisible()
     await expect(list.getByRole('option', { name: /GPT-4o/ })).toHaveCount(0)
     const showAll = list.getByRole('option', { name: /^Show all models \(\d+ more need a key or address\)$/ })
     await expect(showAll).toBeVisible()
-    await expect(list.getByRole('option', { name: 'llama3.2:latest · 131.1k · detected', exact: true }).getByTitle(/Ollama, model_info context_length/)).toBeVisible()
+    await expect(
+      list
+        .getByRole('option', { name: 'llama3.2:latest · 131.1k · detected', exact: true })
+        .getByTitle(/Ollama, model_info context_length/)
+    ).toBeVisible()
     for (const size of SIZES) {
       await page.setViewportSize(size)
       await snapBoth(page, `picker-open-${size.width}`)
@@ -77,7 +89,9 @@ test('with only a local server: the picker searches, puts it first, reads the wi
     await expect(cards.first()).toHaveText('Local / OpenAI-compatible')
     await expect(page.getByRole('region', { name: 'Anthropic', exact: true })).toBeHidden()
     await expect(page.getByText('Set up another provider')).toBeVisible()
-    await expect(page.getByRole('combobox', { name: 'Default model for new chats' })).toHaveText('llama3.2:latest · 131.1k')
+    await expect(page.getByRole('combobox', { name: 'Default model for new chats' })).toHaveText(
+      'llama3.2:latest · 131.1k'
+    )
     await snapBoth(page, 'settings-providers-local-only')
     await expectAccessible(page)
 
@@ -86,7 +100,9 @@ test('with only a local server: the picker searches, puts it first, reads the wi
     await expect(card.getByRole('status')).toHaveText(/^Connected in/)
     await page.getByLabel('Local / OpenAI-compatible base URL', { exact: true }).fill('http://127.0.0.1:1/v1')
     await card.getByRole('button', { name: 'Test connection' }).click()
-    await expect(card.getByRole('status')).toHaveText(/^Cannot reach http:\/\/127\.0\.0\.1:1\/v1\/models.*\(what is typed, not saved yet\)$/)
+    await expect(card.getByRole('status')).toHaveText(
+      /^Cannot reach http:\/\/127\.0\.0\.1:1\/v1\/models.*\(what is typed, not saved yet\)$/
+    )
     await expect(card.getByText('Ready', { exact: true })).toBeVisible() // the saved address still works
     await snap(page, 'settings-test-typed-address')
 
@@ -94,7 +110,14 @@ test('with only a local server: the picker searches, puts it first, reads the wi
     await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Discard' }).click()
     await rpc(page, 'settings.update', {
       customModels: [
-        { provider: 'openai-compatible', id: 'house-vision', label: 'House Vision', contextWindow: 8192, maxOutput: 1024, vision: true },
+        {
+          provider: 'openai-compatible',
+          id: 'house-vision',
+          label: 'House Vision',
+          contextWindow: 8192,
+          maxOutput: 1024,
+          vision: true
+        },
         { provider: 'openai-compatible', id: 'house-text', contextWindow: 8192, maxOutput: 1024, vision: false }
       ]
     })
@@ -102,15 +125,23 @@ test('with only a local server: the picker searches, puts it first, reads the wi
     const sessionId = await page.evaluate(() => localStorage.getItem('distill.lastSession'))
     await rpc(page, 'sessions.update', { id: sessionId, provider: 'openai-compatible', modelId: 'house-text' })
     await page.reload()
-    await page.getByTestId('attach-input').setInputFiles([{ name: 'chart.png', mimeType: 'image/png', buffer: samplePng(64, 40, [200, 60, 60]) }])
-    await expect(page.getByText(/house-text cannot see images\. Choose a model that can, such as House Vision/)).toBeVisible()
+    await page
+      .getByTestId('attach-input')
+      .setInputFiles([{ name: 'chart.png', mimeType: 'image/png', buffer: samplePng(64, 40, [200, 60, 60]) }])
+    await expect(
+      page.getByText(/house-text cannot see images\. Choose a model that can, such as House Vision/)
+    ).toBeVisible()
   } finally {
     await app.stop()
     await local.close()
   }
 })
 
-test('an expanded summary leaves the newest message readable at 1024×700, and ↑ edits the last message', async ({ page, distill, fake }) => {
+test('an expanded summary leaves the newest message readable at 1024×700, and ↑ edits the last message', async ({
+  page,
+  distill,
+  fake
+}) => {
   test.setTimeout(90_000)
   await page.setViewportSize(SIZES[1]!)
   await page.goto(distill.url)
@@ -143,7 +174,10 @@ test('an expanded summary leaves the newest message readable at 1024×700, and �
   await page.keyboard.press('Escape')
 
   // ↑ in the empty box puts the last message back; sending makes a new version of it, not a new turn.
-  const users = async () => (await rpc<{ messages: { role: string }[] }>(page, 'chat.messages', { sessionId })).messages.filter((m) => m.role === 'user').length
+  const users = async () =>
+    (await rpc<{ messages: { role: string }[] }>(page, 'chat.messages', { sessionId })).messages.filter(
+      (m) => m.role === 'user'
+    ).length
   const before = await users()
   const composer = page.getByRole('textbox', { name: 'Message' })
   await composer.focus()

@@ -56,7 +56,11 @@ test('a chat downloads as Markdown and as JSON from its menu', async ({ page, di
   await expect(page.getByText('Exported harbour-trip.distill.json')).toBeVisible()
 })
 
-test('searching chats finds a word in a message body and opens the chat at that message', async ({ page, distill, fake }) => {
+test('searching chats finds a word in a message body and opens the chat at that message', async ({
+  page,
+  distill,
+  fake
+}) => {
   test.setTimeout(120_000)
   await page.goto(distill.url)
   const other = await newChat(page)
@@ -67,7 +71,9 @@ test('searching chats finds a word in a message body and opens the chat at that 
   await rpc(page, 'sessions.rename', { id: target, title: 'Travel notes' })
   // The word is deep in a long chat, far above what the chat shows when opened.
   await longConversation(page, fake, target, 16, (i) =>
-    i === 2 ? 'Remember that the night train to Zanzibarville leaves from platform 9.' : `Question ${i + 1}: what about day ${i + 1}?`
+    i === 2
+      ? 'Remember that the night train to Zanzibarville leaves from platform 9.'
+      : `Question ${i + 1}: what about day ${i + 1}?`
   )
   await page.getByRole('button', { name: 'New chat' }).first().click()
 
@@ -93,10 +99,17 @@ test('searching chats finds a word in a message body and opens the chat at that 
   await expect(sidebar.getByRole('status')).toHaveText('No chats match “quokka”.')
 })
 
-test('a new chat is named after its first reply, and its preview reads as plain text', async ({ page, distill, fake }) => {
+test('a new chat is named after its first reply, and its preview reads as plain text', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   await newChat(page)
-  fake.script([{ reply: '## Context\n\nThe **first ferry** leaves at `07:10` from pier 3.' }, { for: 'title', reply: 'Ferry Departure Times' }])
+  fake.script([
+    { reply: '## Context\n\nThe **first ferry** leaves at `07:10` from pier 3.' },
+    { for: 'title', reply: 'Ferry Departure Times' }
+  ])
   await sendInComposer(page, 'when does the first ferry leave tomorrow morning?')
 
   const sidebar = page.getByRole('navigation', { name: 'Chats' })
@@ -109,7 +122,11 @@ test('a new chat is named after its first reply, and its preview reads as plain 
   await snapSizes(page, 'everyday-title-preview')
 })
 
-test('the keyboard: new chat, stop with Esc, recall the last message, search, and the shortcuts list', async ({ page, distill, fake }) => {
+test('the keyboard: new chat, stop with Esc, recall the last message, search, and the shortcuts list', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   await expect(page.getByRole('navigation', { name: 'Chats' })).toBeVisible()
   const composer = page.getByRole('textbox', { name: 'Message' })

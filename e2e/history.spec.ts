@@ -5,7 +5,11 @@ import { expect, test } from './support/fixtures'
 const SECRET = 'The secret ingredient of the soup is cardamom, please remember it.'
 
 /** A chat of `turns` exchanges whose second question holds the secret, summarized but for the newest ones. */
-async function summarizedChat(page: Page, fake: Parameters<typeof longConversation>[1], turns: number): Promise<string> {
+async function summarizedChat(
+  page: Page,
+  fake: Parameters<typeof longConversation>[1],
+  turns: number
+): Promise<string> {
   const sessionId = await newChat(page)
   await longConversation(page, fake, sessionId, turns, (i) =>
     i === 1 ? SECRET : `Question ${i + 1}: what about part ${i + 1} of the plan?`
@@ -15,7 +19,11 @@ async function summarizedChat(page: Page, fake: Parameters<typeof longConversati
   return sessionId
 }
 
-test('full history lists every message, marks the summarized ones, and stays virtualized', async ({ page, distill, fake }) => {
+test('full history lists every message, marks the summarized ones, and stays virtualized', async ({
+  page,
+  distill,
+  fake
+}) => {
   test.setTimeout(120_000)
   await page.goto(distill.url)
   await summarizedChat(page, fake, 30)
@@ -91,7 +99,11 @@ test('search finds a summarized message, highlights the match, and jumps to it',
   await expect(results).toBeHidden()
 })
 
-test('summarized messages stay in the chat, dimmed and marked, below the divider line', async ({ page, distill, fake }) => {
+test('summarized messages stay in the chat, dimmed and marked, below the divider line', async ({
+  page,
+  distill,
+  fake
+}) => {
   test.setTimeout(120_000)
   await page.goto(distill.url)
   await summarizedChat(page, fake, 8)

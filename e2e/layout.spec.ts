@@ -4,7 +4,10 @@ import { expect, test } from './support/fixtures'
 
 const log = (page: Page) => page.getByRole('log', { name: 'Messages' })
 
-test('the sidebar folds away at every width (button and Ctrl+B) and the choice is remembered', async ({ page, distill }) => {
+test('the sidebar folds away at every width (button and Ctrl+B) and the choice is remembered', async ({
+  page,
+  distill
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 })
   await page.goto(distill.url)
   await newChat(page)
@@ -28,7 +31,10 @@ test('the sidebar folds away at every width (button and Ctrl+B) and the choice i
   // At 800 px the sidebar is a drawer over the chat, and the title keeps its words.
   await page.setViewportSize({ width: 800, height: 700 })
   await expect(sidebar).toBeHidden()
-  await rpc(page, 'sessions.rename', { id: await page.evaluate(() => localStorage.getItem('distill.lastSession')), title: 'Harbour trip planning' })
+  await rpc(page, 'sessions.rename', {
+    id: await page.evaluate(() => localStorage.getItem('distill.lastSession')),
+    title: 'Harbour trip planning'
+  })
   const title = page.getByRole('heading', { level: 1 })
   await expect(title).toHaveText('Harbour trip planning')
   expect((await title.boundingBox())!.width).toBeGreaterThan(100)
@@ -40,7 +46,11 @@ test('the sidebar folds away at every width (button and Ctrl+B) and the choice i
   await expect(sidebar).toBeHidden()
 })
 
-test('scrolled up, "Jump to latest" brings the newest message back, and sending always shows your message', async ({ page, distill, fake }) => {
+test('scrolled up, "Jump to latest" brings the newest message back, and sending always shows your message', async ({
+  page,
+  distill,
+  fake
+}) => {
   test.setTimeout(90_000)
   await page.setViewportSize({ width: 1024, height: 700 })
   await page.goto(distill.url)

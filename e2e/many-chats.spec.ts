@@ -18,12 +18,30 @@ let server: DistillServer
 
 /** Chat n (1 = oldest): every one mentions the lighthouse; chat 7 is about nothing else. */
 function conversation(n: number) {
-  const texts = n === 7 ? ['Lighthouse?', 'Lighthouse, lighthouse.'] : [`Question ${n}: what did the lighthouse keeper log on day ${n}?`, `On day ${n} the keeper logged the weather, the ships and the lighthouse lamp, as every day.`]
+  const texts =
+    n === 7
+      ? ['Lighthouse?', 'Lighthouse, lighthouse.']
+      : [
+          `Question ${n}: what did the lighthouse keeper log on day ${n}?`,
+          `On day ${n} the keeper logged the weather, the ships and the lighthouse lamp, as every day.`
+        ]
   const mapping: Record<string, unknown> = { root: { parent: null, message: null } }
   texts.forEach((text, i) => {
-    mapping[`m${i}`] = { parent: i === 0 ? 'root' : `m${i - 1}`, message: { author: { role: i % 2 ? 'assistant' : 'user' }, content: { content_type: 'text', parts: [text] }, create_time: 1_700_000_000 + n * 100 + i } }
+    mapping[`m${i}`] = {
+      parent: i === 0 ? 'root' : `m${i - 1}`,
+      message: {
+        author: { role: i % 2 ? 'assistant' : 'user' },
+        content: { content_type: 'text', parts: [text] },
+        create_time: 1_700_000_000 + n * 100 + i
+      }
+    }
   })
-  return { title: `Keeper's log ${String(n).padStart(3, '0')}`, create_time: 1_700_000_000 + n * 100, mapping, current_node: `m${texts.length - 1}` }
+  return {
+    title: `Keeper's log ${String(n).padStart(3, '0')}`,
+    create_time: 1_700_000_000 + n * 100,
+    mapping,
+    current_node: `m${texts.length - 1}`
+  }
 }
 
 test.beforeEach(async ({ fake }) => {

@@ -38,7 +38,9 @@ async function chatState(page: Page, sessionId: string) {
 }
 
 const turnsOf = (request: FakeProvider['requests'][number]) =>
-  (request.body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((m) => m.role !== 'system').map((m) => textOf(m.content))
+  (request.body as { messages: Array<{ role: string; content: unknown }> }).messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => textOf(m.content))
 
 /** The reply request for `turn` (summaries written in the background are requests too), but its system messages. */
 function replyRequest(fake: FakeProvider, turn: number) {
@@ -46,7 +48,11 @@ function replyRequest(fake: FakeProvider, turn: number) {
   return { turns: turnsOf(request), inputTokens: request.inputTokens! }
 }
 
-test('a server counting 0.7× the estimate receives every unsummarized message in every request', async ({ page, distill, fake }) => {
+test('a server counting 0.7× the estimate receives every unsummarized message in every request', async ({
+  page,
+  distill,
+  fake
+}) => {
   fake.setUsageFactor(0.7)
   await page.goto(distill.url)
   const sessionId = await localChat(page)
@@ -64,16 +70,24 @@ test('a server counting 0.7× the estimate receives every unsummarized message i
     compressed ||= cutoff > 0
   }
   expect(compressed).toBe(true)
-  await expect(page.getByRole('log', { name: 'Messages' }).getByRole('note').filter({ hasText: 'Answered without' })).toHaveCount(0)
+  await expect(
+    page.getByRole('log', { name: 'Messages' }).getByRole('note').filter({ hasText: 'Answered without' })
+  ).toHaveCount(0)
 
   // The meter says what the calibration learned, in the same words the inspector uses.
   const meter = page.getByRole('meter', { name: 'Context usage' })
   await meter.hover()
-  await expect(page.getByRole('tooltip')).toContainText(/The provider counted \d+% fewer tokens than the estimate over the last \d+ replies/)
+  await expect(page.getByRole('tooltip')).toContainText(
+    /The provider counted \d+% fewer tokens than the estimate over the last \d+ replies/
+  )
   await snapBoth(page, 'one-budget-calibrated')
 })
 
-test('with auto-compression off, the oldest messages that do not fit are named before the send and on the reply', async ({ page, distill, fake }) => {
+test('with auto-compression off, the oldest messages that do not fit are named before the send and on the reply', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   const sessionId = await localChat(page)
   await rpc(page, 'sessions.update', { id: sessionId, autoCompress: false })
@@ -83,7 +97,9 @@ test('with auto-compression off, the oldest messages that do not fit are named b
   await page.getByRole('textbox', { name: 'Message' }).fill(longMessage(10))
   const meter = page.getByRole('meter', { name: 'Context usage' })
   await meter.hover()
-  await expect(page.getByRole('tooltip')).toContainText(/Auto-compression is off, so the \d+ oldest unsummarized messages would be left out/)
+  await expect(page.getByRole('tooltip')).toContainText(
+    /Auto-compression is off, so the \d+ oldest unsummarized messages would be left out/
+  )
   await page.getByRole('textbox', { name: 'Message' }).press('Enter')
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 20_000 })
 

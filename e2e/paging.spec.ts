@@ -22,7 +22,10 @@ function text(n: number): string {
   if (n === HIT) return `${label}: the harbour code word is ${CODE_WORD}, write it down.`
   // Rows of different heights, as a real chat has.
   const lines = 1 + (n % 4)
-  return [`${label}: notes on step ${n} of the plan.`, ...Array.from({ length: lines - 1 }, (_, i) => `Detail ${i + 1} of step ${n}: keep it short and testable.`)].join('\n\n')
+  return [
+    `${label}: notes on step ${n} of the plan.`,
+    ...Array.from({ length: lines - 1 }, (_, i) => `Detail ${i + 1} of step ${n}: keep it short and testable.`)
+  ].join('\n\n')
 }
 
 const ROOT = join(__dirname, '..')
@@ -33,9 +36,17 @@ test.beforeEach(async ({ fake }) => {
   test.setTimeout(300_000)
   dir = mkdtempSync(join(tmpdir(), 'distill-paging-'))
   const file = join(dir, 'long-chat.jsonl')
-  writeFileSync(file, Array.from({ length: COUNT }, (_, i) => JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: text(i + 1) })).join('\n'))
+  writeFileSync(
+    file,
+    Array.from({ length: COUNT }, (_, i) =>
+      JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: text(i + 1) })
+    ).join('\n')
+  )
   const dbFile = join(dir, 'distill.db')
-  execFileSync('npx', ['--no-install', 'distill', '--db', dbFile, 'import', file, '--title', 'Long chat'], { cwd: ROOT, stdio: 'pipe' })
+  execFileSync('npx', ['--no-install', 'distill', '--db', dbFile, 'import', file, '--title', 'Long chat'], {
+    cwd: ROOT,
+    stdio: 'pipe'
+  })
   server = await startDistill({ dbFile, env: fakeProviderEnv(fake) })
 })
 
@@ -62,11 +73,16 @@ async function topRow(log: Locator): Promise<{ text: string; y: number }> {
 
 async function openChat(page: Page): Promise<Locator> {
   await page.goto(server.url)
-  await page.getByRole('navigation', { name: 'Chats' }).getByRole('link', { name: /Long chat/ }).click()
+  await page
+    .getByRole('navigation', { name: 'Chats' })
+    .getByRole('link', { name: /Long chat/ })
+    .click()
   return page.getByRole('log', { name: 'Messages' })
 }
 
-test('a 1,500-message chat opens at its newest message and loads older ones above without moving the view', async ({ page }) => {
+test('a 1,500-message chat opens at its newest message and loads older ones above without moving the view', async ({
+  page
+}) => {
   const log = await openChat(page)
   await expect(row(log, COUNT)).toBeInViewport()
   // Only the newest page is loaded: the first message is nowhere in the page.
@@ -87,7 +103,9 @@ test('a 1,500-message chat opens at its newest message and loads older ones abov
   await page.mouse.move(640, 300)
   const reading = await topRow(log)
   for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -600)
-  await expect.poll(async () => Number(/\d{4}/.exec((await topRow(log)).text)![0])).toBeLessThan(Number(/\d{4}/.exec(reading.text)![0]))
+  await expect
+    .poll(async () => Number(/\d{4}/.exec((await topRow(log)).text)![0]))
+    .toBeLessThan(Number(/\d{4}/.exec(reading.text)![0]))
   await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible()
   await snapBoth(page, 'paging-scrolled-up')
 
@@ -106,7 +124,9 @@ test('a 1,500-message chat opens at its newest message and loads older ones abov
   await expect(row(log, 2)).toBeInViewport()
 })
 
-test('a search hit far back opens the chat at that message, which then scrolls down to the newest', async ({ page }) => {
+test('a search hit far back opens the chat at that message, which then scrolls down to the newest', async ({
+  page
+}) => {
   await openChat(page)
   // Start somewhere else.
   await page.getByRole('button', { name: 'New chat' }).first().click()
@@ -155,11 +175,17 @@ test('a search hit far back opens the chat at that message, which then scrolls d
     .toBe(1)
 })
 
-test('"Jump to latest" from a search hit goes to the newest message, and a message sent there appears', async ({ page, fake }) => {
+test('"Jump to latest" from a search hit goes to the newest message, and a message sent there appears', async ({
+  page,
+  fake
+}) => {
   await openChat(page)
   const sidebar = page.getByRole('navigation', { name: 'Chats' })
   await sidebar.getByRole('searchbox', { name: 'Search chats' }).fill(CODE_WORD.toLowerCase())
-  await sidebar.getByRole('list', { name: /Chats matching/ }).getByRole('link', { name: /Long chat/ }).click()
+  await sidebar
+    .getByRole('list', { name: /Chats matching/ })
+    .getByRole('link', { name: /Long chat/ })
+    .click()
   const log = page.getByRole('log', { name: 'Messages' })
   await expect(row(log, HIT)).toBeInViewport()
 
@@ -193,7 +219,11 @@ test('Full history opens at the newest page and loads the older ones as it scrol
 
   // A search hit outside what is loaded: the page around it is shown, the hit in view.
   await dialog.getByRole('searchbox', { name: 'Search history' }).fill('step 900 of')
-  await dialog.getByRole('region', { name: 'Search results' }).getByRole('button', { name: /step 900 of/ }).first().click()
+  await dialog
+    .getByRole('region', { name: 'Search results' })
+    .getByRole('button', { name: /step 900 of/ })
+    .first()
+    .click()
   const target = list.getByRole('article', { name: 'Assistant, message 900', exact: true })
   await expect(target).toBeInViewport()
   await expect(target).toHaveAttribute('data-flash', 'true')

@@ -3,7 +3,6 @@ import { startDistill } from './support/distill-server'
 import { expectAccessible, openNewChat, pickModel, snapBoth } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
-
 async function openSettings(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Settings' }).click()
   await expect(page.getByRole('heading', { name: 'Providers' })).toBeVisible()
@@ -15,8 +14,6 @@ async function send(page: Page, text: string): Promise<void> {
   await composer.press('Enter')
   await expect(composer).toHaveValue('')
 }
-
-
 
 /** Generation requests only: token counts and model lists also reach the fake. */
 function generations<R extends { provider: string }>(requests: readonly R[]): R[] {
@@ -43,7 +40,9 @@ test('a key saved in Settings shows only its last four characters, also after a 
   await openSettings(page)
   await expect(openai.getByText('Key set ••••9876 (from Settings)')).toBeVisible()
   expect(await page.content()).not.toContain(secret)
-  const values = await page.locator('input, textarea').evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value))
+  const values = await page
+    .locator('input, textarea')
+    .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value))
   expect(values.join('\n')).not.toContain(secret)
   await snapBoth(page, 'settings-providers')
   await expectAccessible(page)
@@ -94,7 +93,10 @@ test('the model picked in the chat header answers the next message', async ({ pa
 
   await pickModel(page, 'sonnet 4.5', /^Claude Sonnet 4\.5 · 200k/)
   await expect(picker).toHaveText('Claude Sonnet 4.5 · 200k')
-  await expect(page.getByRole('meter', { name: 'Context usage' })).toHaveAttribute('aria-valuemax', String(200_000 - 64_000 - 10_000))
+  await expect(page.getByRole('meter', { name: 'Context usage' })).toHaveAttribute(
+    'aria-valuemax',
+    String(200_000 - 64_000 - 10_000)
+  )
   fake.script([{ reply: 'Hello from the fake Claude' }])
   await send(page, 'Which model are you?')
   const log = page.getByRole('log', { name: 'Messages' })
@@ -142,7 +144,11 @@ test('the system prompt is saved with the chat and sent with each request', asyn
   await expect(prompt).toHaveValue('You are a pirate. Answer like one.')
 })
 
-test('a refused key shows the error in plain words, and Retry works once it is fixed', async ({ page, distill, fake }) => {
+test('a refused key shows the error in plain words, and Retry works once it is fixed', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   await openNewChat(page)
   fake.script([{ fault: 'http401' }])
@@ -196,7 +202,11 @@ test('without a key, the reply says so and Open Settings leads to the providers'
   }
 })
 
-test('Test connection says how each provider answers, and Ready appears only after it worked', async ({ page, distill, fake }) => {
+test('Test connection says how each provider answers, and Ready appears only after it worked', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   await openSettings(page)
   // Every provider here has its own address (the fake), so opening Settings checks them all.
@@ -217,7 +227,10 @@ test('Test connection says how each provider answers, and Ready appears only aft
   expect(fake.requests.filter((r) => r.provider === 'openai-models').length).toBeGreaterThanOrEqual(4)
 })
 
-test('a local model whose window nobody told says so in the header, and the link leads to Models', async ({ page, distill }) => {
+test('a local model whose window nobody told says so in the header, and the link leads to Models', async ({
+  page,
+  distill
+}) => {
   await page.goto(distill.url)
   await openNewChat(page)
   await pickModel(page, 'llama3.2', /^llama3\.2:latest · window unknown/)

@@ -2,7 +2,10 @@ import type { Page } from '@playwright/test'
 import { expectAccessible, newChat, pickModel, rpc, snapBoth } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
-type Context = { budget: { threshold: number; thresholdPercent: number }; thresholdSetting: { percent: number; source: string } }
+type Context = {
+  budget: { threshold: number; thresholdPercent: number }
+  thresholdSetting: { percent: number; source: string }
+}
 
 async function openSettings(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Settings' }).click()
@@ -50,9 +53,16 @@ test('edits all over the page are saved by one Save and survive a reload', async
 
   await page.reload()
   await openSettings(page)
-  await expect(page.getByLabel('Local / OpenAI-compatible base URL', { exact: true })).toHaveValue('http://127.0.0.1:11434/v1')
-  await expect(page.getByRole('combobox', { name: 'Default model for new chats' })).toHaveAttribute('data-value', 'openai:gpt-4o')
-  await expect(page.getByRole('group', { name: 'Custom model 1' }).getByRole('textbox', { name: 'Model ID' })).toHaveValue('qwen3:8b')
+  await expect(page.getByLabel('Local / OpenAI-compatible base URL', { exact: true })).toHaveValue(
+    'http://127.0.0.1:11434/v1'
+  )
+  await expect(page.getByRole('combobox', { name: 'Default model for new chats' })).toHaveAttribute(
+    'data-value',
+    'openai:gpt-4o'
+  )
+  await expect(
+    page.getByRole('group', { name: 'Custom model 1' }).getByRole('textbox', { name: 'Model ID' })
+  ).toHaveValue('qwen3:8b')
   await expect(thresholds.getByRole('listitem').filter({ hasText: 'GPT-4o mini' })).toContainText('70%')
   await expect(page.getByRole('spinbutton', { name: 'Threshold', exact: true })).toHaveValue('80')
   await expect(page.getByRole('spinbutton', { name: 'Recent tokens kept verbatim' })).toHaveValue('500')
@@ -65,7 +75,10 @@ test('edits all over the page are saved by one Save and survive a reload', async
   expect(after.budget.threshold).toBeLessThan(before.budget.threshold)
 })
 
-test('a refused save keeps every edit and says what to fix; Discard goes back to what is saved', async ({ page, distill }) => {
+test('a refused save keeps every edit and says what to fix; Discard goes back to what is saved', async ({
+  page,
+  distill
+}) => {
   await page.goto(distill.url)
   await openSettings(page)
   const threshold = page.getByRole('spinbutton', { name: 'Threshold', exact: true })
@@ -97,7 +110,9 @@ test('a refused save keeps every edit and says what to fix; Discard goes back to
   const local = page.getByLabel('Local / OpenAI-compatible base URL', { exact: true })
   await expect(local).toHaveAttribute('aria-invalid', 'true')
   await expect(local).toHaveAccessibleDescription(/Enter a full URL such as http:\/\/127\.0\.0\.1:11434\/v1/)
-  await expect(saveBar(page).getByRole('alert')).toHaveText('Not saved: Local / OpenAI-compatible. Everything else was saved.')
+  await expect(saveBar(page).getByRole('alert')).toHaveText(
+    'Not saved: Local / OpenAI-compatible. Everything else was saved.'
+  )
   await expect(saveBar(page).getByRole('status')).toHaveText('Unsaved changes: Local / OpenAI-compatible')
   await expect(local).toHaveValue('localhost 11434')
   const partly = await rpc<{ thresholdPercent: number; retentionTokens: number }>(page, 'settings.get', {})
@@ -127,7 +142,10 @@ test('a refused save keeps every edit and says what to fix; Discard goes back to
   await expect(saveBar(page)).toBeHidden()
 })
 
-test('a chat can have its own threshold, and the inspector says where the threshold in force is set', async ({ page, distill }) => {
+test('a chat can have its own threshold, and the inspector says where the threshold in force is set', async ({
+  page,
+  distill
+}) => {
   await page.goto(distill.url)
   const sessionId = await newChat(page) // GPT-4o mini, counted exactly
   const inspector = page.getByRole('dialog', { name: 'Context inspector' })
@@ -167,7 +185,12 @@ test('a chat can have its own threshold, and the inspector says where the thresh
   await expect(dialog.getByText('A whole number from 50 to 99')).toBeVisible()
   await field.fill('75')
   await field.press('Enter')
-  await expect.poll(async () => (await rpc<{ thresholdPercent: number | null }>(page, 'sessions.get', { id: sessionId })).thresholdPercent).toBe(75)
+  await expect
+    .poll(
+      async () =>
+        (await rpc<{ thresholdPercent: number | null }>(page, 'sessions.get', { id: sessionId })).thresholdPercent
+    )
+    .toBe(75)
   await snapBoth(page, 'chat-settings-threshold')
   await dialog.getByRole('button', { name: 'Done' }).click()
 
@@ -185,6 +208,9 @@ test('a chat can have its own threshold, and the inspector says where the thresh
 
   // Another chat on the same model follows the model's threshold, and says so.
   const other = (await rpc<{ id: string }>(page, 'sessions.create', {})).id
-  expect((await rpc<Context>(page, 'chat.context', { sessionId: other })).thresholdSetting).toEqual({ percent: 80, source: 'model' })
+  expect((await rpc<Context>(page, 'chat.context', { sessionId: other })).thresholdSetting).toEqual({
+    percent: 80,
+    source: 'model'
+  })
   await snap(page, 'chat-model-threshold')
 })

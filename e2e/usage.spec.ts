@@ -2,9 +2,6 @@ import type { Locator } from '@playwright/test'
 import { addSmallModel, expectAccessible, openNewChat, pickModel, snapBoth } from './support/conversation'
 import { expect, snap, test } from './support/fixtures'
 
-
-
-
 async function valueOf(meter: Locator): Promise<number> {
   return Number(await meter.getAttribute('aria-valuenow'))
 }
@@ -125,7 +122,11 @@ test('a small custom model turns the meter orange, then red', async ({ page, dis
   await expectAccessible(page)
 })
 
-test('a message larger than the window is announced, sent cut in the middle within budget, and kept whole', async ({ page, distill, fake }) => {
+test('a message larger than the window is announced, sent cut in the middle within budget, and kept whole', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   await addSmallModel(page, 'tiny-4k', 4096, 512)
   await openNewChat(page)

@@ -4,7 +4,11 @@ import { expect, test } from './support/fixtures'
 // The provider accepts the request, sends its stream head and then not a single word.
 const SILENT = [{ chunks: [], fault: 'stall' as const }]
 
-test('a silent provider shows whom the reply waits for and for how long, and Stop still works', async ({ page, distill, fake }) => {
+test('a silent provider shows whom the reply waits for and for how long, and Stop still works', async ({
+  page,
+  distill,
+  fake
+}) => {
   await page.goto(distill.url)
   await newChat(page)
   fake.script(SILENT)
@@ -27,7 +31,9 @@ test('the first-words timeout from Settings gives up on a silent provider', asyn
   const composer = page.getByRole('textbox', { name: 'Message' })
   await composer.fill('Still there?')
   await composer.press('Enter')
-  await expect(page.getByRole('log', { name: 'Messages' }).getByText(/stopped answering, so the request timed out/)).toBeVisible({
+  await expect(
+    page.getByRole('log', { name: 'Messages' }).getByText(/stopped answering, so the request timed out/)
+  ).toBeVisible({
     timeout: 60_000
   })
 })

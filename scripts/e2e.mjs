@@ -10,7 +10,9 @@ const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/ch
 const chromium = candidates.find((p) => existsSync(p))
 if (!chromium) {
   const banner = '!'.repeat(78)
-  console.error(`${banner}\n  E2E SKIPPED: no Chromium found (set CHROMIUM_PATH or apt-get install -y chromium).\n${banner}`)
+  console.error(
+    `${banner}\n  E2E SKIPPED: no Chromium found (set CHROMIUM_PATH or apt-get install -y chromium).\n${banner}`
+  )
   process.exit(process.env.CI ? 1 : 0)
 }
 

@@ -65,7 +65,10 @@ try {
   if (runtime === 'electron') {
     const binary = locateElectron(root)
     targetAbi = electronAbi(paths, { electronBinary: binary.ok ? binary.path : undefined })
-    if (!targetAbi) throw new NativeBuildError('Cannot tell which ABI the installed Electron needs (no node_modules/electron/abi_version).')
+    if (!targetAbi)
+      throw new NativeBuildError(
+        'Cannot tell which ABI the installed Electron needs (no node_modules/electron/abi_version).'
+      )
   }
   const { action } = ensureNative({
     runtime,
@@ -78,6 +81,8 @@ try {
   if (action === 'rebuilt') process.stderr.write(`Distill: better-sqlite3 is now built for ${runtime}.\n`)
 } catch (err) {
   const message = err instanceof NativeBuildError ? err.message : (err?.stack ?? String(err))
-  process.stderr.write(`Distill: cannot prepare better-sqlite3 for ${runtime === 'node' ? 'Node.js' : 'Electron'}.\n${message}\n`)
+  process.stderr.write(
+    `Distill: cannot prepare better-sqlite3 for ${runtime === 'node' ? 'Node.js' : 'Electron'}.\n${message}\n`
+  )
   process.exit(1)
 }

@@ -61,7 +61,11 @@ function parseArgs(argv: string[]) {
     const i = argv.indexOf(flag)
     return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : fallback
   }
-  const list = (flag: string, fallback: string) => value(flag, fallback).split(',').map((s) => s.trim()).filter(Boolean)
+  const list = (flag: string, fallback: string) =>
+    value(flag, fallback)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
   return {
     json: argv.includes('--json'),
     write: !argv.includes('--no-write'),
@@ -85,20 +89,26 @@ function checkCli(cli: string): void {
   const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8', timeout: 60_000 })
   if (help.error) fail(`could not run ${cli}: ${help.error.message}`)
   if (!/^\s+replay\b/m.test(`${help.stdout}${help.stderr}`)) {
-    fail(`${cli} has no \`replay\` command (see \`node ${cli} --help\`). Rebuild (npm run build) once replay is implemented.`)
+    fail(
+      `${cli} has no \`replay\` command (see \`node ${cli} --help\`). Rebuild (npm run build) once replay is implemented.`
+    )
   }
 }
 
 function loadFixtures(only?: string[]): Fixture[] {
   if (!existsSync(FIXTURES)) fail(`no fixtures at ${FIXTURES}`)
-  const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')).sort()
+  const files = readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
   const fixtures = files
     .map((f): Fixture => {
       const name = basename(f, '.jsonl')
       const factsFile = join(FIXTURES, `${name}.facts.json`)
       if (!existsSync(factsFile)) fail(`${f} has no companion ${name}.facts.json`)
       const facts = JSON.parse(readFileSync(factsFile, 'utf8')) as Fact[]
-      const messages = readFileSync(join(FIXTURES, f), 'utf8').split('\n').filter((l) => l.trim()).length
+      const messages = readFileSync(join(FIXTURES, f), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()).length
       return { name, file: join(FIXTURES, f), facts, messages }
     })
     .filter((f) => !only || only.includes(f.name))
@@ -106,7 +116,10 @@ function loadFixtures(only?: string[]): Fixture[] {
   return fixtures
 }
 
-function run(cli: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; seconds: number }> {
+function run(
+  cli: string,
+  args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string; seconds: number }> {
   return new Promise((done) => {
     const started = process.hrtime.bigint()
     const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -138,7 +151,8 @@ function parseReplay(stdout: string): ReplayOutput {
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content
-  if (Array.isArray(content)) return content.map((p) => (typeof p === 'string' ? p : (p as { text?: string })?.text ?? '')).join('\n')
+  if (Array.isArray(content))
+    return content.map((p) => (typeof p === 'string' ? p : ((p as { text?: string })?.text ?? ''))).join('\n')
   return content == null ? '' : JSON.stringify(content)
 }
 
@@ -151,20 +165,39 @@ async function countTokens(cli: string, file: string): Promise<number | undefine
   }
 }
 
-async function evaluate(cli: string, fixture: Fixture, window: number, maxOutput: number, summarizer: string): Promise<Row> {
+async function evaluate(
+  cli: string,
+  fixture: Fixture,
+  window: number,
+  maxOutput: number,
+  summarizer: string
+): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'distill-eval-'))
   const base = { fixture: fixture.name, window, summarizer, facts: fixture.facts.length }
   try {
-    const args = ['replay', fixture.file, '--model', MODEL, '--context-window', String(window), '--max-output', String(maxOutput)]
+    const args = [
+      'replay',
+      fixture.file,
+      '--model',
+      MODEL,
+      '--context-window',
+      String(window),
+      '--max-output',
+      String(maxOutput)
+    ]
     // 'tiered' and 'importance' name strategies (with their local summaries); the rest are summarizers
     // of the rolling strategy.
-    if (summarizer === 'tiered' || summarizer === 'importance') args.push('--strategy', summarizer, '--summarizer', 'extractive')
+    if (summarizer === 'tiered' || summarizer === 'importance')
+      args.push('--strategy', summarizer, '--summarizer', 'extractive')
     else args.push('--summarizer', summarizer)
     args.push('--db', join(dir, 'eval.db'), '--json')
     const r = await run(cli, args)
     if (r.code !== 0) throw new Error(r.stderr.trim().split('\n').slice(-3).join(' ') || `exit code ${r.code}`)
     const out = parseReplay(r.stdout)
-    const context = out.context.messages.map((m) => contentText(m.content)).join('\n').toLowerCase()
+    const context = out.context.messages
+      .map((m) => contentText(m.content))
+      .join('\n')
+      .toLowerCase()
     const has = (k: string) => context.includes(k.toLowerCase())
     const lost = fixture.facts.filter((f) => !f.keywords.every(has)).map((f) => f.fact)
     return {
@@ -180,7 +213,18 @@ async function evaluate(cli: string, fixture: Fixture, window: number, maxOutput
     }
   } catch (err) {
     const nan = Number.NaN
-    return { ...base, factsAll: nan, factsAny: nan, contextTokens: nan, maxContextTokens: nan, compressions: nan, overflows: nan, seconds: nan, lost: [], error: (err as Error).message }
+    return {
+      ...base,
+      factsAll: nan,
+      factsAny: nan,
+      contextTokens: nan,
+      maxContextTokens: nan,
+      compressions: nan,
+      overflows: nan,
+      seconds: nan,
+      lost: [],
+      error: (err as Error).message
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -195,7 +239,9 @@ function resultsTable(rows: Row[]): string {
     '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|'
   ]
   for (const r of rows) {
-    const facts = r.error ? `error: ${r.error.replace(/\|/g, '/')}` : `${r.factsAll}/${r.facts} (${pct(r.factsAll, r.facts)})`
+    const facts = r.error
+      ? `error: ${r.error.replace(/\|/g, '/')}`
+      : `${r.factsAll}/${r.facts} (${pct(r.factsAll, r.facts)})`
     out.push(
       `| ${r.fixture} | ${num(r.window)} | ${r.summarizer} | ${facts} | ${pct(r.factsAny, r.facts)} | ${num(r.contextTokens)} | ${num(r.maxContextTokens)} | ${num(r.compressions)} | ${num(r.overflows)} | ${Number.isFinite(r.seconds) ? `${r.seconds.toFixed(1)} s` : '–'} |`
     )
@@ -204,7 +250,10 @@ function resultsTable(rows: Row[]): string {
 }
 
 function overallTable(rows: Row[], windows: number[], summarizers: string[]): string {
-  const out = ['| Window | ' + summarizers.map((s) => `${s}: facts kept`).join(' | ') + ' |', '|---:|' + summarizers.map(() => '---:|').join('')]
+  const out = [
+    '| Window | ' + summarizers.map((s) => `${s}: facts kept`).join(' | ') + ' |',
+    '|---:|' + summarizers.map(() => '---:|').join('')
+  ]
   for (const w of windows) {
     const cells = summarizers.map((s) => {
       const ok = rows.filter((r) => r.window === w && r.summarizer === s && !r.error)
@@ -218,10 +267,15 @@ function overallTable(rows: Row[], windows: number[], summarizers: string[]): st
 }
 
 function fixturesTable(fixtures: Fixture[]): string {
-  const out = ['| Fixture | Messages | Tokens (gpt-4o) | Facts | Planted at (message index) |', '|---|---:|---:|---:|---|']
+  const out = [
+    '| Fixture | Messages | Tokens (gpt-4o) | Facts | Planted at (message index) |',
+    '|---|---:|---:|---:|---|'
+  ]
   for (const f of fixtures) {
     const at = f.facts.map((x) => x.plantedAt).sort((a, b) => a - b)
-    out.push(`| ${f.name} | ${f.messages} | ${f.tokens === undefined ? '–' : num(f.tokens)} | ${f.facts.length} | ${at[0]}–${at[at.length - 1]}, median ${at[Math.floor(at.length / 2)]} |`)
+    out.push(
+      `| ${f.name} | ${f.messages} | ${f.tokens === undefined ? '–' : num(f.tokens)} | ${f.facts.length} | ${at[0]}–${at[at.length - 1]}, median ${at[Math.floor(at.length / 2)]} |`
+    )
   }
   return out.join('\n')
 }
@@ -292,14 +346,19 @@ async function main(): Promise<void> {
         if (!opts.json) process.stderr.write(`${f.name} W=${w} ${s} … `)
         const row = await evaluate(opts.cli, f, w, opts.maxOutput, s)
         rows.push(row)
-        if (!opts.json) process.stderr.write(row.error ? `error: ${row.error}\n` : `${row.factsAll}/${row.facts} facts, ${row.seconds.toFixed(1)} s\n`)
+        if (!opts.json)
+          process.stderr.write(
+            row.error ? `error: ${row.error}\n` : `${row.factsAll}/${row.facts} facts, ${row.seconds.toFixed(1)} s\n`
+          )
       }
     }
   }
   if (opts.write) writeFileSync(opts.doc, keepRealSection(opts.doc, document(fixtures, rows, opts)))
   if (opts.json) {
     const fx = fixtures.map((f) => ({ name: f.name, messages: f.messages, tokens: f.tokens, facts: f.facts.length }))
-    process.stdout.write(`${JSON.stringify({ model: MODEL, maxOutput: opts.maxOutput, fixtures: fx, rows }, null, 2)}\n`)
+    process.stdout.write(
+      `${JSON.stringify({ model: MODEL, maxOutput: opts.maxOutput, fixtures: fx, rows }, null, 2)}\n`
+    )
   } else {
     process.stdout.write(`${overallTable(rows, opts.windows, opts.summarizers)}\n\n${resultsTable(rows)}\n`)
     if (opts.write) process.stdout.write(`\nWrote ${opts.doc}\n`)

@@ -153,7 +153,10 @@ export class Composer {
   }
 }
 
-function compose(domain: Domain): { messages: Message[]; facts: Array<{ fact: string; keywords: string[]; plantedAt: number }> } {
+function compose(domain: Domain): {
+  messages: Message[]
+  facts: Array<{ fact: string; keywords: string[]; plantedAt: number }>
+} {
   const c = new Composer(mulberry32(domain.seed), domain.lex)
   const messages: Message[] = []
   const planted: Array<{ fact: string; keywords: string[]; plantedAt: number }> = []
@@ -181,8 +184,15 @@ function compose(domain: Domain): { messages: Message[]; facts: Array<{ fact: st
       const makers = domain.makers?.[topic.name] ?? []
       if (topic.blocks && c.chance(0.3)) parts.push(c.fill(c.draw(`blocks:${topic.name}`, topic.blocks)))
       else if (makers.length > 0 && c.chance(0.5)) parts.push(c.pick(makers)(c))
-      parts.push(`${c.sentences(`says:${topic.name}`, topic.says, c.int(3, 4))} ${c.sentences('generic', domain.generic, c.int(2, 3))}`)
-      if (domain.pastes?.[topic.name] && c.chance(domain.extraBlocks ?? 0)) parts.push(c.pick(domain.pastes[topic.name]!)(c).replace(/^[^\n]*:\n\n/, ''))
+      parts.push(
+        `${c.sentences(`says:${topic.name}`, topic.says, c.int(3, 4))} ${c.sentences('generic', domain.generic, c.int(2, 3))}`
+      )
+      if (domain.pastes?.[topic.name] && c.chance(domain.extraBlocks ?? 0))
+        parts.push(
+          c
+            .pick(domain.pastes[topic.name]!)(c)
+            .replace(/^[^\n]*:\n\n/, '')
+        )
       if (c.chance(0.5)) parts.push(c.fill(c.draw('closer', domain.closers)))
       return parts.join('\n\n')
     })
@@ -204,7 +214,10 @@ function compose(domain: Domain): { messages: Message[]; facts: Array<{ fact: st
     const due = pendingRefs.findIndex((r) => r.after <= messages.length)
     if (due >= 0) parts.push(pendingRefs.splice(due, 1)[0]!.text)
     // After a pasted block, what follows starts a new paragraph.
-    return parts.reduce((text, part) => (text === '' ? part : text.endsWith('```') ? `${text}\n\n${part}` : `${text} ${part}`), '')
+    return parts.reduce(
+      (text, part) => (text === '' ? part : text.endsWith('```') ? `${text}\n\n${part}` : `${text} ${part}`),
+      ''
+    )
   }
 
   domain.topics.forEach((topic, ti) => {
@@ -244,12 +257,17 @@ function compose(domain: Domain): { messages: Message[]; facts: Array<{ fact: st
 }
 
 /** Each keyword must appear in the planting message and nowhere else: otherwise the metric measures luck. */
-function validate(domain: Domain, messages: Message[], facts: Array<{ fact: string; keywords: string[]; plantedAt: number }>): void {
+function validate(
+  domain: Domain,
+  messages: Message[],
+  facts: Array<{ fact: string; keywords: string[]; plantedAt: number }>
+): void {
   const problems: string[] = []
   for (const f of facts) {
     for (const k of f.keywords) {
       const where = messages.flatMap((m, i) => (m.content.toLowerCase().includes(k.toLowerCase()) ? [i] : []))
-      if (where.length !== 1 || where[0] !== f.plantedAt) problems.push(`${domain.name}: "${k}" at ${where.join(',')} (planted at ${f.plantedAt})`)
+      if (where.length !== 1 || where[0] !== f.plantedAt)
+        problems.push(`${domain.name}: "${k}" at ${where.join(',')} (planted at ${f.plantedAt})`)
     }
   }
   const leftover = messages.filter((m) => m.content.includes('[['))
@@ -328,8 +346,21 @@ const SHARED_CLOSERS = lines(`
 /** Generated pastes and snippets: each call draws new ids, timings and names. */
 const swLog = (c: Composer): string => {
   const out: string[] = []
-  const endpoints = ['POST /v1/bookings', 'GET /v1/class-sessions', 'POST /v1/bookings/:id/cancel', 'GET /v1/invoices', 'POST /v1/waivers/:id/sign', 'GET /v1/members/:id/passes']
-  const errors = ['SessionFullError: session is full', 'TimeoutError: provider did not answer in 10000 ms', 'ValidationError: starts_at must be in the future', 'DatabaseError: deadlock detected', 'NotFoundError: member not found']
+  const endpoints = [
+    'POST /v1/bookings',
+    'GET /v1/class-sessions',
+    'POST /v1/bookings/:id/cancel',
+    'GET /v1/invoices',
+    'POST /v1/waivers/:id/sign',
+    'GET /v1/members/:id/passes'
+  ]
+  const errors = [
+    'SessionFullError: session is full',
+    'TimeoutError: provider did not answer in 10000 ms',
+    'ValidationError: starts_at must be in the future',
+    'DatabaseError: deadlock detected',
+    'NotFoundError: member not found'
+  ]
   const day = String(c.int(10, 28))
   let minute = c.int(0, 50)
   let second = c.int(0, 59)
@@ -342,16 +373,33 @@ const swLog = (c: Composer): string => {
     }
     const ts = `2026-05-${day}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:${String(second).padStart(2, '0')}.${String(c.int(0, 999)).padStart(3, '0')}Z`
     const ok = c.chance(0.6)
-    const id = `req_${Math.floor(c.int(0, 36 ** 6 - 1)).toString(36).padStart(6, 'a')}`
-    out.push(ok ? `${ts} INFO  ${id} ${c.pick(endpoints)} ${c.pick(['200', '201', '204'])} ${c.int(12, 380)}ms` : `${ts} ERROR ${id} ${c.pick(endpoints)} ${c.pick(['409', '500', '502', '504'])} ${c.int(300, 10400)}ms ${c.pick(errors)}`)
+    const id = `req_${Math.floor(c.int(0, 36 ** 6 - 1))
+      .toString(36)
+      .padStart(6, 'a')}`
+    out.push(
+      ok
+        ? `${ts} INFO  ${id} ${c.pick(endpoints)} ${c.pick(['200', '201', '204'])} ${c.int(12, 380)}ms`
+        : `${ts} ERROR ${id} ${c.pick(endpoints)} ${c.pick(['409', '500', '502', '504'])} ${c.int(300, 10400)}ms ${c.pick(errors)}`
+    )
   }
   return `Here's the log excerpt from staging:\n\n\`\`\`\n${out.join('\n')}\n\`\`\``
 }
 
 const swStack = (c: Composer): string => {
   const fn = c.pick(['bookSession', 'cancelBooking', 'renewPass', 'exportInvoices', 'syncSchedule', 'signWaiver'])
-  const file = c.pick(['bookings/service.ts', 'billing/service.ts', 'members/service.ts', 'jobs/worker.ts', 'schedule/sync.ts'])
-  const err = c.pick(["TypeError: Cannot read properties of undefined (reading 'capacity')", 'Error: connect ECONNREFUSED 127.0.0.1:6379', "TypeError: Cannot read properties of null (reading 'gymId')", 'RangeError: Invalid time value'])
+  const file = c.pick([
+    'bookings/service.ts',
+    'billing/service.ts',
+    'members/service.ts',
+    'jobs/worker.ts',
+    'schedule/sync.ts'
+  ])
+  const err = c.pick([
+    "TypeError: Cannot read properties of undefined (reading 'capacity')",
+    'Error: connect ECONNREFUSED 127.0.0.1:6379',
+    "TypeError: Cannot read properties of null (reading 'gymId')",
+    'RangeError: Invalid time value'
+  ])
   return `This is the stack trace I keep getting:\n\n\`\`\`\n${err}\n    at ${fn} (src/modules/${file}:${c.int(20, 240)}:${c.int(5, 40)})\n    at async handler (src/platform/http.ts:${c.int(30, 120)}:${c.int(5, 30)})\n    at async dispatch (node_modules/.pnpm/router/index.js:${c.int(100, 900)}:${c.int(3, 20)})\n\`\`\``
 }
 
@@ -367,7 +415,13 @@ const swJson = (c: Composer): string => {
 }
 
 const swRepo = (c: Composer): string => {
-  const [entity, table] = c.pick([['Booking', 'bookings'], ['Invoice', 'invoices'], ['Pass', 'passes'], ['Member', 'members'], ['ClassSession', 'class_sessions']] as const)
+  const [entity, table] = c.pick([
+    ['Booking', 'bookings'],
+    ['Invoice', 'invoices'],
+    ['Pass', 'passes'],
+    ['Member', 'members'],
+    ['ClassSession', 'class_sessions']
+  ] as const)
   const by = c.pick(['gymId', 'memberId', 'status'])
   return `\`\`\`ts\nexport async function list${entity}s(db: Db, filter: { ${by}: string; limit: number; after?: string }) {\n  const rows = await db\n    .selectFrom('${table}')\n    .selectAll()\n    .where('${by.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)}', '=', filter.${by})\n    .$if(filter.after !== undefined, (q) => q.where('id', '>', filter.after!))\n    .orderBy('id')\n    .limit(filter.limit + 1)\n    .execute()\n  return { items: rows.slice(0, filter.limit).map(to${entity}), more: rows.length > filter.limit }\n}\n\`\`\``
 }
@@ -375,8 +429,17 @@ const swRepo = (c: Composer): string => {
 const swZod = (c: Composer): string => {
   const [entity, fields] = c.pick([
     ['CreateBooking', ['session: z.string()', 'member: z.string()', "source: z.enum(['app', 'partner', 'desk'])"]],
-    ['CancelBooking', ["reason: z.enum(['member_request', 'gym_closed', 'duplicate'])", "refund: z.enum(['auto', 'none']).default('auto')"]],
-    ['CreatePass', ['member: z.string()', "kind: z.enum(['ten_class', 'monthly', 'annual'])", 'startsOn: z.iso.date()']],
+    [
+      'CancelBooking',
+      [
+        "reason: z.enum(['member_request', 'gym_closed', 'duplicate'])",
+        "refund: z.enum(['auto', 'none']).default('auto')"
+      ]
+    ],
+    [
+      'CreatePass',
+      ['member: z.string()', "kind: z.enum(['ten_class', 'monthly', 'annual'])", 'startsOn: z.iso.date()']
+    ],
     ['UpdateSession', ['capacity: z.number().int().positive()', 'instructor: z.string().optional()']]
   ] as const)
   return `\`\`\`ts\nexport const ${entity}Body = z.object({\n${fields.map((f) => `  ${f},`).join('\n')}\n})\nexport type ${entity}Body = z.infer<typeof ${entity}Body>\n\`\`\``
@@ -435,15 +498,21 @@ const software: Domain = {
       [[n:12-40]]
       a couple of hundred`)
   },
-  openers: [...SHARED_OPENERS, ...lines(`
+  openers: [
+    ...SHARED_OPENERS,
+    ...lines(`
     I looked at this from the API consumer's side first.
     Let me answer the practical part before the design question.
     Quick sanity check before the answer: this is about [[thing]], right?
-  `)],
-  closers: [...SHARED_CLOSERS, ...lines(`
+  `)
+  ],
+  closers: [
+    ...SHARED_CLOSERS,
+    ...lines(`
     Want me to write the test first and then the change?
     I can open a draft PR description for [[person]] to review if that helps.
-  `)],
+  `)
+  ],
   reactions: SHARED_REACTIONS,
   asides: lines(`
     [[person]] asked about this in standup too, so it's not just me.
@@ -474,11 +543,26 @@ const software: Domain = {
     Don't forget to update the OpenAPI document in the same PR, or it will drift.
   `),
   interludes: [
-    ['Random question: do you prefer squash merges or merge commits for a team of our size?', 'For a small team with short-lived branches, squash merges keep main readable: one commit per change, with the PR description as the message. Merge commits only pay off when branch history itself carries meaning, which is rare for feature work. Whatever you choose, enforce it in the repository settings so nobody has to remember.'],
-    ['Quick one: is it bad practice to have a utils folder?', 'Not inherently, but a utils folder tends to become a junk drawer. I prefer naming modules after what they do, like money.ts or dates.ts, so that each has a clear owner and clear tests. If something in utils is only used by one feature, move it next to that feature.'],
-    ['Sorry, unrelated: how long should a PR description be?', 'Long enough that a reviewer understands why the change exists without opening the ticket: the problem, the approach, anything surprising, and how it was tested. Three short paragraphs is usually plenty. Screenshots or example requests help more than prose for API changes.'],
-    ["I keep getting 'address already in use' when I restart the dev server. Any idea?", 'Usually the previous process is still alive, often because a watcher spawned a child that did not receive the signal. Find it with lsof -i :PORT and kill it, and make sure your dev script forwards SIGTERM to the child. Setting server.close() in a shutdown hook helps too.'],
-    ['Do you think we should adopt conventional commits?', "It helps if you generate changelogs or release notes automatically; otherwise it's mostly ceremony. A lighter rule, an imperative summary line under 72 characters plus a body that says why, gets most of the value with less friction."]
+    [
+      'Random question: do you prefer squash merges or merge commits for a team of our size?',
+      'For a small team with short-lived branches, squash merges keep main readable: one commit per change, with the PR description as the message. Merge commits only pay off when branch history itself carries meaning, which is rare for feature work. Whatever you choose, enforce it in the repository settings so nobody has to remember.'
+    ],
+    [
+      'Quick one: is it bad practice to have a utils folder?',
+      'Not inherently, but a utils folder tends to become a junk drawer. I prefer naming modules after what they do, like money.ts or dates.ts, so that each has a clear owner and clear tests. If something in utils is only used by one feature, move it next to that feature.'
+    ],
+    [
+      'Sorry, unrelated: how long should a PR description be?',
+      'Long enough that a reviewer understands why the change exists without opening the ticket: the problem, the approach, anything surprising, and how it was tested. Three short paragraphs is usually plenty. Screenshots or example requests help more than prose for API changes.'
+    ],
+    [
+      "I keep getting 'address already in use' when I restart the dev server. Any idea?",
+      'Usually the previous process is still alive, often because a watcher spawned a child that did not receive the signal. Find it with lsof -i :PORT and kill it, and make sure your dev script forwards SIGTERM to the child. Setting server.close() in a shutdown hook helps too.'
+    ],
+    [
+      'Do you think we should adopt conventional commits?',
+      "It helps if you generate changelogs or release notes automatically; otherwise it's mostly ceremony. A lighter rule, an imperative summary line under 72 characters plus a body that says why, gets most of the value with less friction."
+    ]
   ],
   pastes: {
     kickoff: [(c) => `My draft so far:\n\n${swZod(c)}`],
@@ -565,9 +649,9 @@ const software: Domain = {
         Foreign keys with ON DELETE RESTRICT are the right default for anything financial.
       `),
       blocks: [
-        "```sql\nCREATE TABLE class_sessions (\n  id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n  gym_id       bigint NOT NULL REFERENCES gyms (id),\n  starts_at    timestamptz NOT NULL,\n  ends_at      timestamptz NOT NULL CHECK (ends_at > starts_at),\n  capacity     integer NOT NULL CHECK (capacity > 0)\n);\n```",
+        '```sql\nCREATE TABLE class_sessions (\n  id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n  gym_id       bigint NOT NULL REFERENCES gyms (id),\n  starts_at    timestamptz NOT NULL,\n  ends_at      timestamptz NOT NULL CHECK (ends_at > starts_at),\n  capacity     integer NOT NULL CHECK (capacity > 0)\n);\n```',
         "```sql\nCREATE UNIQUE INDEX bookings_one_per_member\n  ON bookings (session_id, member_id)\n  WHERE status = 'confirmed';\n```",
-        '```ts\nexport async function bookSession(tx: Tx, sessionId: bigint, memberId: bigint) {\n  const session = await tx.lockSession(sessionId)\n  const taken = await tx.countConfirmed(sessionId)\n  if (taken >= session.capacity) throw new SessionFullError(sessionId)\n  return tx.insertBooking({ sessionId, memberId, status: \'confirmed\' })\n}\n```'
+        "```ts\nexport async function bookSession(tx: Tx, sessionId: bigint, memberId: bigint) {\n  const session = await tx.lockSession(sessionId)\n  const taken = await tx.countConfirmed(sessionId)\n  if (taken >= session.capacity) throw new SessionFullError(sessionId)\n  return tx.insertBooking({ sessionId, memberId, status: 'confirmed' })\n}\n```"
       ]
     },
     {
@@ -667,7 +751,7 @@ const software: Domain = {
         Keep the provider's raw responses for a while; they are invaluable when a member disputes a charge.
       `),
       blocks: [
-        "```ts\nconst attempt = await payments.charge({\n  amount: invoice.total,\n  currency: invoice.currency,\n  idempotencyKey: `invoice:${invoice.id}:charge`,\n})\n```"
+        '```ts\nconst attempt = await payments.charge({\n  amount: invoice.total,\n  currency: invoice.currency,\n  idempotencyKey: `invoice:${invoice.id}:charge`,\n})\n```'
       ]
     },
     {
@@ -700,7 +784,7 @@ const software: Domain = {
         Version the payload schema just like the REST API, or the first field rename will break someone.
       `),
       blocks: [
-        '```ts\nconst signature = createHmac(\'sha256\', secret).update(`${timestamp}.${body}`).digest(\'hex\')\n```',
+        "```ts\nconst signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')\n```",
         '```json\n{ "id": "evt_demo", "type": "booking.cancelled", "created": "2026-05-02T09:14:00Z", "data": { "booking": "bkg_demo", "status": "cancelled" } }\n```'
       ]
     },
@@ -735,7 +819,7 @@ const software: Domain = {
       `),
       blocks: [
         '```sql\nCREATE INDEX CONCURRENTLY bookings_gym_starts_at\n  ON bookings (gym_id, starts_at);\n```',
-        "```sql\nSELECT query, calls, mean_exec_time, total_exec_time\nFROM pg_stat_activity_summary\nORDER BY total_exec_time DESC\nLIMIT 20;\n```"
+        '```sql\nSELECT query, calls, mean_exec_time, total_exec_time\nFROM pg_stat_activity_summary\nORDER BY total_exec_time DESC\nLIMIT 20;\n```'
       ]
     },
     {
@@ -836,40 +920,249 @@ const software: Domain = {
     }
   ],
   facts: [
-    { fact: 'the client is Granite Peak Climbing', keywords: ['Granite Peak'], topic: 0, turn: 1, text: 'The client is Granite Peak Climbing, fourteen gyms spread over Norway, and they want the partner API to be the product, not an afterthought.', ack: 'Fourteen gyms with partners on top changes the priorities a little.' },
-    { fact: 'the tech lead is Ilse Brandvold', keywords: ['Brandvold'], topic: 0, turn: 2, text: 'Ilse Brandvold is the tech lead on their side and has the final say on anything architectural.', ack: 'Good to know who signs off on the architecture.' },
-    { fact: 'Node is pinned to 20.11.1', keywords: ['20.11.1'], topic: 0, turn: 4, text: 'We pinned Node to 20.11.1 in .nvmrc and the Dockerfile because their build servers are stuck on it for now.', ack: 'Pinning the runtime in both places is the right call.' },
-    { fact: 'the public launch is on 2026-09-14', keywords: ['2026-09-14'], topic: 0, turn: 6, text: 'The public launch date is fixed: 2026-09-14, and marketing has already announced it to members.', ack: 'A fixed date means scope is the variable, so the first slice has to be thin.' },
-    { fact: 'the staging database port is 5433', keywords: ['5433'], topic: 1, turn: 0, text: 'Heads up: the staging Postgres listens on 5433, not the default port, because another service on that box already took the default.', ack: 'Noted for the connection strings; make sure the config validation catches a wrong port early.', refs: ["By the way, the health check on staging failed again because someone assumed the default Postgres port. Let's make sure the new readiness probe uses the right one."] },
-    { fact: 'money is stored as integer minor units in amount_minor columns', keywords: ['amount_minor'], topic: 1, turn: 2, text: "For what it's worth, the team already agreed on integer columns named amount_minor, always with a currency column next to each.", ack: 'That naming makes the unit impossible to miss in code review.' },
-    { fact: 'public IDs are ULIDs with a type prefix', keywords: ['ULID'], topic: 1, turn: 4, text: 'Ilse already decided they will be ULIDs with a short type prefix, so they sort by creation time. Is that a sensible choice?', ack: 'Sortable and opaque is a good combination for a public API.' },
-    { fact: 'migrations run with dbmate', keywords: ['dbmate'], topic: 1, turn: 5, text: "We're going with dbmate for migrations: plain SQL files, nothing generated, and the team already knows it.", ack: 'Plain SQL migrations age well.' },
-    { fact: 'API versioning uses the X-Tidepool-Version header', keywords: ['X-Tidepool-Version'], topic: 2, turn: 1, text: "Let's go with a date-based version in a request header called X-Tidepool-Version, pinned per partner key when the header is missing.", ack: 'Header versioning with a per-key default is what most payment APIs do, and partners understand it.', refs: ['When we document the new endpoints, remember partners pin a version through that custom header we chose, so the examples must include it.'] },
-    { fact: 'pagination uses next_cursor with a maximum page size of 175', keywords: ['next_cursor', '175'], topic: 2, turn: 2, text: 'For pagination we settled on an opaque next_cursor in every list response and a maximum page size of 175.', ack: 'An opaque cursor lets you change the implementation later without breaking anyone.' },
-    { fact: 'errors follow RFC 7807 problem details', keywords: ['7807'], topic: 2, turn: 4, text: 'We decided every error response follows RFC 7807 problem details, with our own code field added.', ack: 'Using the standard shape means partners can reuse existing client libraries.' },
-    { fact: 'partners are limited to 120 requests per minute per key', keywords: ['120 requests per minute'], topic: 3, turn: 1, text: 'The client wants partners limited to 120 requests per minute per key, with a small burst allowance.', ack: 'That is generous enough for normal integrations and still protects the database.' },
-    { fact: 'request bodies are capped at 512 KB', keywords: ['512 KB'], topic: 3, turn: 4, text: 'We set the request body limit to 512 KB, since waiver uploads go straight to object storage anyway.', ack: 'Keeping uploads out of the API process is the right reason for a low limit.' },
-    { fact: 'the double charge came from settleInvoice() retrying without an idempotency key', keywords: ['settleInvoice'], topic: 4, turn: 1, by: 'assistant', text: 'Found it, I think: settleInvoice() wraps the provider call in the HTTP client that retries on timeout, and it builds a fresh request without any idempotency key on each attempt. A slow response plus one retry is exactly a double charge.', ack: "Yes, that's the function. Ugh." },
-    { fact: 'idempotency keys are kept in Redis for 36 hours', keywords: ['36 hours'], topic: 4, turn: 3, text: "We'll keep idempotency keys in Redis for 36 hours, which covers the provider's own retry window with room to spare.", ack: 'That window covers delayed job retries too.' },
-    { fact: 'the gradual checkout rollout uses the checkout_v2_rollout feature flag', keywords: ['checkout_v2_rollout'], topic: 4, turn: 5, text: 'The new checkout goes behind a feature flag called checkout_v2_rollout, enabled per gym.', ack: 'Per-gym flags give you a natural canary.' },
-    { fact: 'webhooks are signed in the Tidepool-Signature header', keywords: ['Tidepool-Signature'], topic: 5, turn: 1, text: 'The signature goes in a Tidepool-Signature header: timestamp plus HMAC-SHA256 of the body, five minute tolerance.', ack: 'A timestamped signature with a tolerance window covers replay attacks too.' },
-    { fact: 'slow queries are found with pg_stat_statements', keywords: ['pg_stat_statements'], topic: 6, turn: 0, text: "Ops finally enabled pg_stat_statements on the production database, so we can see real query totals now.", ack: 'Great, then we can rank queries by total time instead of guessing.', refs: ['Can we add the top queries view from that Postgres extension Ops enabled to the weekly report?'] },
-    { fact: 'gym schedules use the Europe/Oslo time zone', keywords: ['Europe/Oslo'], topic: 6, turn: 3, text: 'All gyms are configured with Europe/Oslo as their zone, but one is about to open in Finland, so we cannot hard-code it.', ack: 'Then the zone has to live on the gym record, and every conversion must read it from there.' },
-    { fact: 'the team prefers Vitest and no snapshot tests', keywords: ['Vitest'], topic: 7, turn: 0, text: "Team preference, non-negotiable: we use Vitest, and no snapshot tests, because nobody reads snapshot diffs.", ack: 'Explicit assertions are easier to review, agreed.' },
-    { fact: 'sprint demos are every other Thursday at 15:30', keywords: ['15:30'], topic: 7, turn: 3, text: 'Sprint demos with the client are every other Thursday at 15:30, so CI has to be green by lunchtime on those days.', ack: 'A fixed demo slot is a good forcing function for keeping main releasable.' },
-    { fact: 'production runs in eu-north-1', keywords: ['eu-north-1'], topic: 8, turn: 0, text: 'Hosting decision: everything runs in eu-north-1, because the client wants the data in the Nordics.', ack: 'Data residency settles the region question quickly.' },
-    { fact: 'the infrastructure budget is $1,450 a month', keywords: ['$1,450'], topic: 8, turn: 5, text: 'Budget constraint from the client: infrastructure must stay under $1,450 a month including the managed database.', ack: 'That rules out anything extravagant, but it is plenty for this traffic.' },
-    { fact: 'errors are tracked in the Sentry project tidepool-api-prod', keywords: ['tidepool-api-prod'], topic: 8, turn: 2, text: 'Errors go to the Sentry project tidepool-api-prod, and staging reports to its own project.', ack: 'Separate projects keep staging noise out of the production alerts.' },
-    { fact: 'Tomasz is the primary on-call during launch week', keywords: ['Tomasz'], topic: 9, turn: 1, text: "Tomasz volunteered as primary on-call for launch week, with me as secondary.", ack: 'Make sure the primary has the runbooks and the provider dashboard access before the first night.' }
+    {
+      fact: 'the client is Granite Peak Climbing',
+      keywords: ['Granite Peak'],
+      topic: 0,
+      turn: 1,
+      text: 'The client is Granite Peak Climbing, fourteen gyms spread over Norway, and they want the partner API to be the product, not an afterthought.',
+      ack: 'Fourteen gyms with partners on top changes the priorities a little.'
+    },
+    {
+      fact: 'the tech lead is Ilse Brandvold',
+      keywords: ['Brandvold'],
+      topic: 0,
+      turn: 2,
+      text: 'Ilse Brandvold is the tech lead on their side and has the final say on anything architectural.',
+      ack: 'Good to know who signs off on the architecture.'
+    },
+    {
+      fact: 'Node is pinned to 20.11.1',
+      keywords: ['20.11.1'],
+      topic: 0,
+      turn: 4,
+      text: 'We pinned Node to 20.11.1 in .nvmrc and the Dockerfile because their build servers are stuck on it for now.',
+      ack: 'Pinning the runtime in both places is the right call.'
+    },
+    {
+      fact: 'the public launch is on 2026-09-14',
+      keywords: ['2026-09-14'],
+      topic: 0,
+      turn: 6,
+      text: 'The public launch date is fixed: 2026-09-14, and marketing has already announced it to members.',
+      ack: 'A fixed date means scope is the variable, so the first slice has to be thin.'
+    },
+    {
+      fact: 'the staging database port is 5433',
+      keywords: ['5433'],
+      topic: 1,
+      turn: 0,
+      text: 'Heads up: the staging Postgres listens on 5433, not the default port, because another service on that box already took the default.',
+      ack: 'Noted for the connection strings; make sure the config validation catches a wrong port early.',
+      refs: [
+        "By the way, the health check on staging failed again because someone assumed the default Postgres port. Let's make sure the new readiness probe uses the right one."
+      ]
+    },
+    {
+      fact: 'money is stored as integer minor units in amount_minor columns',
+      keywords: ['amount_minor'],
+      topic: 1,
+      turn: 2,
+      text: "For what it's worth, the team already agreed on integer columns named amount_minor, always with a currency column next to each.",
+      ack: 'That naming makes the unit impossible to miss in code review.'
+    },
+    {
+      fact: 'public IDs are ULIDs with a type prefix',
+      keywords: ['ULID'],
+      topic: 1,
+      turn: 4,
+      text: 'Ilse already decided they will be ULIDs with a short type prefix, so they sort by creation time. Is that a sensible choice?',
+      ack: 'Sortable and opaque is a good combination for a public API.'
+    },
+    {
+      fact: 'migrations run with dbmate',
+      keywords: ['dbmate'],
+      topic: 1,
+      turn: 5,
+      text: "We're going with dbmate for migrations: plain SQL files, nothing generated, and the team already knows it.",
+      ack: 'Plain SQL migrations age well.'
+    },
+    {
+      fact: 'API versioning uses the X-Tidepool-Version header',
+      keywords: ['X-Tidepool-Version'],
+      topic: 2,
+      turn: 1,
+      text: "Let's go with a date-based version in a request header called X-Tidepool-Version, pinned per partner key when the header is missing.",
+      ack: 'Header versioning with a per-key default is what most payment APIs do, and partners understand it.',
+      refs: [
+        'When we document the new endpoints, remember partners pin a version through that custom header we chose, so the examples must include it.'
+      ]
+    },
+    {
+      fact: 'pagination uses next_cursor with a maximum page size of 175',
+      keywords: ['next_cursor', '175'],
+      topic: 2,
+      turn: 2,
+      text: 'For pagination we settled on an opaque next_cursor in every list response and a maximum page size of 175.',
+      ack: 'An opaque cursor lets you change the implementation later without breaking anyone.'
+    },
+    {
+      fact: 'errors follow RFC 7807 problem details',
+      keywords: ['7807'],
+      topic: 2,
+      turn: 4,
+      text: 'We decided every error response follows RFC 7807 problem details, with our own code field added.',
+      ack: 'Using the standard shape means partners can reuse existing client libraries.'
+    },
+    {
+      fact: 'partners are limited to 120 requests per minute per key',
+      keywords: ['120 requests per minute'],
+      topic: 3,
+      turn: 1,
+      text: 'The client wants partners limited to 120 requests per minute per key, with a small burst allowance.',
+      ack: 'That is generous enough for normal integrations and still protects the database.'
+    },
+    {
+      fact: 'request bodies are capped at 512 KB',
+      keywords: ['512 KB'],
+      topic: 3,
+      turn: 4,
+      text: 'We set the request body limit to 512 KB, since waiver uploads go straight to object storage anyway.',
+      ack: 'Keeping uploads out of the API process is the right reason for a low limit.'
+    },
+    {
+      fact: 'the double charge came from settleInvoice() retrying without an idempotency key',
+      keywords: ['settleInvoice'],
+      topic: 4,
+      turn: 1,
+      by: 'assistant',
+      text: 'Found it, I think: settleInvoice() wraps the provider call in the HTTP client that retries on timeout, and it builds a fresh request without any idempotency key on each attempt. A slow response plus one retry is exactly a double charge.',
+      ack: "Yes, that's the function. Ugh."
+    },
+    {
+      fact: 'idempotency keys are kept in Redis for 36 hours',
+      keywords: ['36 hours'],
+      topic: 4,
+      turn: 3,
+      text: "We'll keep idempotency keys in Redis for 36 hours, which covers the provider's own retry window with room to spare.",
+      ack: 'That window covers delayed job retries too.'
+    },
+    {
+      fact: 'the gradual checkout rollout uses the checkout_v2_rollout feature flag',
+      keywords: ['checkout_v2_rollout'],
+      topic: 4,
+      turn: 5,
+      text: 'The new checkout goes behind a feature flag called checkout_v2_rollout, enabled per gym.',
+      ack: 'Per-gym flags give you a natural canary.'
+    },
+    {
+      fact: 'webhooks are signed in the Tidepool-Signature header',
+      keywords: ['Tidepool-Signature'],
+      topic: 5,
+      turn: 1,
+      text: 'The signature goes in a Tidepool-Signature header: timestamp plus HMAC-SHA256 of the body, five minute tolerance.',
+      ack: 'A timestamped signature with a tolerance window covers replay attacks too.'
+    },
+    {
+      fact: 'slow queries are found with pg_stat_statements',
+      keywords: ['pg_stat_statements'],
+      topic: 6,
+      turn: 0,
+      text: 'Ops finally enabled pg_stat_statements on the production database, so we can see real query totals now.',
+      ack: 'Great, then we can rank queries by total time instead of guessing.',
+      refs: ['Can we add the top queries view from that Postgres extension Ops enabled to the weekly report?']
+    },
+    {
+      fact: 'gym schedules use the Europe/Oslo time zone',
+      keywords: ['Europe/Oslo'],
+      topic: 6,
+      turn: 3,
+      text: 'All gyms are configured with Europe/Oslo as their zone, but one is about to open in Finland, so we cannot hard-code it.',
+      ack: 'Then the zone has to live on the gym record, and every conversion must read it from there.'
+    },
+    {
+      fact: 'the team prefers Vitest and no snapshot tests',
+      keywords: ['Vitest'],
+      topic: 7,
+      turn: 0,
+      text: 'Team preference, non-negotiable: we use Vitest, and no snapshot tests, because nobody reads snapshot diffs.',
+      ack: 'Explicit assertions are easier to review, agreed.'
+    },
+    {
+      fact: 'sprint demos are every other Thursday at 15:30',
+      keywords: ['15:30'],
+      topic: 7,
+      turn: 3,
+      text: 'Sprint demos with the client are every other Thursday at 15:30, so CI has to be green by lunchtime on those days.',
+      ack: 'A fixed demo slot is a good forcing function for keeping main releasable.'
+    },
+    {
+      fact: 'production runs in eu-north-1',
+      keywords: ['eu-north-1'],
+      topic: 8,
+      turn: 0,
+      text: 'Hosting decision: everything runs in eu-north-1, because the client wants the data in the Nordics.',
+      ack: 'Data residency settles the region question quickly.'
+    },
+    {
+      fact: 'the infrastructure budget is $1,450 a month',
+      keywords: ['$1,450'],
+      topic: 8,
+      turn: 5,
+      text: 'Budget constraint from the client: infrastructure must stay under $1,450 a month including the managed database.',
+      ack: 'That rules out anything extravagant, but it is plenty for this traffic.'
+    },
+    {
+      fact: 'errors are tracked in the Sentry project tidepool-api-prod',
+      keywords: ['tidepool-api-prod'],
+      topic: 8,
+      turn: 2,
+      text: 'Errors go to the Sentry project tidepool-api-prod, and staging reports to its own project.',
+      ack: 'Separate projects keep staging noise out of the production alerts.'
+    },
+    {
+      fact: 'Tomasz is the primary on-call during launch week',
+      keywords: ['Tomasz'],
+      topic: 9,
+      turn: 1,
+      text: 'Tomasz volunteered as primary on-call for launch week, with me as secondary.',
+      ack: 'Make sure the primary has the runbooks and the provider dashboard access before the first night.'
+    }
   ]
 }
 
 // ---------------------------------------------------------------- trip planning
 
 const CITIES: Record<string, string[]> = {
-  Kyoto: ['Kiyomizu-dera at opening time', 'the Philosopher\'s Path', 'Nanzen-ji and its aqueduct', 'Nishiki Market', 'Gion in the early evening', 'Arashiyama bamboo grove', 'the Golden Pavilion', 'a tea ceremony in Higashiyama', 'Tofuku-ji', 'Fushimi Inari lower gates'],
-  Tokyo: ['Asakusa and Senso-ji', 'the Meiji Shrine forest', 'Yanaka old town', 'a depachika food hall', 'the Mori art museum', 'Shimokitazawa vintage shops', 'the Imperial Palace east gardens', 'Tsukiji outer market', 'an evening in Shinjuku Golden Gai'],
-  Kinosaki: ['the seven public baths', 'the ropeway to Daishi-yama', 'a canal walk in yukata', 'the local crab-free set lunch'],
+  Kyoto: [
+    'Kiyomizu-dera at opening time',
+    "the Philosopher's Path",
+    'Nanzen-ji and its aqueduct',
+    'Nishiki Market',
+    'Gion in the early evening',
+    'Arashiyama bamboo grove',
+    'the Golden Pavilion',
+    'a tea ceremony in Higashiyama',
+    'Tofuku-ji',
+    'Fushimi Inari lower gates'
+  ],
+  Tokyo: [
+    'Asakusa and Senso-ji',
+    'the Meiji Shrine forest',
+    'Yanaka old town',
+    'a depachika food hall',
+    'the Mori art museum',
+    'Shimokitazawa vintage shops',
+    'the Imperial Palace east gardens',
+    'Tsukiji outer market',
+    'an evening in Shinjuku Golden Gai'
+  ],
+  Kinosaki: [
+    'the seven public baths',
+    'the ropeway to Daishi-yama',
+    'a canal walk in yukata',
+    'the local crab-free set lunch'
+  ],
   Osaka: ['Dotonbori street food', 'the castle park', 'Kuromon market', 'Shinsekai and the old tower'],
   Nara: ['Todai-ji', 'the deer park', 'Kasuga shrine lanterns', 'Naramachi lanes']
 }
@@ -894,29 +1187,50 @@ const tripFlights = (c: Composer): string => {
   const rows: string[] = []
   for (let i = 0, n = c.int(3, 4); i < n; i++) {
     const via = c.pick(['Helsinki', 'Frankfurt', 'Istanbul', 'Dubai', 'Munich'])
-    rows.push(`- BER → KIX via ${via}: ${c.int(14, 22)}h ${c.int(0, 5) * 10}m, layover ${c.int(1, 4)}h ${c.int(0, 5) * 10}m, €${c.int(78, 160) * 10} per person, ${c.pick(['1 checked bag', 'no checked bag', '2 checked bags'])}`)
+    rows.push(
+      `- BER → KIX via ${via}: ${c.int(14, 22)}h ${c.int(0, 5) * 10}m, layover ${c.int(1, 4)}h ${c.int(0, 5) * 10}m, €${c.int(78, 160) * 10} per person, ${c.pick(['1 checked bag', 'no checked bag', '2 checked bags'])}`
+    )
   }
   return `These are the options the search gave me:\n\n${rows.join('\n')}`
 }
 
 const tripRestaurants = (c: Composer): string => {
-  const names = ['Menya Koji', 'Izakaya Tanuki', 'Soba Kurumaya', 'Tempura Hanabi', 'Kissa Momiji', 'Yakitori Torimaru', 'Obanzai Kotori', 'Udon Ichiban-do']
+  const names = [
+    'Menya Koji',
+    'Izakaya Tanuki',
+    'Soba Kurumaya',
+    'Tempura Hanabi',
+    'Kissa Momiji',
+    'Yakitori Torimaru',
+    'Obanzai Kotori',
+    'Udon Ichiban-do'
+  ]
   const rows: string[] = []
   for (let i = 0, n = c.int(3, 5); i < n; i++) {
-    rows.push(`- ${c.pick(names)} (${c.pick(Object.keys(CITIES))}): ${c.pick(['lunch set', 'dinner course', 'counter seats only', 'walk-in'])}, around ¥${(c.int(12, 90) * 100).toLocaleString('en-US')} per person, ${c.pick(['English menu', 'picture menu', 'Japanese only', 'tablet ordering'])}`)
+    rows.push(
+      `- ${c.pick(names)} (${c.pick(Object.keys(CITIES))}): ${c.pick(['lunch set', 'dinner course', 'counter seats only', 'walk-in'])}, around ¥${(c.int(12, 90) * 100).toLocaleString('en-US')} per person, ${c.pick(['English menu', 'picture menu', 'Japanese only', 'tablet ordering'])}`
+    )
   }
   return `Places people recommended to me:\n\n${rows.join('\n')}`
 }
 
 const tripTimetable = (c: Composer): string => {
-  const [from, to] = c.pick([['Kyoto', 'Kinosaki Onsen'], ['Shin-Osaka', 'Kii-Tanabe'], ['Kyoto', 'Tokyo'], ['Kii-Katsuura', 'Shin-Osaka'], ['Kyoto', 'Nara']] as const)
+  const [from, to] = c.pick([
+    ['Kyoto', 'Kinosaki Onsen'],
+    ['Shin-Osaka', 'Kii-Tanabe'],
+    ['Kyoto', 'Tokyo'],
+    ['Kii-Katsuura', 'Shin-Osaka'],
+    ['Kyoto', 'Nara']
+  ] as const)
   const rows: string[] = []
   let h = c.int(7, 10)
   let m = c.int(0, 5) * 10 + 2
   for (let i = 0, n = c.int(3, 5); i < n; i++) {
     const dur = c.int(45, 200)
     const arr = h * 60 + m + dur
-    rows.push(`| ${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')} | ${String(Math.floor(arr / 60) % 24).padStart(2, '0')}:${String(arr % 60).padStart(2, '0')} | ${Math.floor(dur / 60)}h ${dur % 60}m | ${c.int(0, 2)} | ¥${(c.int(20, 140) * 100).toLocaleString('en-US')} |`)
+    rows.push(
+      `| ${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')} | ${String(Math.floor(arr / 60) % 24).padStart(2, '0')}:${String(arr % 60).padStart(2, '0')} | ${Math.floor(dur / 60)}h ${dur % 60}m | ${c.int(0, 2)} | ¥${(c.int(20, 140) * 100).toLocaleString('en-US')} |`
+    )
     m += c.int(20, 55)
     if (m >= 60) {
       h += 1
@@ -927,16 +1241,34 @@ const tripTimetable = (c: Composer): string => {
 }
 
 const tripHotels = (c: Composer): string => {
-  const names = ['Hotel Sakura Terrace', 'Minshuku Aoi', 'Hotel Tsuki Station', 'The Gate Kyoto Annex', 'Kawabata Inn', 'Hotel Nagomi', 'Guesthouse Hinoki', 'Riverside Hotel Kamo']
+  const names = [
+    'Hotel Sakura Terrace',
+    'Minshuku Aoi',
+    'Hotel Tsuki Station',
+    'The Gate Kyoto Annex',
+    'Kawabata Inn',
+    'Hotel Nagomi',
+    'Guesthouse Hinoki',
+    'Riverside Hotel Kamo'
+  ]
   const rows: string[] = []
   for (let i = 0, n = c.int(3, 5); i < n; i++) {
-    rows.push(`- ${c.pick(names)}: ¥${(c.int(90, 420) * 100).toLocaleString('en-US')} a night, ${c.int(12, 28)} m², ${c.pick(['3 min', '6 min', '10 min', '15 min'])} to the station, rated ${(c.int(78, 94) / 10).toFixed(1)}, ${c.pick(['free cancellation', 'non-refundable', 'free cancellation until a week before', 'breakfast included'])}`)
+    rows.push(
+      `- ${c.pick(names)}: ¥${(c.int(90, 420) * 100).toLocaleString('en-US')} a night, ${c.int(12, 28)} m², ${c.pick(['3 min', '6 min', '10 min', '15 min'])} to the station, rated ${(c.int(78, 94) / 10).toFixed(1)}, ${c.pick(['free cancellation', 'non-refundable', 'free cancellation until a week before', 'breakfast included'])}`
+    )
   }
   return `Here's my shortlist so far:\n\n${rows.join('\n')}`
 }
 
 const tripCosts = (c: Composer): string => {
-  const items = [['Flights (two people)', 180, 420], ['Accommodation', 150, 380], ['Trains and buses', 40, 110], ['Food', 60, 160], ['Activities and entry fees', 15, 60], ['Buffer', 20, 60]] as const
+  const items = [
+    ['Flights (two people)', 180, 420],
+    ['Accommodation', 150, 380],
+    ['Trains and buses', 40, 110],
+    ['Food', 60, 160],
+    ['Activities and entry fees', 15, 60],
+    ['Buffer', 20, 60]
+  ] as const
   return `Rough numbers as they stand:\n\n| Item | Estimate |\n|---|---|\n${items.map(([k, lo, hi]) => `| ${k} | ¥${(c.int(lo, hi) * 1000).toLocaleString('en-US')} |`).join('\n')}`
 }
 
@@ -958,14 +1290,20 @@ const trip: Domain = {
     yen: lines(`¥[[n:1-9]],[[n:1-9]]00
       ¥[[n:12-48]],000`)
   },
-  openers: [...SHARED_OPENERS, ...lines(`
+  openers: [
+    ...SHARED_OPENERS,
+    ...lines(`
     Travel question, so the honest answer starts with "it depends on your pace".
     I'll answer with your route in mind rather than in general.
-  `)],
-  closers: [...SHARED_CLOSERS, ...lines(`
+  `)
+  ],
+  closers: [
+    ...SHARED_CLOSERS,
+    ...lines(`
     Want me to fold this into the day-by-day plan?
     I can draft the booking order for this if that's useful.
-  `)],
+  `)
+  ],
   reactions: SHARED_REACTIONS,
   asides: lines(`
     Ros keeps saying we're overplanning, which is probably fair.
@@ -994,11 +1332,26 @@ const trip: Domain = {
     Weekday visits to the famous places are noticeably calmer than weekends.
   `),
   interludes: [
-    ['Silly question, but do we need plug adapters?', 'Yes: Japan uses two-pin type A sockets at 100 volts. Phone and laptop chargers handle the voltage without trouble, so a simple adapter is enough. Hair dryers and straighteners from Europe usually do not.'],
-    ["Is it okay to wear shorts at temples?", "It's not forbidden, but covering knees and shoulders is more respectful and avoids the odd look. In October you'll probably want long trousers anyway. Shoes come off inside many halls, so socks without holes are the real dress code."],
-    ['How much Japanese should we learn before going?', "A handful of phrases goes a long way: hello, thank you, excuse me, and 'do you have an English menu'. Numbers up to ten help at markets. A translation app covers the rest, including menus through the camera."],
-    ['Do people really not eat while walking?', "It's considered a little impolite in most places, though food stalls and markets are an exception as long as you stand nearby. You'll notice people eating next to the stall or vending machine. Following that habit is easy and appreciated."],
-    ['Random thought: can we send postcards easily?', 'Yes, post offices are everywhere and stamps for Europe are cheap. Some temples sell lovely postcards. Post boxes are red and have separate slots, the right one usually for international mail.']
+    [
+      'Silly question, but do we need plug adapters?',
+      'Yes: Japan uses two-pin type A sockets at 100 volts. Phone and laptop chargers handle the voltage without trouble, so a simple adapter is enough. Hair dryers and straighteners from Europe usually do not.'
+    ],
+    [
+      'Is it okay to wear shorts at temples?',
+      "It's not forbidden, but covering knees and shoulders is more respectful and avoids the odd look. In October you'll probably want long trousers anyway. Shoes come off inside many halls, so socks without holes are the real dress code."
+    ],
+    [
+      'How much Japanese should we learn before going?',
+      "A handful of phrases goes a long way: hello, thank you, excuse me, and 'do you have an English menu'. Numbers up to ten help at markets. A translation app covers the rest, including menus through the camera."
+    ],
+    [
+      'Do people really not eat while walking?',
+      "It's considered a little impolite in most places, though food stalls and markets are an exception as long as you stand nearby. You'll notice people eating next to the stall or vending machine. Following that habit is easy and appreciated."
+    ],
+    [
+      'Random thought: can we send postcards easily?',
+      'Yes, post offices are everywhere and stamps for Europe are cheap. Some temples sell lovely postcards. Post boxes are red and have separate slots, the right one usually for international mail.'
+    ]
   ],
   pastes: {
     route: [tripItinerary],
@@ -1020,7 +1373,9 @@ const trip: Domain = {
     budget: [tripCosts]
   },
   topics: [
-    { name: 'route', asks: lines(`
+    {
+      name: 'route',
+      asks: lines(`
         My partner and I are planning about two and a half weeks in Japan this October, our first time there. Where do we even start with the route? || Start with the shape rather than the list of places: fly into one city and out of another so you never backtrack. Osaka in and Tokyo out, or the reverse, works well because the rail line connects them with plenty of interesting stops in between. Then decide how many bases you want, because the number of hotel moves drives how tiring the trip feels.
         We're thinking Kyoto, Tokyo, somewhere with hot springs, and some hiking. Is that too much? || It's a good mix and not too much for two and a half weeks, as long as each stop gets at least three nights, except perhaps the hot spring town. Kyoto and Tokyo alone could absorb the whole trip, so be deliberate about what you leave out. The hike is the piece that needs the most logistics, so plan around it first.
         Which order makes the most sense? || Osaka or Kyoto first, then the hot spring town, then the Kii Peninsula for hiking, and Tokyo last. Ending in Tokyo means your last nights are in the most convenient city for an early flight and for last-minute shopping. It also puts the quieter, rural part in the middle, when you're over jet lag but not yet tired.
@@ -1029,7 +1384,8 @@ const trip: Domain = {
         Should we do a day trip to Hiroshima and Miyajima? || It's worth it if history matters to you, but it's a long day from Kyoto: about two hours each way plus the ferry. An overnight in Miyajima is much more pleasant, because the island empties out in the evening. If it doesn't fit, don't force it; you'll have plenty to see.
         What about Nara? || Nara is an easy half day from Kyoto or Osaka: the big temple, the park and the deer. Go early, before the tour groups, and skip the crowded deer-cracker area after lunch. A late afternoon walk up to the hillside halls is lovely and quieter.
         How do we avoid burning out with so much to see? || Plan one big thing per day and leave the afternoons loose. Build in a true rest day every five or six days, ideally at the hot spring stop. Jet lag plus early temple starts plus long walks add up faster than people expect.
-      `), says: lines(`
+      `),
+      says: lines(`
       Fewer bases with longer stays beat a new hotel every night.
       Kyoto rewards slow days more than any other city on your list.
       Plan each day around one anchor, like [[sight]], and let the rest fill in.
@@ -1039,8 +1395,11 @@ const trip: Domain = {
       A good rhythm is two active days followed by one lighter day.
       Put the things you care about most early in the trip, in case weather moves things around.
       [[sight]] is best first thing in the morning, before the groups arrive.
-    `) },
-    { name: 'flights', asks: lines(`
+    `)
+    },
+    {
+      name: 'flights',
+      asks: lines(`
         Flights: we're flying from Berlin. Is it better to fly into Osaka or Tokyo? || Osaka's Kansai airport suits your route: it's an easy train ride into Kyoto, and you can leave from Tokyo at the end. Open-jaw tickets on one booking usually cost about the same as a return. Check the connection time if you change in Helsinki or Frankfurt; an hour is tight on the way out.
         What's the easiest way from Kansai airport to Kyoto after a long flight? || The airport express train runs straight to Kyoto station in a little over an hour, with luggage space and reserved seats. Buy the ticket at the counter in the airport station, where staff speak English. If you land late at night, check the last departure before you decide.
         How do we deal with jet lag on arrival? || Get outside in daylight on the first morning, eat at local times and keep the first day light. A short walk and an early dinner beat a packed itinerary. Most people from Europe feel normal by the third day going east.
@@ -1049,7 +1408,8 @@ const trip: Domain = {
         Do we need anything special at immigration now? || Fill in the online arrival form before you fly and keep the QR codes on your phone; it speeds things up considerably. Have your first hotel's address handy. Passports need to be valid for the whole stay.
         What if a flight gets cancelled by a typhoon? || Airlines rebook for free when a typhoon cancels flights, but you may lose a day. Keep the first night's hotel flexible and make sure your insurance covers missed connections. Don't book anything non-refundable for the first two days.
         Is it worth joining the airline's loyalty programme for one trip? || It costs nothing and sometimes helps with rebooking priority or seat selection, so yes. Add the number to the booking now rather than at check-in. Don't choose flights based on it, though.
-      `), says: lines(`
+      `),
+      says: lines(`
       Airline rebooking is smoother if you booked directly rather than through a travel agency site.
       A window seat on the right side flying into Kansai sometimes gives a view of the bay at sunrise.
       Keep essentials and a change of clothes in your carry-on in case a bag goes astray.
@@ -1058,8 +1418,11 @@ const trip: Domain = {
       Download the airline's app for gate changes and rebooking.
       Arriving on a weekday avoids the longest queues at the airport station.
       Keep some yen for the first day, even though cards work at the airport.
-    `) },
-    { name: 'stays', asks: lines(`
+    `)
+    },
+    {
+      name: 'stays',
+      asks: lines(`
         Let's talk hotels. What kind of place should we book in Tokyo? || A mid-range hotel near a major station on the Yamanote line makes everything easier: Ginza, Tokyo station, Shinjuku or Ueno. Rooms are small, so check the square metres, not just the photos. Being near a station matters more than being near a specific sight.
         Is a ryokan worth the price for one night? || Yes, for one or two nights: the kaiseki dinner, the baths and the quiet are a big part of the experience. Book one with a private bath if you're shy about shared baths. Dinner times are fixed, so arrive by late afternoon.
         Which hot spring town would you pick? || Kinosaki is wonderful for a first ryokan stay: a canal town where you walk between seven public baths in a yukata. It's reachable from Kyoto in about two and a half hours. Arima is closer to Osaka but feels more like a resort.
@@ -1068,7 +1431,8 @@ const trip: Domain = {
         Any tips on reading reviews of Japanese hotels? || Look at recent reviews from travellers like you, and pay attention to comments about room size, noise and distance to the station. A rating of eight on Japanese sites often means very good. Photos of the actual bathroom tell you more than lobby photos.
         Do hotels store luggage if we arrive early? || Almost always, both before check-in and after check-out, usually for free. That makes arrival days and departure days much more usable. Just ask at the front desk.
         Is it rude to ask for two beds instead of one? || Not at all: twin rooms are common and often the default. Just be explicit when booking, because double rooms can be quite narrow. For a ryokan, futons are laid out for you anyway.
-      `), says: lines(`
+      `),
+      says: lines(`
       Check-in is usually at three in the afternoon and check-out at ten or eleven.
       Rooms near the lift can be noisy; ask for a quieter room when you arrive.
       Many hotels offer a coin laundry, which lets you pack for a week instead of three.
@@ -1077,8 +1441,11 @@ const trip: Domain = {
       Townhouse rentals often have steep stairs, so check the floor plan.
       Some small hotels lock the entrance late at night; check the code or curfew.
       Free cancellation rates are worth a small premium while your plans are still moving.
-    `) },
-    { name: 'transport', asks: lines(`
+    `)
+    },
+    {
+      name: 'transport',
+      asks: lines(`
         How do we get around between cities: passes, individual tickets, something else? || Compare the pass price with your actual journeys, because after the big price increase passes rarely pay off for a one-way route like yours. For most itineraries, individual bullet train tickets plus rechargeable cards for local transport come out cheaper. Buy long-distance tickets a day or two ahead for reserved seats.
         How do local trains and buses work in Kyoto? || Kyoto's buses cover everything but get crowded; the subway and the private railways are faster for longer hops. A rechargeable card works on both, and you just tap in and out. For Arashiyama and Fushimi, trains are much better than buses.
         Should we rent a car anywhere? || Only on the Kii Peninsula, if at all: the hiking trailheads and onsen villages are spread out, and buses are infrequent. Everywhere else a car is a burden. You'll need an international driving permit issued at home before you leave.
@@ -1087,7 +1454,8 @@ const trip: Domain = {
         Are taxis expensive? || Short rides are reasonable, especially for two or three people, and they are spotless and honest. Drivers rarely speak much English, so show the address in Japanese. Apps work in the big cities.
         Any etiquette on trains we should know? || Keep phone calls off, speak quietly, queue at the marked spots on the platform and don't eat on local commuter trains. Eating on long-distance trains is fine and even a pleasure. Give up priority seats to people who need them.
         What about getting around Tokyo? || The subway and the Yamanote line cover nearly everything; a rechargeable card on your phone is easiest. Avoid the morning rush if you can. Walking between neighbouring districts is often faster than changing lines.
-      `), says: lines(`
+      `),
+      says: lines(`
       Reserved seats on the bullet train cost a little more and are worth it in autumn.
       Trains leave exactly on time, so be on the platform a few minutes early.
       Station staff are very helpful; show them your destination written down.
@@ -1096,8 +1464,11 @@ const trip: Domain = {
       The route planner's "avoid transfers" option makes travel days much calmer.
       Luggage forwarding usually arrives the next day, so pack an overnight bag.
       Taxis can be hailed on the street in cities; a red light in the window means free.
-    `) },
-    { name: 'food', asks: lines(`
+    `)
+    },
+    {
+      name: 'food',
+      asks: lines(`
         Food is a big deal for us. How do we eat well without spending a fortune? || Lunch sets are the secret: many excellent restaurants offer lunch for a fraction of their dinner price. Department store food halls and good convenience stores cover breakfast and snacks. Save the big money for one or two special dinners.
         Do we need reservations for restaurants? || For well-known places, yes, often weeks ahead, and some only accept bookings through a hotel concierge or a booking site. Everyday places, ramen shops, izakaya, udon counters, take walk-ins. Arrive right at opening to avoid queues.
         What should we absolutely try in Kyoto? || Kyoto-style tofu dishes, a shojin vegetarian meal at a temple, matcha sweets in Uji and a simple obanzai home-style dinner. A kaiseki meal in Kyoto is a special experience if you budget for one. Nishiki Market is fun but crowded; go before ten.
@@ -1106,7 +1477,8 @@ const trip: Domain = {
         What's an izakaya like, and how do we order? || It's a casual pub with lots of small plates; you order a few dishes at a time and keep adding. Many have picture menus or tablets with English. There may be a small table charge with a snack, which is normal.
         Any good food experiences in Tokyo? || A morning at one of the fish markets, a depachika food hall, a yakitori alley in the evening and a proper tempura counter lunch. Tokyo has more of everything, so pick neighbourhoods rather than specific restaurants. Queue for ramen at off-peak times.
         What about breakfast if our hotel doesn't include it? || Bakeries and coffee shops open early, and a convenience store onigiri with coffee is a perfectly respectable breakfast. Many cafés offer a morning set with toast, egg and salad. Ryokan breakfasts are a highlight, so don't skip those.
-      `), says: lines(`
+      `),
+      says: lines(`
       Picture menus and plastic food displays make ordering easier than you fear.
       Queues at a restaurant are a good sign; locals queue for good food.
       Many small places close between lunch and dinner, roughly from two to five.
@@ -1115,8 +1487,11 @@ const trip: Domain = {
       A set lunch near [[sight]] will cost far less than dinner at the same place.
       Department store restaurant floors are reliable when you're tired and hungry.
       Sake tastings at small breweries are a lovely afternoon activity.
-    `) },
-    { name: 'hiking', asks: lines(`
+    `)
+    },
+    {
+      name: 'hiking',
+      asks: lines(`
         Tell me about the Kumano Kodo. Is it realistic for reasonably fit but not hardcore hikers? || Yes, the classic Nakahechi route is well marked and can be walked in short sections with buses back to your lodging. The hardest part is the steep climb at the start; after that it's steady forest walking. Two or three days of walking is plenty for a first visit.
         Which section would you walk if we only have two days? || Walk the first section into the mountains on day one, stay in a guesthouse along the way, and walk to the grand shrine on day two. That gives you the forest, the small villages and the arrival at the shrine. Buses connect the ends if your legs give up.
         Do we need to carry all our luggage on the trail? || No, luggage forwarding along the route is a well-organised service. Leave your suitcase at the start and it will be waiting at your next lodging. Carry just a daypack with water, rain gear and snacks.
@@ -1125,7 +1500,8 @@ const trip: Domain = {
         Is there anything to see at the end of the trail? || The grand shrine at Hongu, the huge torii gate on the old shrine site, and the hot springs nearby, including the one where you dig your own bath in the river. A soak after two days of walking is exactly right. The river bath is free.
         What if it rains? || It often does, and the forest is beautiful in the rain, but the stone steps get slippery. Walk slower, use poles and avoid the steepest descents if it pours. If there's a typhoon warning, stay put; the buses stop too.
         Do we need a guide? || Not for the main route; it's well signposted in English. A guide adds stories and context, which some people love. If you go on your own, download the official map to your phone.
-      `), says: lines(`
+      `),
+      says: lines(`
       Start early on walking days so you're not rushing before dark; it gets dark around half past five in October.
       The trail has rest huts and water stops, but not all of them have drinking water.
       Watch for wild boar warnings; they are shy but don't approach them.
@@ -1134,8 +1510,11 @@ const trip: Domain = {
       Guesthouse dinners on the trail are hearty, and you'll be hungry.
       Buses back from the trail ends run a few times a day, so note the last one.
       A small first aid kit with blister plasters is the most useful thing in your pack.
-    `) },
-    { name: 'family', asks: lines(`
+    `)
+    },
+    {
+      name: 'family',
+      asks: lines(`
         My mother wants to join us in Kyoto for a few days. She's seventy-four and doesn't walk long distances. How do we adapt? || Plan shorter outings with taxis between sights, and put the hillside temples with long stairways on days she rests. Many gardens and temples in the city centre are flat. A townhouse or hotel close to a bus and taxi stand makes a big difference.
         Which Kyoto sights are easiest for someone with limited mobility? || The Golden Pavilion, the Nishiki area, the Imperial Palace grounds and many central gardens are flat or have short paths. Avoid the full climb at Fushimi Inari; the lower gates are lovely anyway. Arashiyama's bamboo grove is flat but crowded, so go early.
         Should she fly separately or with us? || Separately is fine if she's comfortable travelling alone; plenty of people do. Meet her at Kyoto station or arrange a pickup from the airport. Airlines offer assistance at connections if she asks when booking.
@@ -1144,7 +1523,8 @@ const trip: Domain = {
         What's good for a rainy day with her? || Museums, covered shopping streets, a tea ceremony, a cooking class or a slow afternoon in a café with a garden view. Kyoto's covered arcades make rain easy. The national museum is excellent and fully accessible.
         Do temples have seating and toilets? || Most larger temples have benches and clean toilets, often free. Smaller temples may have neither. Plan rest stops around cafés near each sight.
         How does she get back to the airport on her own? || The airport limousine bus from near Kyoto station or the express train both work; the bus has luggage help and fewer stairs. Book the bus seat a day ahead. Allow plenty of time.
-      `), says: lines(`
+      `),
+      says: lines(`
       Taxis are the best way to connect sights for someone who tires easily.
       Most museums have lifts and accessible toilets.
       Temple grounds often have gravel, which is tiring to walk on; plan short visits.
@@ -1153,8 +1533,11 @@ const trip: Domain = {
       [[sight]] is manageable if you go slowly and skip the steeper part.
       A folding seat stick can be a big help in queues and gardens.
       Agree on a simple plan for each day the evening before.
-    `) },
-    { name: 'budget', asks: lines(`
+    `)
+    },
+    {
+      name: 'budget',
+      asks: lines(`
         Let's go through the budget properly. What are the big categories? || Flights, accommodation, long-distance transport, food, activities and a buffer. Accommodation and flights usually make up about half. Put the buffer in explicitly, ten percent or so, so that surprises don't come out of your food budget.
         How much should we plan per day for food? || For two people eating well but not lavishly, plan a moderate amount per day and more on special dinners. Lunch sets and convenience store breakfasts keep it low. Track spending for the first three days and adjust.
         Do we need a lot of cash? || Less than before, but still some: small restaurants, temples, buses in the countryside and guesthouses on the trail often take cash only. Withdraw from convenience store ATMs, which accept foreign cards. Keep a coin purse; you'll collect a lot of coins.
@@ -1163,7 +1546,8 @@ const trip: Domain = {
         How do we handle mobile data? || An eSIM bought before you leave is the easiest: install it at home and activate it on landing. Pocket wifi devices work too but are one more thing to carry and charge. You'll use data constantly for maps and translation.
         What should we pack that people usually forget? || Slip-on shoes for temples and ryokan, a small towel, a coin purse, a plastic bag for rubbish since bins are rare, and any medicine with its prescription. Pack light enough to carry your bag up station stairs. Laundry is easy in most hotels.
         Can you help me make a final checklist for the last week before we leave? || Confirm every booking, print the key addresses in Japanese, install and test the eSIM, order some yen, check passports and insurance, and share the itinerary with someone at home. Pre-book the airport train if it saves stress. Then stop planning and let the trip happen.
-      `), says: lines(`
+      `),
+      says: lines(`
       Track spending in one place from day one, even roughly.
       Japan is more affordable than its reputation, except for hotels in peak weeks.
       Tax-free shopping needs your passport at the till, and purchases over a threshold qualify.
@@ -1172,37 +1556,218 @@ const trip: Domain = {
       Entrance fees are modest, usually a few hundred yen per temple.
       A small daily allowance for snacks and coffee avoids guilt and spreadsheet anxiety.
       Set aside the buffer in a separate pot so you can see when you dip into it.
-    `) }
+    `)
+    }
   ],
   facts: [
-    { fact: 'Rosalind is allergic to shellfish', keywords: ['shellfish'], topic: 0, turn: 1, text: "Important: my partner Rosalind is seriously allergic to shellfish, so anything with shrimp or crab is out, including broths.", ack: "That matters for food planning everywhere, and especially at the ryokan; I'll keep it in mind for every meal suggestion." },
-    { fact: 'no more than two hotel changes per week', keywords: ['two hotel changes'], topic: 0, turn: 3, text: 'Our rule: no more than two hotel changes per week, we hate packing.', ack: 'That rule fits the route well if each base gets three or four nights.' },
-    { fact: 'the total budget is ¥680,000', keywords: ['¥680,000'], topic: 0, turn: 6, text: "Our total budget, excluding flights, is ¥680,000 for both of us, and we'd like to stay under it without being miserable.", ack: "That's a comfortable budget for mid-range travel if you pick your splurges." },
-    { fact: 'the outbound flight is AY079 landing at Kansai', keywords: ['AY079'], topic: 1, turn: 0, text: "We're on AY079 via Helsinki, landing at Kansai in the morning.", ack: 'A morning landing gives you a full first day, but keep it very light.' },
-    { fact: 'the flight booking reference is HX-4471', keywords: ['HX-4471'], topic: 1, turn: 3, text: 'The booking reference for the flights is HX-4471, in case I need it later.', ack: "Noted; keep a copy offline too, it's the first thing the airline asks for when rebooking." },
-    { fact: 'the return flight leaves Haneda at 11:40 on the 19th', keywords: ['11:40'], topic: 1, turn: 4, text: 'The return leaves Haneda at 11:40 on the 19th.', ack: 'A late-morning departure is civilised: no need for a hotel at the airport.', refs: ['For the last night, remember how early we have to leave for the airport given our departure time. Does that change which Tokyo area is best?'] },
-    { fact: 'the Tokyo hotel is Hotel Kuzuha Ginza', keywords: ['Kuzuha'], topic: 2, turn: 0, text: "We've already booked the Tokyo part: Hotel Kuzuha Ginza for the last four nights.", ack: "Ginza is a very convenient base, close to Tokyo station for the airport run." },
-    { fact: 'the ryokan is Yumeya Hanare in Kinosaki', keywords: ['Yumeya Hanare'], topic: 2, turn: 2, text: 'We found a ryokan called Yumeya Hanare in Kinosaki with a private outdoor bath, and we booked it for two nights.', ack: 'Two nights there is a lovely pause in the middle of the trip.', refs: ["Also, should I call the ryokan in Kinosaki about the allergy, or will email do?"] },
-    { fact: 'the Kyoto townhouse is called Sagi-an', keywords: ['Sagi-an'], topic: 2, turn: 3, text: 'In Kyoto we booked a townhouse called Sagi-an near the Kamo river, five nights, two bedrooms.', ack: 'Two bedrooms by the river sounds ideal, particularly if your mother joins.' },
-    { fact: 'they decided against a rail pass and will use ICOCA cards', keywords: ['ICOCA'], topic: 3, turn: 0, text: "We decided: no rail pass. We'll get ICOCA cards on our phones and buy the bullet train tickets separately.", ack: 'For your route that is the cheaper and more flexible choice.' },
-    { fact: 'the rental car reservation number is 88213', keywords: ['88213'], topic: 3, turn: 2, text: "I reserved a small car in Tanabe for three days, reservation number 88213.", ack: 'Good; remember the international driving permit, they will not hand over the car without it.' },
-    { fact: 'Rosalind gets motion sick on buses', keywords: ['motion sick'], topic: 3, turn: 4, text: 'One more constraint: Ros gets motion sick on winding bus rides, so trains wherever possible.', ack: 'Then the mountain buses are worth avoiding where a train or a short taxi ride exists.' },
-    { fact: "Rosalind's birthday dinner is at Sakaguchi-tei", keywords: ['Sakaguchi-tei'], topic: 4, turn: 1, text: "Ros's birthday falls on the trip, the 11th, and I booked a kaiseki dinner at Sakaguchi-tei as a surprise.", ack: 'What a lovely surprise; make sure they know about the allergy when you confirm.' },
-    { fact: "the user doesn't eat raw egg", keywords: ['raw egg'], topic: 4, turn: 4, text: "Small thing about me: I can't stand raw egg, which I gather is on a lot of rice dishes.", ack: "Easy enough to avoid once you know where it hides: it's mostly on rice bowls and in sukiyaki dips." },
-    { fact: 'the hike starts at Takijiri-oji', keywords: ['Takijiri'], topic: 5, turn: 1, text: "We'll start walking at Takijiri-oji on the morning of day nine.", ack: "That's the classic start, and the steep first climb is best done fresh in the morning." },
-    { fact: 'luggage is forwarded with Yamato', keywords: ['Yamato'], topic: 5, turn: 2, text: 'The hotel in Tanabe said they can send our suitcases ahead with Yamato, so we only carry daypacks.', ack: 'That makes the walking days far more pleasant.' },
-    { fact: 'the trail guesthouse is Kiri-no-Sato', keywords: ['Kiri-no-Sato'], topic: 5, turn: 4, text: 'We got the last room at a guesthouse called Kiri-no-Sato for the night on the trail.', ack: 'Lucky; the trail guesthouses fill up fast in October.' },
-    { fact: "the user's mother is Helga", keywords: ['Helga'], topic: 6, turn: 0, text: 'Her name is Helga, by the way, and she is very independent, she just can\'t do long stairs.', ack: 'Independent but careful with stairs is easy to plan for.' },
-    { fact: 'travel insurance is with Brightwater Mutual', keywords: ['Brightwater'], topic: 7, turn: 4, text: "We're insured with Brightwater Mutual through my credit card, policy covers medical and cancellations.", ack: 'Check that their cover includes the hiking and the rental car; card policies often exclude one of them.' },
-    { fact: 'they use an Ubigi eSIM', keywords: ['Ubigi'], topic: 7, turn: 5, text: 'We went with an Ubigi eSIM with 20 GB each.', ack: 'Twenty gigabytes each is plenty for maps and translation.' },
-    { fact: 'the camera is a Ricoh GR III', keywords: ['Ricoh'], topic: 7, turn: 6, text: "I'm only bringing my Ricoh GR III, no big camera this time.", ack: 'A pocket camera is perfect for temples and trails.' }
+    {
+      fact: 'Rosalind is allergic to shellfish',
+      keywords: ['shellfish'],
+      topic: 0,
+      turn: 1,
+      text: 'Important: my partner Rosalind is seriously allergic to shellfish, so anything with shrimp or crab is out, including broths.',
+      ack: "That matters for food planning everywhere, and especially at the ryokan; I'll keep it in mind for every meal suggestion."
+    },
+    {
+      fact: 'no more than two hotel changes per week',
+      keywords: ['two hotel changes'],
+      topic: 0,
+      turn: 3,
+      text: 'Our rule: no more than two hotel changes per week, we hate packing.',
+      ack: 'That rule fits the route well if each base gets three or four nights.'
+    },
+    {
+      fact: 'the total budget is ¥680,000',
+      keywords: ['¥680,000'],
+      topic: 0,
+      turn: 6,
+      text: "Our total budget, excluding flights, is ¥680,000 for both of us, and we'd like to stay under it without being miserable.",
+      ack: "That's a comfortable budget for mid-range travel if you pick your splurges."
+    },
+    {
+      fact: 'the outbound flight is AY079 landing at Kansai',
+      keywords: ['AY079'],
+      topic: 1,
+      turn: 0,
+      text: "We're on AY079 via Helsinki, landing at Kansai in the morning.",
+      ack: 'A morning landing gives you a full first day, but keep it very light.'
+    },
+    {
+      fact: 'the flight booking reference is HX-4471',
+      keywords: ['HX-4471'],
+      topic: 1,
+      turn: 3,
+      text: 'The booking reference for the flights is HX-4471, in case I need it later.',
+      ack: "Noted; keep a copy offline too, it's the first thing the airline asks for when rebooking."
+    },
+    {
+      fact: 'the return flight leaves Haneda at 11:40 on the 19th',
+      keywords: ['11:40'],
+      topic: 1,
+      turn: 4,
+      text: 'The return leaves Haneda at 11:40 on the 19th.',
+      ack: 'A late-morning departure is civilised: no need for a hotel at the airport.',
+      refs: [
+        'For the last night, remember how early we have to leave for the airport given our departure time. Does that change which Tokyo area is best?'
+      ]
+    },
+    {
+      fact: 'the Tokyo hotel is Hotel Kuzuha Ginza',
+      keywords: ['Kuzuha'],
+      topic: 2,
+      turn: 0,
+      text: "We've already booked the Tokyo part: Hotel Kuzuha Ginza for the last four nights.",
+      ack: 'Ginza is a very convenient base, close to Tokyo station for the airport run.'
+    },
+    {
+      fact: 'the ryokan is Yumeya Hanare in Kinosaki',
+      keywords: ['Yumeya Hanare'],
+      topic: 2,
+      turn: 2,
+      text: 'We found a ryokan called Yumeya Hanare in Kinosaki with a private outdoor bath, and we booked it for two nights.',
+      ack: 'Two nights there is a lovely pause in the middle of the trip.',
+      refs: ['Also, should I call the ryokan in Kinosaki about the allergy, or will email do?']
+    },
+    {
+      fact: 'the Kyoto townhouse is called Sagi-an',
+      keywords: ['Sagi-an'],
+      topic: 2,
+      turn: 3,
+      text: 'In Kyoto we booked a townhouse called Sagi-an near the Kamo river, five nights, two bedrooms.',
+      ack: 'Two bedrooms by the river sounds ideal, particularly if your mother joins.'
+    },
+    {
+      fact: 'they decided against a rail pass and will use ICOCA cards',
+      keywords: ['ICOCA'],
+      topic: 3,
+      turn: 0,
+      text: "We decided: no rail pass. We'll get ICOCA cards on our phones and buy the bullet train tickets separately.",
+      ack: 'For your route that is the cheaper and more flexible choice.'
+    },
+    {
+      fact: 'the rental car reservation number is 88213',
+      keywords: ['88213'],
+      topic: 3,
+      turn: 2,
+      text: 'I reserved a small car in Tanabe for three days, reservation number 88213.',
+      ack: 'Good; remember the international driving permit, they will not hand over the car without it.'
+    },
+    {
+      fact: 'Rosalind gets motion sick on buses',
+      keywords: ['motion sick'],
+      topic: 3,
+      turn: 4,
+      text: 'One more constraint: Ros gets motion sick on winding bus rides, so trains wherever possible.',
+      ack: 'Then the mountain buses are worth avoiding where a train or a short taxi ride exists.'
+    },
+    {
+      fact: "Rosalind's birthday dinner is at Sakaguchi-tei",
+      keywords: ['Sakaguchi-tei'],
+      topic: 4,
+      turn: 1,
+      text: "Ros's birthday falls on the trip, the 11th, and I booked a kaiseki dinner at Sakaguchi-tei as a surprise.",
+      ack: 'What a lovely surprise; make sure they know about the allergy when you confirm.'
+    },
+    {
+      fact: "the user doesn't eat raw egg",
+      keywords: ['raw egg'],
+      topic: 4,
+      turn: 4,
+      text: "Small thing about me: I can't stand raw egg, which I gather is on a lot of rice dishes.",
+      ack: "Easy enough to avoid once you know where it hides: it's mostly on rice bowls and in sukiyaki dips."
+    },
+    {
+      fact: 'the hike starts at Takijiri-oji',
+      keywords: ['Takijiri'],
+      topic: 5,
+      turn: 1,
+      text: "We'll start walking at Takijiri-oji on the morning of day nine.",
+      ack: "That's the classic start, and the steep first climb is best done fresh in the morning."
+    },
+    {
+      fact: 'luggage is forwarded with Yamato',
+      keywords: ['Yamato'],
+      topic: 5,
+      turn: 2,
+      text: 'The hotel in Tanabe said they can send our suitcases ahead with Yamato, so we only carry daypacks.',
+      ack: 'That makes the walking days far more pleasant.'
+    },
+    {
+      fact: 'the trail guesthouse is Kiri-no-Sato',
+      keywords: ['Kiri-no-Sato'],
+      topic: 5,
+      turn: 4,
+      text: 'We got the last room at a guesthouse called Kiri-no-Sato for the night on the trail.',
+      ack: 'Lucky; the trail guesthouses fill up fast in October.'
+    },
+    {
+      fact: "the user's mother is Helga",
+      keywords: ['Helga'],
+      topic: 6,
+      turn: 0,
+      text: "Her name is Helga, by the way, and she is very independent, she just can't do long stairs.",
+      ack: 'Independent but careful with stairs is easy to plan for.'
+    },
+    {
+      fact: 'travel insurance is with Brightwater Mutual',
+      keywords: ['Brightwater'],
+      topic: 7,
+      turn: 4,
+      text: "We're insured with Brightwater Mutual through my credit card, policy covers medical and cancellations.",
+      ack: 'Check that their cover includes the hiking and the rental car; card policies often exclude one of them.'
+    },
+    {
+      fact: 'they use an Ubigi eSIM',
+      keywords: ['Ubigi'],
+      topic: 7,
+      turn: 5,
+      text: 'We went with an Ubigi eSIM with 20 GB each.',
+      ack: 'Twenty gigabytes each is plenty for maps and translation.'
+    },
+    {
+      fact: 'the camera is a Ricoh GR III',
+      keywords: ['Ricoh'],
+      topic: 7,
+      turn: 6,
+      text: "I'm only bringing my Ricoh GR III, no big camera this time.",
+      ack: 'A pocket camera is perfect for temples and trails.'
+    }
   ]
 }
 
 // ---------------------------------------------------------------- research reading
 
-const AUTHORS = ['Moreau', 'Tanaka', 'Okafor', 'Bergström', 'Castellano', 'Whitfield', 'Nakamura', 'Dubois', 'Kowalczyk', 'Abernathy', 'Sørensen', 'Ferreira', 'Haddad', 'Lundqvist-Berg', 'Osei']
-const PLACES = ['Paris', 'Madrid', 'Seoul', 'Chicago', 'Melbourne', 'Athens', 'Montreal', 'Stuttgart', 'Barcelona', 'Osaka', 'Vienna', 'Lyon']
+const AUTHORS = [
+  'Moreau',
+  'Tanaka',
+  'Okafor',
+  'Bergström',
+  'Castellano',
+  'Whitfield',
+  'Nakamura',
+  'Dubois',
+  'Kowalczyk',
+  'Abernathy',
+  'Sørensen',
+  'Ferreira',
+  'Haddad',
+  'Lundqvist-Berg',
+  'Osei'
+]
+const PLACES = [
+  'Paris',
+  'Madrid',
+  'Seoul',
+  'Chicago',
+  'Melbourne',
+  'Athens',
+  'Montreal',
+  'Stuttgart',
+  'Barcelona',
+  'Osaka',
+  'Vienna',
+  'Lyon'
+]
 
 const resStudy = (c: Composer) => `${c.pick(AUTHORS)} et al. (${c.int(2008, 2024)})`
 
@@ -1219,7 +1784,9 @@ const resModel = (c: Composer): string => {
 const resTable = (c: Composer): string => {
   const rows: string[] = []
   for (let i = 0, n = c.int(3, 5); i < n; i++) {
-    rows.push(`| ${resStudy(c)} | ${c.pick(PLACES)} | ${c.pick(['time-series', 'case-crossover', 'spatial'])} | ${c.int(3, 60) * 100} | ${(1 + c.int(5, 60) / 1000).toFixed(3)} |`)
+    rows.push(
+      `| ${resStudy(c)} | ${c.pick(PLACES)} | ${c.pick(['time-series', 'case-crossover', 'spatial'])} | ${c.int(3, 60) * 100} | ${(1 + c.int(5, 60) / 1000).toFixed(3)} |`
+    )
   }
   return `| Study | City | Design | Events | RR per °C |\n|---|---|---|---:|---:|\n${rows.join('\n')}`
 }
@@ -1229,9 +1796,16 @@ const resOutline = (c: Composer): string => {
     ['Why heat matters for health', 'Who is most exposed', 'How exposure is measured', 'The gap this thesis addresses'],
     ['Data sources', 'Exposure assignment', 'Statistical model', 'Sensitivity analyses'],
     ['Main effect of heat days', 'Differences between neighbourhoods', 'Role of tree canopy', 'Robustness'],
-    ['Summary of findings', 'Comparison with earlier studies', 'Strengths and limitations', 'Implications for heat action plans']
+    [
+      'Summary of findings',
+      'Comparison with earlier studies',
+      'Strengths and limitations',
+      'Implications for heat action plans'
+    ]
   ])
-  return sections.map((t, i) => `${i + 1}. ${t}${c.chance(0.5) ? ` (about ${c.int(3, 12) * 100} words)` : ''}`).join('\n')
+  return sections
+    .map((t, i) => `${i + 1}. ${t}${c.chance(0.5) ? ` (about ${c.int(3, 12) * 100} words)` : ''}`)
+    .join('\n')
 }
 
 const research: Domain = {
@@ -1243,14 +1817,20 @@ const research: Domain = {
     study: AUTHORS.map((a) => `${a} et al.`),
     place: PLACES
   },
-  openers: [...SHARED_OPENERS, ...lines(`
+  openers: [
+    ...SHARED_OPENERS,
+    ...lines(`
     Methodologically, the honest answer has two parts.
     This comes up in almost every thesis in this area.
-  `)],
-  closers: [...SHARED_CLOSERS, ...lines(`
+  `)
+  ],
+  closers: [
+    ...SHARED_CLOSERS,
+    ...lines(`
     Want me to sketch how this would read in your methods section?
     If you paste the relevant paragraph, I can comment on the wording.
-  `)],
+  `)
+  ],
   reactions: SHARED_REACTIONS,
   asides: lines(`
     My advisor is travelling a lot this term, so I'm trying to be self-sufficient.
@@ -1279,11 +1859,26 @@ const research: Domain = {
     A short weekly progress note to yourself helps you see how far you've come.
   `),
   interludes: [
-    ['Unrelated, but how do you deal with reading fatigue?', 'Switch modes: read a methods section, then sketch a figure, then write a paragraph. Short breaks every forty minutes help more than pushing through. And reading on paper, for the important papers, really does improve retention for many people.'],
-    ['Quick question: is it okay to cite a preprint?', 'Yes, as long as you mark it as a preprint and check whether a peer-reviewed version has appeared since. Be a little more cautious about its conclusions. For key claims, prefer published sources when they exist.'],
-    ['Do you think I should present at the student conference in spring?', "If you have preliminary results by then, yes: a short talk forces you to find the story in your data, and the questions are useful. It also looks good on a CV. Keep the slides simple and focus on one result."],
-    ['How do people keep track of all the PDFs?', 'A reference manager with a watched folder, consistent file names generated automatically, and tags by theme. Resist downloading everything; only save what you have at least skimmed. Back up the library like any other work.'],
-    ['Sorry, off topic: any advice for a first meeting with a new co-supervisor?', 'Bring a one-page summary of the project, your timeline and two or three concrete questions. Ask how they prefer to give feedback and how often they want updates. Agree on the next step before you leave.']
+    [
+      'Unrelated, but how do you deal with reading fatigue?',
+      'Switch modes: read a methods section, then sketch a figure, then write a paragraph. Short breaks every forty minutes help more than pushing through. And reading on paper, for the important papers, really does improve retention for many people.'
+    ],
+    [
+      'Quick question: is it okay to cite a preprint?',
+      'Yes, as long as you mark it as a preprint and check whether a peer-reviewed version has appeared since. Be a little more cautious about its conclusions. For key claims, prefer published sources when they exist.'
+    ],
+    [
+      'Do you think I should present at the student conference in spring?',
+      'If you have preliminary results by then, yes: a short talk forces you to find the story in your data, and the questions are useful. It also looks good on a CV. Keep the slides simple and focus on one result.'
+    ],
+    [
+      'How do people keep track of all the PDFs?',
+      'A reference manager with a watched folder, consistent file names generated automatically, and tags by theme. Resist downloading everything; only save what you have at least skimmed. Back up the library like any other work.'
+    ],
+    [
+      'Sorry, off topic: any advice for a first meeting with a new co-supervisor?',
+      'Bring a one-page summary of the project, your timeline and two or three concrete questions. Ask how they prefer to give feedback and how often they want updates. Agree on the next step before you leave.'
+    ]
   ],
   pastes: {
     reading: [resNotes],
@@ -1303,7 +1898,9 @@ const research: Domain = {
     defence: [resOutline]
   },
   topics: [
-    { name: 'question', asks: lines(`
+    {
+      name: 'question',
+      asks: lines(`
         I'm starting my master's thesis on urban heat islands and health, and I'd like to use you as a sparring partner for the reading. Can we start by narrowing the question? || Gladly. The field is broad, so the first cut is usually between the physical side, how cities get hotter, and the health side, who suffers and why. Your question becomes manageable once you pick an outcome, a population and a mechanism. Something like heat exposure and hospital admissions among older adults is a thesis; "heat and health" is a library.
         I'm most interested in who is exposed rather than in the physics. Does that make sense as a focus? || It does, and it's where a lot of current work is going: the same heat wave affects neighbourhoods very differently. Exposure depends on surface temperature, but also on housing quality, tree cover, work outdoors and social isolation. Framing it around unequal exposure also makes your policy chapter more natural.
         How do I know whether a question is too big for a master's thesis? || Ask whether you could answer it with one dataset and one main analysis in about four months of work. If answering requires new data collection in several cities, it's too big. A good sign is that you can already sketch the main figure.
@@ -1312,7 +1909,8 @@ const research: Domain = {
         What's the difference between a research question and a hypothesis here? || The question states what you want to know; the hypothesis states what you expect and can be tested. You might ask whether greener neighbourhoods see smaller increases in admissions during heat, and hypothesise that the increase is smaller where tree canopy is higher. Write both down; the hypothesis keeps the analysis honest.
         Is it okay that my question is similar to existing papers? || Yes, replication in a new place or with better data is a legitimate contribution, especially at master's level. What matters is that you say clearly what is new: the city, the period, the measure of exposure or the population. Examiners want to see that you know the existing work.
         How much should I read before I start writing? || Less than you think. Read the key reviews and the ten or fifteen most cited studies closely, then start writing the literature section while you continue reading. Writing reveals the gaps in your understanding faster than more reading does.
-      `), says: lines(`
+      `),
+      says: lines(`
       A narrow question is not a small question; it's an answerable one.
       Heat exposure research increasingly looks at inequality rather than averages.
       The population you choose determines which data you need, so decide it early.
@@ -1321,8 +1919,11 @@ const research: Domain = {
       A question that excites you will carry you through the boring months of data cleaning.
       Reviewers of theses often ask "so what?", so think about the policy angle from the start.
       [[study]] is a good example of a tightly framed question in this area.
-    `) },
-    { name: 'reading', asks: lines(`
+    `)
+    },
+    {
+      name: 'reading',
+      asks: lines(`
         Which kinds of papers should I read first? || Start with two or three recent review articles; they map the field and point to the key studies. Then read the most cited empirical papers in full, and skim the rest by abstract and figures. Keep a reading log from day one.
         How do I read a paper efficiently without missing the important parts? || Read the abstract, then the figures and tables, then the discussion, and only then the methods in detail if the paper matters for you. Ask what was measured, in whom, and how the authors dealt with confounding. Write three sentences in your own words right after reading.
         How should I organise my notes? || One note per paper with the same headings: question, data, method, main result, limitations, and what it means for your thesis. Tag notes by theme so you can pull them together for each section. A reference manager that links notes to PDFs saves time later.
@@ -1331,7 +1932,8 @@ const research: Domain = {
         What do I do with papers I can't access? || Your university library can usually get them through interlibrary loan, and many authors share preprints on their pages or respond kindly to a short email. Repositories often have accepted manuscripts. Don't cite what you haven't read; cite the source you did read.
         How many papers should end up in the bibliography? || Quality over quantity: for a master's thesis, somewhere between forty and eighty sources is common, depending on the field. Every citation should do work in your argument. Padding is easy to spot.
         Should I use a reference manager? || Yes, set one up now. It handles the citation style automatically and saves days at the end. Keep the library tidy: consistent tags, complete metadata and PDFs attached.
-      `), says: lines(`
+      `),
+      says: lines(`
       Review articles save weeks of searching; follow their references backwards.
       Citation tracking forwards, who cited this paper since, finds the newest work.
       Reading the limitations section first is a good habit for quick quality checks.
@@ -1340,8 +1942,11 @@ const research: Domain = {
       Conference abstracts are useful for spotting trends but rarely enough to cite.
       Note page numbers for any quote or specific number you might use.
       A reading log with consistent fields turns into your literature table almost for free.
-    `) },
-    { name: 'methods', asks: lines(`
+    `)
+    },
+    {
+      name: 'methods',
+      asks: lines(`
         What methods are typical for studying heat and health outcomes? || Time-series studies relate daily temperature to daily counts of deaths or admissions, usually with flexible models for lagged effects. Case-crossover designs compare each person's exposure on the event day with their own exposure on nearby control days. Spatial studies compare neighbourhoods with different heat exposure.
         Which design would suit my question best? || Since you care about differences between neighbourhoods, a design that combines time and space fits: daily admissions per neighbourhood, with an interaction between heat days and neighbourhood characteristics. A multilevel model handles the grouping naturally. Keep the first version simple and add complexity only if it's justified.
         How do I measure heat exposure at the neighbourhood level? || Satellite land surface temperature gives fine spatial detail but measures surfaces, not the air people breathe. Reanalysis or station data give air temperature but at coarser resolution. Many studies use both: one for daily variation, one for spatial differences.
@@ -1350,7 +1955,8 @@ const research: Domain = {
         What sample size do I need? || For time-series analyses, the number of days and events matters more than the number of people. A few summers of daily admissions in a mid-sized city usually give enough power for the main effect; interactions need more. Do a rough power calculation and be honest about it in the limitations.
         How do I deal with missing data in the exposure? || Cloud cover leaves gaps in satellite data; you can average over several cloud-free images per summer to characterise neighbourhoods. For daily values, rely on station or reanalysis data. Document every choice, because examiners will ask.
         Should I preregister the analysis? || It's a good idea, even for a master's thesis: it protects you from your own flexibility later and impresses examiners. A short plan on an open platform with the question, data, model and main outcome is enough. Mark any later deviation clearly.
-      `), says: lines(`
+      `),
+      says: lines(`
       Simple models that you understand beat complex ones you can't explain at the defence.
       Distributed lag models need careful choice of the number of knots; report what you chose and why.
       Always check residuals for remaining seasonality and autocorrelation.
@@ -1359,8 +1965,11 @@ const research: Domain = {
       Temperature and air pollution are correlated on hot days, which complicates adjustment.
       Reporting both relative and absolute effects helps readers outside epidemiology.
       Sensitivity analyses should be planned before you see the main result.
-    `) },
-    { name: 'data', asks: lines(`
+    `)
+    },
+    {
+      name: 'data',
+      asks: lines(`
         Where can I get health data for this? || Hospital admissions are usually held by national or regional health agencies and need an application. Mortality data are often easier to access in aggregated form. Start the application early; approval can take months.
         What about climate and satellite data? || Reanalysis products give hourly air temperature on a regular grid, free after registration. Satellite land surface temperature is available from the big earth observation programmes. Both come in formats that need some processing in R or Python.
         How do I link health data to neighbourhoods? || Use the residential postcode or small-area code in the health data and aggregate to neighbourhoods that match your exposure grid. Be careful with areas that changed boundaries over time. Keep a clear record of every join.
@@ -1369,7 +1978,8 @@ const research: Domain = {
         How should I structure the project folder? || Separate raw data, processed data, scripts, outputs and the thesis text. Raw data are never modified. Number scripts in the order they run and have one script that reproduces everything.
         How do I check the data for problems? || Plot everything first: daily counts over time, temperature over time, maps of each variable. Look for missing days, sudden jumps and implausible values. Compare totals with published statistics.
         Should I share my code at the end? || Yes, if you can, in a public repository with a short README, even if the data themselves can't be shared. It shows care and makes your results checkable. Remove any paths or details that reveal protected data.
-      `), says: lines(`
+      `),
+      says: lines(`
       Data access takes longer than anyone expects, so start the paperwork in the first month.
       Satellite products are large; download only the area and months you need.
       Keep a data dictionary with every variable, its source, unit and any transformation.
@@ -1378,8 +1988,11 @@ const research: Domain = {
       Version control for scripts is worth the small learning curve.
       Check totals against official statistics as a sanity test.
       Aggregate health data are often enough for the questions you're asking.
-    `) },
-    { name: 'results', asks: lines(`
+    `)
+    },
+    {
+      name: 'results',
+      asks: lines(`
         I ran the first model and the effect is much smaller than in the literature. Should I be worried? || Not necessarily. Smaller effects are common in replications, and your exposure measure or population may differ. Check the obvious problems first: units, lags, and whether the reference temperature is the same as in other studies.
         How do I present effect sizes clearly? || Give relative risks with confidence intervals for a meaningful contrast, for example a hot day versus a typical summer day. Translate them into absolute numbers of extra admissions per summer if you can. Readers remember absolute numbers.
         The interaction with tree cover is not significant. Does that mean there's no effect? || No: absence of evidence isn't evidence of absence, especially for interactions, which need much more data. Report the estimate and its interval and discuss what size of effect you could have detected. That is more informative than a p-value.
@@ -1388,7 +2001,8 @@ const research: Domain = {
         One neighbourhood behaves very differently from the others. What do I do? || Look at why: a data problem, a hospital boundary, a care home, or a real difference. Report it transparently and show results with and without it. Never drop it silently.
         How should I write up null or weak results? || Plainly, with the intervals, and with a careful discussion of power and measurement. A well-argued weak result is a perfectly good thesis. Examiners value honesty over drama.
         Can I say anything about causation? || Carefully. Time-series designs control for many confounders by design, which supports a causal reading of the short-term heat effect. The neighbourhood differences are more vulnerable to confounding, so phrase those as associations.
-      `), says: lines(`
+      `),
+      says: lines(`
       Report point estimates with intervals, not just p-values.
       An exposure-response curve tells the story better than a single coefficient.
       Check whether a few extreme days drive the whole result.
@@ -1397,8 +2011,11 @@ const research: Domain = {
       Keep every model you run in a log, including the ones that didn't work.
       Interpret interaction terms on the scale readers understand, not only on the log scale.
       Your result is in the range of [[study]], which is reassuring rather than disappointing.
-    `) },
-    { name: 'writing', asks: lines(`
+    `)
+    },
+    {
+      name: 'writing',
+      asks: lines(`
         How should I structure the thesis? || Introduction, background and literature, data and methods, results, discussion, conclusion. The introduction ends with your research question; the discussion starts by answering it in plain words. Appendices hold the robustness checks and extra tables.
         I keep rewriting the introduction. How do I stop? || Write a rough version, then leave it until the end; the introduction is easier once you know what you found. Aim for a funnel: the problem, what is known, the gap, your question. Four or five paragraphs are enough.
         How do I write a literature review that isn't just a list of summaries? || Organise by theme or argument rather than by paper. Each paragraph should make a point and use several studies as evidence for it. End the section with the gap your thesis addresses.
@@ -1407,7 +2024,8 @@ const research: Domain = {
         How do I avoid plagiarism when paraphrasing so many papers? || Read, close the paper, and write from memory, then check for accuracy. Cite every idea that isn't yours, not only direct quotes. Your reference manager makes consistent citations easy.
         Any tips for writing every day? || Set a small daily target, like three hundred words or one section outline, and stop when you reach it. Write first, edit later. Keep a running document of questions for your advisor instead of getting stuck.
         How should I handle feedback that contradicts itself? || Ask which comments are essential and which are suggestions, and discuss conflicts openly with your advisor. Keep a table of comments and how you addressed them. That table also helps when you defend the thesis.
-      `), says: lines(`
+      `),
+      says: lines(`
       Topic sentences carry the argument; the rest of the paragraph supports them.
       Short paragraphs with one idea each are easier for examiners to follow.
       Define every abbreviation at first use, and don't invent too many.
@@ -1416,8 +2034,11 @@ const research: Domain = {
       Reread each chapter aloud once; awkward sentences become obvious.
       Keep a list of claims that need a citation and fill it in before each draft goes out.
       Cut anything that doesn't serve the research question, however interesting.
-    `) },
-    { name: 'defence', asks: lines(`
+    `)
+    },
+    {
+      name: 'defence',
+      asks: lines(`
         How should I prepare for the defence? || Know your own thesis better than anyone, including its weaknesses. Prepare a short presentation that tells the story: question, data, main result, what it means. Anticipate the obvious questions and practise answering them aloud.
         What questions do examiners usually ask in this field? || Why this exposure measure, how you handled confounding, whether the results could be due to chance or bias, and what the policy implications are. Expect a question about a study you didn't cite. Answer calmly and honestly when you don't know.
         How long should the presentation be? || Usually fifteen to twenty minutes; check the rules. Ten to twelve slides are plenty. Spend most of the time on the results and what they mean.
@@ -1426,7 +2047,8 @@ const research: Domain = {
         What should I do in the week before the defence? || Reread the thesis once, rehearse the presentation twice with an audience, and rest. Prepare a page of notes on the key numbers. Check the room and the equipment.
         Any tips for nerves? || Remember that nobody knows your work better than you. Breathe, slow down, and pause before answering. A glass of water on the table gives you a natural moment to think.
         What happens after the defence? || You'll usually get corrections to make within a deadline, then final submission to the library. Keep your data and code organised in case you publish later. And celebrate properly.
-      `), says: lines(`
+      `),
+      says: lines(`
       The first question is often "why did you choose this topic?", so have a good answer.
       Rehearse the first two minutes of the presentation until they feel natural.
       Bring a printed copy of the thesis with tabs on key tables.
@@ -1435,52 +2057,231 @@ const research: Domain = {
       Answer the question that was asked, then stop.
       It's fine to ask the examiner to repeat or clarify a question.
       Thank the examiners for their comments; they read your whole thesis.
-    `) }
+    `)
+    }
   ],
   facts: [
-    { fact: 'the advisor is Dr. Okonkwo-Hale', keywords: ['Okonkwo-Hale'], topic: 0, turn: 1, text: 'My advisor is Dr. Okonkwo-Hale, who works on environmental justice, so the exposure angle suits her.', ack: 'An advisor from environmental justice will push the inequality framing, which is a strength.' },
-    { fact: 'the thesis is due on 2027-01-29', keywords: ['2027-01-29'], topic: 0, turn: 2, text: 'Hard deadline for submission is 2027-01-29, no extensions.', ack: 'That gives a clear backwards plan: data by early autumn, results by November, writing in December.' },
-    { fact: 'the study city is Ghent', keywords: ['Ghent'], topic: 0, turn: 4, text: "I'll study Ghent, because the city shares neighbourhood data and my advisor has contacts at the hospital network.", ack: 'Contacts with the data holders are worth more than a perfect city choice.' },
-    { fact: 'the word limit is 12,000 words', keywords: ['12,000 words'], topic: 0, turn: 6, text: 'The thesis has a strict limit of 12,000 words excluding references and appendices.', ack: 'That is tight for an empirical thesis, so appendices will do a lot of work.', refs: ["I'm worried the literature chapter is eating too much of the word limit we talked about. How much can I move to the appendix?"] },
-    { fact: 'the core review is by Marrow and Lindqvist (2019)', keywords: ['Lindqvist'], topic: 1, turn: 0, text: 'The review my advisor told me to start with is Marrow and Lindqvist (2019), the one on heat vulnerability indices.', ack: "Good starting point; reviews like that give you the map before you go into individual studies." },
-    { fact: 'the reading group meets in room B214', keywords: ['B214'], topic: 1, turn: 2, text: 'There is also a reading group on Tuesdays in room B214 where we present one paper each.', ack: 'Presenting papers to peers is the fastest way to understand them properly.' },
-    { fact: 'the user is sceptical of Harlan (2021) because of selection bias', keywords: ['Harlan'], topic: 1, turn: 4, text: "I'm sceptical of Harlan (2021): they recruited through a heat helpline, which seems like obvious selection bias.", ack: "That's a sharp critique: people who call a helpline differ systematically from those who don't." },
-    { fact: 'the citation style is Chicago author-date', keywords: ['author-date'], topic: 1, turn: 6, text: 'The department requires Chicago author-date for citations.', ack: 'Set that style in the reference manager now and you will never think about it again.' },
-    { fact: 'the main model is a DLNM', keywords: ['DLNM'], topic: 2, turn: 1, text: "We decided the main model is a DLNM with lags up to three days, and the neighbourhood interaction on top.", ack: 'That is the standard tool for this question, and examiners will know it.' },
-    { fact: 'the reference relative risk is 1.037 per degree', keywords: ['1.037'], topic: 2, turn: 3, text: 'For comparison, the pooled estimate I want to compare against is a relative risk of 1.037 per degree above the threshold.', ack: "A pooled estimate is a good benchmark, as long as you compare like with like on the threshold and lags." },
-    { fact: 'the preregistration is at osf.io/7k2mq', keywords: ['7k2mq'], topic: 2, turn: 7, text: 'I posted the preregistration: osf.io/7k2mq.', ack: 'Well done; link it in the methods chapter and mention any deviations explicitly.' },
-    { fact: 'the data application number is HDO-2026-0318', keywords: ['HDO-2026-0318'], topic: 3, turn: 0, text: 'I submitted the data application to the regional health data office, reference HDO-2026-0318.', ack: 'Keep that reference handy; you will need it in every email with them and in the ethics section.' },
-    { fact: 'temperature comes from ERA5-Land', keywords: ['ERA5-Land'], topic: 3, turn: 1, text: "For air temperature I'll use ERA5-Land, hourly, aggregated to daily maxima.", ack: 'Daily maxima are a sensible choice; mention that minima matter too for night-time heat.' },
-    { fact: 'the analysis uses the R package lme4', keywords: ['lme4'], topic: 3, turn: 4, text: "I'll do the multilevel part in R with lme4, since that's what the department teaches.", ack: 'Using what your examiners know has real advantages.' },
-    { fact: 'the summer window starts on 15 June', keywords: ['15 June'], topic: 3, turn: 6, text: 'We fixed the summer window as 15 June to 15 September for every year.', ack: 'A fixed window keeps years comparable; mention it in the preregistration update.' },
-    { fact: 'the first model gave a relative risk of 1.012', keywords: ['1.012'], topic: 4, turn: 0, text: 'The first model gives a relative risk of 1.012 per degree, with a wide interval.', ack: 'Modest, but not implausible, given your exposure measure.' },
-    { fact: 'the outlier neighbourhood is Muide', keywords: ['Muide'], topic: 4, turn: 5, text: 'The odd one is Muide, the port area, where admissions barely move with heat.', ack: 'A port district with few residents and many workers could easily behave differently.' },
-    { fact: 'the co-author is Priyanka Venkataraman', keywords: ['Venkataraman'], topic: 5, turn: 2, text: 'Priyanka Venkataraman from the geography department offered to co-write the paper version with me.', ack: 'A geographer as co-author would strengthen the spatial side.' },
-    { fact: 'the defence is on 23 February', keywords: ['23 February'], topic: 6, turn: 0, text: 'The defence is scheduled for 23 February, in the afternoon.', ack: 'That leaves you some weeks after submission to prepare calmly.' },
-    { fact: 'the external examiner is Prof. Ashworth-Reyes', keywords: ['Ashworth-Reyes'], topic: 6, turn: 1, text: 'The external examiner will be Prof. Ashworth-Reyes, who is known for tough questions on exposure measurement.', ack: 'Then expect detailed questions on why you chose your temperature measures.' }
+    {
+      fact: 'the advisor is Dr. Okonkwo-Hale',
+      keywords: ['Okonkwo-Hale'],
+      topic: 0,
+      turn: 1,
+      text: 'My advisor is Dr. Okonkwo-Hale, who works on environmental justice, so the exposure angle suits her.',
+      ack: 'An advisor from environmental justice will push the inequality framing, which is a strength.'
+    },
+    {
+      fact: 'the thesis is due on 2027-01-29',
+      keywords: ['2027-01-29'],
+      topic: 0,
+      turn: 2,
+      text: 'Hard deadline for submission is 2027-01-29, no extensions.',
+      ack: 'That gives a clear backwards plan: data by early autumn, results by November, writing in December.'
+    },
+    {
+      fact: 'the study city is Ghent',
+      keywords: ['Ghent'],
+      topic: 0,
+      turn: 4,
+      text: "I'll study Ghent, because the city shares neighbourhood data and my advisor has contacts at the hospital network.",
+      ack: 'Contacts with the data holders are worth more than a perfect city choice.'
+    },
+    {
+      fact: 'the word limit is 12,000 words',
+      keywords: ['12,000 words'],
+      topic: 0,
+      turn: 6,
+      text: 'The thesis has a strict limit of 12,000 words excluding references and appendices.',
+      ack: 'That is tight for an empirical thesis, so appendices will do a lot of work.',
+      refs: [
+        "I'm worried the literature chapter is eating too much of the word limit we talked about. How much can I move to the appendix?"
+      ]
+    },
+    {
+      fact: 'the core review is by Marrow and Lindqvist (2019)',
+      keywords: ['Lindqvist'],
+      topic: 1,
+      turn: 0,
+      text: 'The review my advisor told me to start with is Marrow and Lindqvist (2019), the one on heat vulnerability indices.',
+      ack: 'Good starting point; reviews like that give you the map before you go into individual studies.'
+    },
+    {
+      fact: 'the reading group meets in room B214',
+      keywords: ['B214'],
+      topic: 1,
+      turn: 2,
+      text: 'There is also a reading group on Tuesdays in room B214 where we present one paper each.',
+      ack: 'Presenting papers to peers is the fastest way to understand them properly.'
+    },
+    {
+      fact: 'the user is sceptical of Harlan (2021) because of selection bias',
+      keywords: ['Harlan'],
+      topic: 1,
+      turn: 4,
+      text: "I'm sceptical of Harlan (2021): they recruited through a heat helpline, which seems like obvious selection bias.",
+      ack: "That's a sharp critique: people who call a helpline differ systematically from those who don't."
+    },
+    {
+      fact: 'the citation style is Chicago author-date',
+      keywords: ['author-date'],
+      topic: 1,
+      turn: 6,
+      text: 'The department requires Chicago author-date for citations.',
+      ack: 'Set that style in the reference manager now and you will never think about it again.'
+    },
+    {
+      fact: 'the main model is a DLNM',
+      keywords: ['DLNM'],
+      topic: 2,
+      turn: 1,
+      text: 'We decided the main model is a DLNM with lags up to three days, and the neighbourhood interaction on top.',
+      ack: 'That is the standard tool for this question, and examiners will know it.'
+    },
+    {
+      fact: 'the reference relative risk is 1.037 per degree',
+      keywords: ['1.037'],
+      topic: 2,
+      turn: 3,
+      text: 'For comparison, the pooled estimate I want to compare against is a relative risk of 1.037 per degree above the threshold.',
+      ack: 'A pooled estimate is a good benchmark, as long as you compare like with like on the threshold and lags.'
+    },
+    {
+      fact: 'the preregistration is at osf.io/7k2mq',
+      keywords: ['7k2mq'],
+      topic: 2,
+      turn: 7,
+      text: 'I posted the preregistration: osf.io/7k2mq.',
+      ack: 'Well done; link it in the methods chapter and mention any deviations explicitly.'
+    },
+    {
+      fact: 'the data application number is HDO-2026-0318',
+      keywords: ['HDO-2026-0318'],
+      topic: 3,
+      turn: 0,
+      text: 'I submitted the data application to the regional health data office, reference HDO-2026-0318.',
+      ack: 'Keep that reference handy; you will need it in every email with them and in the ethics section.'
+    },
+    {
+      fact: 'temperature comes from ERA5-Land',
+      keywords: ['ERA5-Land'],
+      topic: 3,
+      turn: 1,
+      text: "For air temperature I'll use ERA5-Land, hourly, aggregated to daily maxima.",
+      ack: 'Daily maxima are a sensible choice; mention that minima matter too for night-time heat.'
+    },
+    {
+      fact: 'the analysis uses the R package lme4',
+      keywords: ['lme4'],
+      topic: 3,
+      turn: 4,
+      text: "I'll do the multilevel part in R with lme4, since that's what the department teaches.",
+      ack: 'Using what your examiners know has real advantages.'
+    },
+    {
+      fact: 'the summer window starts on 15 June',
+      keywords: ['15 June'],
+      topic: 3,
+      turn: 6,
+      text: 'We fixed the summer window as 15 June to 15 September for every year.',
+      ack: 'A fixed window keeps years comparable; mention it in the preregistration update.'
+    },
+    {
+      fact: 'the first model gave a relative risk of 1.012',
+      keywords: ['1.012'],
+      topic: 4,
+      turn: 0,
+      text: 'The first model gives a relative risk of 1.012 per degree, with a wide interval.',
+      ack: 'Modest, but not implausible, given your exposure measure.'
+    },
+    {
+      fact: 'the outlier neighbourhood is Muide',
+      keywords: ['Muide'],
+      topic: 4,
+      turn: 5,
+      text: 'The odd one is Muide, the port area, where admissions barely move with heat.',
+      ack: 'A port district with few residents and many workers could easily behave differently.'
+    },
+    {
+      fact: 'the co-author is Priyanka Venkataraman',
+      keywords: ['Venkataraman'],
+      topic: 5,
+      turn: 2,
+      text: 'Priyanka Venkataraman from the geography department offered to co-write the paper version with me.',
+      ack: 'A geographer as co-author would strengthen the spatial side.'
+    },
+    {
+      fact: 'the defence is on 23 February',
+      keywords: ['23 February'],
+      topic: 6,
+      turn: 0,
+      text: 'The defence is scheduled for 23 February, in the afternoon.',
+      ack: 'That leaves you some weeks after submission to prepare calmly.'
+    },
+    {
+      fact: 'the external examiner is Prof. Ashworth-Reyes',
+      keywords: ['Ashworth-Reyes'],
+      topic: 6,
+      turn: 1,
+      text: 'The external examiner will be Prof. Ashworth-Reyes, who is known for tough questions on exposure measurement.',
+      ack: 'Then expect detailed questions on why you chose your temperature measures.'
+    }
   ]
 }
 
 // ---------------------------------------------------------------- household finance
 
-const MERCHANTS = ['Rewe', 'Edeka', 'Aldi Süd', 'dm-drogerie', 'Deutsche Bahn', 'Netflix', 'Spotify', 'Stadtwerke', 'Apotheke am Markt', 'Bäckerei Kruse', 'Amazon', 'Ikea', 'Shell', 'Decathlon', 'Telekom']
+const MERCHANTS = [
+  'Rewe',
+  'Edeka',
+  'Aldi Süd',
+  'dm-drogerie',
+  'Deutsche Bahn',
+  'Netflix',
+  'Spotify',
+  'Stadtwerke',
+  'Apotheke am Markt',
+  'Bäckerei Kruse',
+  'Amazon',
+  'Ikea',
+  'Shell',
+  'Decathlon',
+  'Telekom'
+]
 
 const finStatement = (c: Composer): string => {
   const month = String(c.int(1, 9)).padStart(2, '0')
   const rows: string[] = []
   for (let i = 0, n = c.int(6, 10); i < n; i++) {
-    rows.push(`2026-${month}-${String(c.int(1, 28)).padStart(2, '0')};${c.pick(MERCHANTS)};-${c.int(3, 240)},${String(c.int(0, 99)).padStart(2, '0')}`)
+    rows.push(
+      `2026-${month}-${String(c.int(1, 28)).padStart(2, '0')};${c.pick(MERCHANTS)};-${c.int(3, 240)},${String(c.int(0, 99)).padStart(2, '0')}`
+    )
   }
   return `Part of last month's statement export:\n\n\`\`\`csv\ndate;description;amount_eur\n${rows.sort().join('\n')}\n\`\`\``
 }
 
 const finBudget = (c: Composer): string => {
-  const items = [['Housing', 1200, 1600], ['Childcare', 400, 800], ['Groceries', 500, 900], ['Transport', 120, 380], ['Insurance', 90, 260], ['Subscriptions', 30, 90], ['Eating out', 80, 260], ['Personal (each)', 100, 250], ['Savings', 300, 900]] as const
+  const items = [
+    ['Housing', 1200, 1600],
+    ['Childcare', 400, 800],
+    ['Groceries', 500, 900],
+    ['Transport', 120, 380],
+    ['Insurance', 90, 260],
+    ['Subscriptions', 30, 90],
+    ['Eating out', 80, 260],
+    ['Personal (each)', 100, 250],
+    ['Savings', 300, 900]
+  ] as const
   return `| Category | Planned | Actual |\n|---|---:|---:|\n${items.map(([k, lo, hi]) => `| ${k} | €${c.int(lo / 10, hi / 10) * 10} | €${c.int(lo, hi)} |`).join('\n')}`
 }
 
 const finPots = (c: Composer): string => {
-  const pots = ['Car repairs', 'Birthdays and holidays', 'Summer trip', 'Home maintenance', 'New bike', 'Annual insurance']
+  const pots = [
+    'Car repairs',
+    'Birthdays and holidays',
+    'Summer trip',
+    'Home maintenance',
+    'New bike',
+    'Annual insurance'
+  ]
   return pots
     .slice(0, c.int(3, 6))
     .map((p) => `- ${p}: €${c.int(4, 90) * 10} a month, now at €${c.int(10, 400) * 10}`)
@@ -1496,13 +2297,19 @@ const finance: Domain = {
     amount: lines(`€[[n:40-95:5]]
       €[[n:120-480:10]]`)
   },
-  openers: [...SHARED_OPENERS, ...lines(`
+  openers: [
+    ...SHARED_OPENERS,
+    ...lines(`
     Money questions are half numbers and half habits, so let me cover both.
     Without knowing every detail, here is the general rule and how it applies to you.
-  `)],
-  closers: [...SHARED_CLOSERS, ...lines(`
+  `)
+  ],
+  closers: [
+    ...SHARED_CLOSERS,
+    ...lines(`
     Want me to put these numbers into a simple table for your next check-in?
-  `)],
+  `)
+  ],
   reactions: SHARED_REACTIONS,
   asides: lines(`
     We're both a bit anxious about money since the baby arrived.
@@ -1531,10 +2338,22 @@ const finance: Domain = {
     If a rule keeps being broken, the rule is probably wrong.
   `),
   interludes: [
-    ['Silly question: what does "net" versus "gross" salary mean exactly?', 'Gross is your salary before taxes and social contributions; net is what actually arrives in your account. Budgets should always be built on net income. Bonuses are usually taxed at a higher marginal rate, so the net bonus is often smaller than expected.'],
-    ["Is it normal to feel guilty about spending money even when we can afford it?", "Very normal, especially after a big change like a child. A budget that includes guilt-free spending money helps, because the spending is planned. Over time, seeing savings grow usually eases the feeling."],
-    ['What is a good app for splitting costs with friends on a trip?', 'Any of the popular expense-splitting apps works; they track who paid what and settle up at the end. Agree on the app before the trip. Cash-heavy trips are easier if one person holds a shared kitty.'],
-    ['Do we need to keep paper bank statements?', "Digital statements are fine for most purposes; download them regularly because banks don't keep them forever online. Keep anything tax-related for the legally required period. A folder per year keeps it tidy."]
+    [
+      'Silly question: what does "net" versus "gross" salary mean exactly?',
+      'Gross is your salary before taxes and social contributions; net is what actually arrives in your account. Budgets should always be built on net income. Bonuses are usually taxed at a higher marginal rate, so the net bonus is often smaller than expected.'
+    ],
+    [
+      'Is it normal to feel guilty about spending money even when we can afford it?',
+      'Very normal, especially after a big change like a child. A budget that includes guilt-free spending money helps, because the spending is planned. Over time, seeing savings grow usually eases the feeling.'
+    ],
+    [
+      'What is a good app for splitting costs with friends on a trip?',
+      'Any of the popular expense-splitting apps works; they track who paid what and settle up at the end. Agree on the app before the trip. Cash-heavy trips are easier if one person holds a shared kitty.'
+    ],
+    [
+      'Do we need to keep paper bank statements?',
+      "Digital statements are fine for most purposes; download them regularly because banks don't keep them forever online. Keep anything tax-related for the legally required period. A folder per year keeps it tidy."
+    ]
   ],
   pastes: {
     overview: [finStatement],
@@ -1552,7 +2371,9 @@ const finance: Domain = {
     overview: [finBudget]
   },
   topics: [
-    { name: 'overview', asks: lines(`
+    {
+      name: 'overview',
+      asks: lines(`
         My partner and I want to get our household finances in order. We've never really had a budget. Where do we start? || Start by finding out where the money actually goes, before deciding where it should go. Export the last three months from your bank accounts and sort every transaction into a handful of categories. The result is usually surprising, and it gives you a realistic baseline instead of a wish list.
         How detailed should the categories be? || Fewer than you think: housing, childcare, groceries, transport, insurance, subscriptions, eating out, personal spending and savings. Ten to twelve categories are enough to see patterns. Very detailed categories make tracking a chore, and chores get abandoned.
         Should we merge our finances completely or keep separate accounts? || Many couples do well with a hybrid: a joint account for shared costs and savings, and personal accounts for individual spending. Each pays into the joint account, either equally or in proportion to income. Personal money without justification avoids a lot of small arguments.
@@ -1561,7 +2382,8 @@ const finance: Domain = {
         How often should we talk about money together? || A short monthly check-in works well: twenty minutes, look at the month, adjust next month's plan. Add a longer review twice a year for goals and big decisions. Keep it routine so money talks don't only happen when something goes wrong.
         We argue about small purchases a lot. Any suggestions? || Agree on a threshold below which each of you spends freely from personal money, and discuss anything above it. Personal allowances remove most friction. Arguments about small purchases are usually about feeling unheard, not about the money.
         What should our first month's goal be? || Just tracking and one small win, like cancelling unused subscriptions. Don't try to fix everything in month one. Momentum matters more than perfection.
-      `), says: lines(`
+      `),
+      says: lines(`
       Most couples underestimate variable spending by a fifth or more.
       Look at three months rather than one; single months are noisy.
       The categories matter less than reviewing them regularly.
@@ -1570,8 +2392,11 @@ const finance: Domain = {
       Start where the money is: the three largest categories usually explain most of the problem.
       Agree on definitions, like what counts as groceries, before comparing numbers.
       It helps to separate the facts, what we spent, from the feelings about it.
-    `) },
-    { name: 'budget', asks: lines(`
+    `)
+    },
+    {
+      name: 'budget',
+      asks: lines(`
         Let's build the monthly budget. What comes first? || Fixed costs first: mortgage, insurance, childcare, utilities and loan payments. Then savings, paid on payday as if it were a bill. What remains is for variable spending, groceries, transport, fun.
         How much of our income should go to savings? || A common target is around fifteen to twenty percent, but any consistent amount beats an ambitious plan you abandon. Start with what you can sustain and raise it with each pay rise. Automate the transfer so it happens before you can spend it.
         Childcare is our biggest new cost. How do we plan for it? || Treat it as a fixed cost and check whether your employer or the city offers subsidies or tax relief. Ask how fees change with age; they often drop when a child moves up a group. Keep the receipts, because childcare costs are often partly deductible.
@@ -1580,7 +2405,8 @@ const finance: Domain = {
         How should we handle a month where we overspend? || Look at why, without blame, and adjust the next month rather than raiding savings. If the same category overspends three months running, the budget is unrealistic, not you. Change the number.
         Is it worth using cash envelopes for some categories? || For categories where you struggle, like eating out, it can work well because you can see the money disappear. Digital versions with separate sub-accounts do the same job. Use it for one or two categories, not everything.
         How do we budget for fun without feeling guilty? || Make fun a line in the budget. Money set aside for enjoyment is planned spending, not a failure. Couples who budget zero fun tend to abandon the budget entirely.
-      `), says: lines(`
+      `),
+      says: lines(`
       Pay yourselves first: savings leave the account on payday.
       A buffer of [[amount]] for unexpected small costs avoids breaking the budget every month.
       Fixed costs are easiest to reduce once, through renegotiation or switching.
@@ -1589,8 +2415,11 @@ const finance: Domain = {
       Sinking funds for irregular costs are the secret of budgets that survive.
       Don't budget to the last euro; leave some slack.
       Compare your numbers with last year's, not with other families'.
-    `) },
-    { name: 'savings', asks: lines(`
+    `)
+    },
+    {
+      name: 'savings',
+      asks: lines(`
         How big should our emergency fund be? || Three to six months of essential expenses is the usual range; closer to six if your income is variable or you have one main earner. Essential means what you'd need if you cut everything optional. Build it before investing.
         Where should we keep the emergency fund? || In an instant-access savings account separate from your everyday account, ideally at another bank so it's out of sight. It should earn some interest but safety and access matter more than return. Don't invest it in shares.
         How do we build it faster? || Automate a fixed monthly transfer, and direct windfalls like bonuses or tax refunds there until it's full. Selling things you don't use adds up faster than people think. Once it's full, redirect the transfer to other goals.
@@ -1599,7 +2428,8 @@ const finance: Domain = {
         How do we keep ourselves from dipping into savings? || Separate account, no card attached, a name that reminds you what it's for. Make withdrawals a joint decision. Friction is your friend here.
         What should we do with the bonus? || Split it: part to the emergency fund or debt, part to a goal, and a small part to enjoy. A rule decided in advance avoids debates every year. Even ten percent for fun keeps the rule sustainable.
         Should we have separate savings pots for different goals? || Yes, named pots make goals concrete and stop one goal quietly eating another. Many banks let you create sub-accounts for free. Review them twice a year.
-      `), says: lines(`
+      `),
+      says: lines(`
       An emergency fund is insurance you pay to yourself.
       Instant access matters more than the last tenth of a percent of interest.
       Naming savings pots makes it harder to raid them casually.
@@ -1608,8 +2438,11 @@ const finance: Domain = {
       Even [[amount]] a month adds up to a meaningful sum within a couple of years.
       Keep the fund separate from investment accounts.
       Refill the fund first after you've used it.
-    `) },
-    { name: 'debts', asks: lines(`
+    `)
+    },
+    {
+      name: 'debts',
+      asks: lines(`
         Our car needs an expensive repair. Repair it or replace it? || Compare the repair cost with the car's value and what a replacement would cost per month over the next few years. A big repair on a reliable car that otherwise runs well is often the cheaper option. If repairs are becoming frequent, start saving for the replacement now.
         We have a kitchen on a zero percent loan. Should we pay it off early? || Generally no: zero percent debt costs you nothing, so your money works harder in savings or against costlier debt. Do check for hidden fees or a rate that jumps if you miss a payment. Make sure the payments are automated.
         How do we think about the mortgage: overpay or save? || Compare the mortgage rate with what your savings earn after tax, and check the overpayment allowance in your contract. Overpaying is a guaranteed return at the mortgage rate, but the money is locked away. Many people do a bit of both once the emergency fund is full.
@@ -1618,7 +2451,8 @@ const finance: Domain = {
         How do we avoid taking on new debt? || Savings pots for predictable big expenses, an emergency fund for unpredictable ones, and a rule that any new loan needs a joint decision and a cooling-off period. Most consumer debt comes from expenses that were foreseeable.
         Should we consolidate small debts into one loan? || Only if the new rate is lower and you close or freeze the old credit lines, otherwise you risk ending up with both. Check fees. Often the simplest path is paying the most expensive debt first.
         How do we track all our debts in one place? || A single table with lender, balance, rate, monthly payment and end date. Update it once a month. Seeing the balances shrink is motivating.
-      `), says: lines(`
+      `),
+      says: lines(`
       The interest rate decides the order in which to repay debts.
       Zero percent financing is fine as long as the payments are automatic.
       Overpayment allowances on mortgages are usually a percentage of the balance each year.
@@ -1627,8 +2461,11 @@ const finance: Domain = {
       Keep a list of every loan with its end date; the end dates free up cash flow.
       Never take on new debt to solve a budgeting problem.
       Repair quotes vary widely, so get at least two.
-    `) },
-    { name: 'bills', asks: lines(`
+    `)
+    },
+    {
+      name: 'bills',
+      asks: lines(`
         Our energy bills went up a lot. Is it worth switching providers? || Usually yes, if you're on a default tariff: comparison sites show the savings in a few minutes. Check the contract length, the price guarantee and any bonus that only applies in the first year. Switching itself is painless; the new provider handles it.
         How do we check that our insurance isn't overpriced? || List every policy with its cover, price and renewal date, then compare each one before renewal. Look for duplicate cover, for example travel insurance through a card and a separate policy. Loyalty rarely pays with insurers.
         What insurance do families actually need? || Personal liability, household contents, adequate health cover, and life or disability cover if someone depends on your income. Other policies are often optional. Make sure the big risks are covered before buying small ones.
@@ -1637,7 +2474,8 @@ const finance: Domain = {
         Are fixed-price contracts better than variable ones? || They trade a possibly higher price for certainty. For a tight budget, certainty can be worth a little extra. Check the exit fees.
         What about the phone and internet contracts? || Most people overpay after the initial contract period ends. Call the provider a month before the end date and ask for the current offer, or switch. Check whether you need all that data.
         How do we remember all the renewal dates? || Put each one in a shared calendar with a reminder a month before. Add the current price to the calendar entry. Then you have time to compare.
-      `), says: lines(`
+      `),
+      says: lines(`
       Default tariffs are almost always the most expensive option.
       Price guarantees protect you from increases, not from decreases.
       Insurance renewals are the moment to compare, not the month after.
@@ -1646,8 +2484,11 @@ const finance: Domain = {
       Direct debits should be checked against statements once a month.
       Subscriptions tend to creep back; do a clean-up twice a year.
       Small energy savings compound over the heating season.
-    `) },
-    { name: 'future', asks: lines(`
+    `)
+    },
+    {
+      name: 'future',
+      asks: lines(`
         How should we think about retirement at our age? || Start with what you already have: employer schemes, state pension entitlements and any private savings. The most valuable step is usually taking the full employer match, because it's free money. Then decide how much more to invest regularly.
         Is investing in an index fund a good idea for beginners? || For long-term goals, a broad, low-cost global index fund is a sensible default for most beginners. It spreads risk across thousands of companies and keeps costs low. Invest regularly and don't check it daily.
         How do we deal with taxes on investments? || Use tax-advantaged accounts and allowances first, and keep records of every purchase and sale. Rules vary a lot by country, so a short session with a tax advisor can pay for itself. Don't let taxes drive every decision, though.
@@ -1656,7 +2497,8 @@ const finance: Domain = {
         What should we do about wills and guardianship? || Write a will and name a guardian for your child; it's one of the most important things new parents can do. It doesn't have to be expensive. Review it every few years.
         How do we balance enjoying life now with saving for later? || Set the savings rate you can keep, then spend the rest without guilt. Revisit the balance each year. Financial plans fail more often from being too strict than too generous.
         What's a sensible way to review our investments? || Once a year, check the allocation, rebalance if it drifted a lot, and confirm the contributions are running. Ignore daily news. Consistency beats clever timing.
-      `), says: lines(`
+      `),
+      says: lines(`
       Time in the market matters more than timing the market.
       Low costs are one of the few things an investor can control.
       An employer match is an immediate, guaranteed return.
@@ -1665,8 +2507,11 @@ const finance: Domain = {
       Your own retirement comes before saving for your child's education.
       A will is cheap compared to the problems it prevents.
       Check your state pension statement once a year for errors.
-    `) },
-    { name: 'goals', asks: lines(`
+    `)
+    },
+    {
+      name: 'goals',
+      asks: lines(`
         We'd love a family holiday next summer. How do we plan for it financially? || Estimate the total, divide by the months until you go, and save that amount monthly in a named pot. Book early for lower prices where cancellation is flexible. Decide in advance what's included so the trip doesn't grow.
         How do we set goals we'll actually stick to? || Make them specific, with an amount and a date, and automate the saving. Write down why each goal matters to you. Review progress monthly so the goal stays visible.
         Should we save for a bigger home or stay where we are? || Compare the full costs of moving, not just the price difference: taxes, fees, moving costs, furnishing. Sometimes improving the current home is cheaper. Either way, start a dedicated pot now.
@@ -1675,7 +2520,8 @@ const finance: Domain = {
         How do we celebrate reaching a goal without undoing it? || Plan a small celebration with a fixed budget when you set the goal. Marking the moment makes the next goal easier. Then redirect the monthly transfer to the next goal straight away.
         How do we talk to our daughter about money as she grows? || Pocket money with simple rules, a savings jar, and talking openly about choices at the supermarket. Children learn most from what they see. Keep it positive rather than anxious.
         What would you put in our plan for the next twelve months? || Finish the emergency fund, switch expensive contracts, automate savings for the holiday and irregular expenses, take the full employer match, and review everything in six months. Write it on one page and stick it on the fridge.
-      `), says: lines(`
+      `),
+      says: lines(`
       Goals with a date and an amount get funded; vague goals don't.
       Automating the transfer is what turns a wish into a plan.
       It's fine to adjust a goal when life changes.
@@ -1684,29 +2530,173 @@ const finance: Domain = {
       Windfalls can fast-track a goal without changing the monthly budget.
       Keep one goal that is purely for fun.
       The holiday pot usually fills faster than people expect once it's automatic.
-    `) }
+    `)
+    }
   ],
   facts: [
-    { fact: 'the household take-home pay is €5,260 a month', keywords: ['€5,260'], topic: 0, turn: 1, text: 'Together we take home €5,260 a month after tax.', ack: 'That is a solid base to plan from, and having the exact net number helps.' },
-    { fact: "the partner is Jonas and he doesn't like credit cards", keywords: ['Jonas'], topic: 0, turn: 2, text: "My partner Jonas refuses to have a credit card, on principle, after his brother got into trouble with one.", ack: 'A debit-only household is perfectly workable; it just needs a buffer for deposits like hotels.' },
-    { fact: 'purchases over €300 are discussed first', keywords: ['€300'], topic: 0, turn: 6, text: 'We agreed that anything over €300 gets discussed first, whoever pays.', ack: 'A clear threshold is exactly the kind of rule that prevents arguments.', refs: ['My partner bought a new bike trailer without asking, which technically broke our spending threshold. How do we handle that without a fight?'] },
-    { fact: 'the mortgage is fixed at 4.35% until 2029', keywords: ['4.35%'], topic: 1, turn: 0, text: 'Our mortgage is fixed at 4.35% until 2029, about €1,385 a month.', ack: 'A fixed rate until then gives you stability for the next few years.' },
-    { fact: 'daycare is at Kleine Eule', keywords: ['Kleine Eule'], topic: 1, turn: 2, text: "She starts daycare at Kleine Eule in September, and it's €640 a month including lunch.", ack: 'Including lunch is good value; check the subsidy rules for your district.' },
-    { fact: 'the daughter is called Matilde', keywords: ['Matilde'], topic: 1, turn: 4, text: 'Our daughter Matilde turns two in the spring, so costs will change again.', ack: 'Costs change a lot at each stage, so review the childcare line then.' },
-    { fact: 'the grocery cap is €720 a month', keywords: ['€720'], topic: 1, turn: 3, text: "We'll try a grocery cap of €720 a month, including drugstore stuff.", ack: 'A cap with drugstore items included is realistic for a family of three.' },
-    { fact: 'the emergency fund target is €18,000', keywords: ['€18,000'], topic: 2, turn: 0, text: 'We settled on an emergency fund target of €18,000.', ack: "That's about four to five months of essentials for you, which is reasonable." },
-    { fact: 'the savings account is at Nordbank at 2.85%', keywords: ['2.85%'], topic: 2, turn: 4, text: 'The best instant-access account I found is at Nordbank, 2.85% with no minimum.', ack: 'That is competitive; check whether the rate is guaranteed or introductory.' },
-    { fact: "the partner's bonus is about €2,300 in March", keywords: ['€2,300'], topic: 2, turn: 6, text: "My partner gets a bonus in March, usually around €2,300 after tax.", ack: 'Then you can decide now how to split it, before it arrives.' },
-    { fact: 'the Skoda timing belt repair costs €1,840', keywords: ['€1,840'], topic: 3, turn: 0, text: 'The garage quoted €1,840 for the timing belt and water pump on our 2014 Skoda Octavia.', ack: "For an otherwise healthy car of that age, that's usually worth doing." },
-    { fact: 'the kitchen loan is with Küchenwelt at 0%', keywords: ['Küchenwelt'], topic: 3, turn: 1, text: 'The kitchen was financed through Küchenwelt at zero percent over four years.', ack: 'Then keep paying it on schedule and let your savings work elsewhere.' },
-    { fact: 'they switched electricity to Stromwerk Nord', keywords: ['Stromwerk'], topic: 4, turn: 0, text: "We switched electricity to Stromwerk Nord, twelve-month price guarantee.", ack: 'A guaranteed price through the winter is a sensible choice.' },
-    { fact: 'the household insurance renews on 2026-11-30', keywords: ['2026-11-30'], topic: 4, turn: 1, text: 'Our household insurance renews on 2026-11-30, and I suspect it is overpriced.', ack: 'Then compare offers in October, which gives you time to switch.' },
-    { fact: 'the internet contract ends on 31 August', keywords: ['31 August'], topic: 4, turn: 6, text: 'The internet contract ends on 31 August, and we pay far more than new customers.', ack: 'Call a month before and ask for the current offer, or switch.' },
-    { fact: "the employer matches pension contributions up to 4.5%", keywords: ['4.5%'], topic: 5, turn: 0, text: 'My employer matches pension contributions up to 4.5% of salary, and I currently put in nothing.', ack: "Then that match is the first thing to fix: it's free money." },
-    { fact: 'the tax advisor is Frau Szymańska', keywords: ['Szymańska'], topic: 5, turn: 2, text: 'We have a tax advisor, Frau Szymańska, who did our return last year.', ack: 'Good; ask her about allowances for childcare and investments at your next appointment.' },
-    { fact: 'they invest in an FTSE All-World ETF', keywords: ['All-World'], topic: 5, turn: 1, text: 'We decided to start with one FTSE All-World ETF in a monthly savings plan.', ack: 'One broad global fund is a great, simple start.' },
-    { fact: 'the holiday goal is Lake Garda', keywords: ['Lake Garda'], topic: 6, turn: 0, text: 'The dream is two weeks at Lake Garda next August with his parents.', ack: 'A clear destination and date make the saving much easier.' },
-    { fact: "Matilde's savings go into a Junior Depot", keywords: ['Junior Depot'], topic: 6, turn: 6, text: "For our daughter we opened a Junior Depot and will put in €50 a month.", ack: 'Small monthly amounts over many years add up well.' }
+    {
+      fact: 'the household take-home pay is €5,260 a month',
+      keywords: ['€5,260'],
+      topic: 0,
+      turn: 1,
+      text: 'Together we take home €5,260 a month after tax.',
+      ack: 'That is a solid base to plan from, and having the exact net number helps.'
+    },
+    {
+      fact: "the partner is Jonas and he doesn't like credit cards",
+      keywords: ['Jonas'],
+      topic: 0,
+      turn: 2,
+      text: 'My partner Jonas refuses to have a credit card, on principle, after his brother got into trouble with one.',
+      ack: 'A debit-only household is perfectly workable; it just needs a buffer for deposits like hotels.'
+    },
+    {
+      fact: 'purchases over €300 are discussed first',
+      keywords: ['€300'],
+      topic: 0,
+      turn: 6,
+      text: 'We agreed that anything over €300 gets discussed first, whoever pays.',
+      ack: 'A clear threshold is exactly the kind of rule that prevents arguments.',
+      refs: [
+        'My partner bought a new bike trailer without asking, which technically broke our spending threshold. How do we handle that without a fight?'
+      ]
+    },
+    {
+      fact: 'the mortgage is fixed at 4.35% until 2029',
+      keywords: ['4.35%'],
+      topic: 1,
+      turn: 0,
+      text: 'Our mortgage is fixed at 4.35% until 2029, about €1,385 a month.',
+      ack: 'A fixed rate until then gives you stability for the next few years.'
+    },
+    {
+      fact: 'daycare is at Kleine Eule',
+      keywords: ['Kleine Eule'],
+      topic: 1,
+      turn: 2,
+      text: "She starts daycare at Kleine Eule in September, and it's €640 a month including lunch.",
+      ack: 'Including lunch is good value; check the subsidy rules for your district.'
+    },
+    {
+      fact: 'the daughter is called Matilde',
+      keywords: ['Matilde'],
+      topic: 1,
+      turn: 4,
+      text: 'Our daughter Matilde turns two in the spring, so costs will change again.',
+      ack: 'Costs change a lot at each stage, so review the childcare line then.'
+    },
+    {
+      fact: 'the grocery cap is €720 a month',
+      keywords: ['€720'],
+      topic: 1,
+      turn: 3,
+      text: "We'll try a grocery cap of €720 a month, including drugstore stuff.",
+      ack: 'A cap with drugstore items included is realistic for a family of three.'
+    },
+    {
+      fact: 'the emergency fund target is €18,000',
+      keywords: ['€18,000'],
+      topic: 2,
+      turn: 0,
+      text: 'We settled on an emergency fund target of €18,000.',
+      ack: "That's about four to five months of essentials for you, which is reasonable."
+    },
+    {
+      fact: 'the savings account is at Nordbank at 2.85%',
+      keywords: ['2.85%'],
+      topic: 2,
+      turn: 4,
+      text: 'The best instant-access account I found is at Nordbank, 2.85% with no minimum.',
+      ack: 'That is competitive; check whether the rate is guaranteed or introductory.'
+    },
+    {
+      fact: "the partner's bonus is about €2,300 in March",
+      keywords: ['€2,300'],
+      topic: 2,
+      turn: 6,
+      text: 'My partner gets a bonus in March, usually around €2,300 after tax.',
+      ack: 'Then you can decide now how to split it, before it arrives.'
+    },
+    {
+      fact: 'the Skoda timing belt repair costs €1,840',
+      keywords: ['€1,840'],
+      topic: 3,
+      turn: 0,
+      text: 'The garage quoted €1,840 for the timing belt and water pump on our 2014 Skoda Octavia.',
+      ack: "For an otherwise healthy car of that age, that's usually worth doing."
+    },
+    {
+      fact: 'the kitchen loan is with Küchenwelt at 0%',
+      keywords: ['Küchenwelt'],
+      topic: 3,
+      turn: 1,
+      text: 'The kitchen was financed through Küchenwelt at zero percent over four years.',
+      ack: 'Then keep paying it on schedule and let your savings work elsewhere.'
+    },
+    {
+      fact: 'they switched electricity to Stromwerk Nord',
+      keywords: ['Stromwerk'],
+      topic: 4,
+      turn: 0,
+      text: 'We switched electricity to Stromwerk Nord, twelve-month price guarantee.',
+      ack: 'A guaranteed price through the winter is a sensible choice.'
+    },
+    {
+      fact: 'the household insurance renews on 2026-11-30',
+      keywords: ['2026-11-30'],
+      topic: 4,
+      turn: 1,
+      text: 'Our household insurance renews on 2026-11-30, and I suspect it is overpriced.',
+      ack: 'Then compare offers in October, which gives you time to switch.'
+    },
+    {
+      fact: 'the internet contract ends on 31 August',
+      keywords: ['31 August'],
+      topic: 4,
+      turn: 6,
+      text: 'The internet contract ends on 31 August, and we pay far more than new customers.',
+      ack: 'Call a month before and ask for the current offer, or switch.'
+    },
+    {
+      fact: 'the employer matches pension contributions up to 4.5%',
+      keywords: ['4.5%'],
+      topic: 5,
+      turn: 0,
+      text: 'My employer matches pension contributions up to 4.5% of salary, and I currently put in nothing.',
+      ack: "Then that match is the first thing to fix: it's free money."
+    },
+    {
+      fact: 'the tax advisor is Frau Szymańska',
+      keywords: ['Szymańska'],
+      topic: 5,
+      turn: 2,
+      text: 'We have a tax advisor, Frau Szymańska, who did our return last year.',
+      ack: 'Good; ask her about allowances for childcare and investments at your next appointment.'
+    },
+    {
+      fact: 'they invest in an FTSE All-World ETF',
+      keywords: ['All-World'],
+      topic: 5,
+      turn: 1,
+      text: 'We decided to start with one FTSE All-World ETF in a monthly savings plan.',
+      ack: 'One broad global fund is a great, simple start.'
+    },
+    {
+      fact: 'the holiday goal is Lake Garda',
+      keywords: ['Lake Garda'],
+      topic: 6,
+      turn: 0,
+      text: 'The dream is two weeks at Lake Garda next August with his parents.',
+      ack: 'A clear destination and date make the saving much easier.'
+    },
+    {
+      fact: "Matilde's savings go into a Junior Depot",
+      keywords: ['Junior Depot'],
+      topic: 6,
+      turn: 6,
+      text: 'For our daughter we opened a Junior Depot and will put in €50 a month.',
+      ack: 'Small monthly amounts over many years add up well.'
+    }
   ]
 }
 

@@ -31,7 +31,8 @@ import { CHROMIUM_ARGS, chromiumPath } from '../e2e/support/chromium'
 
 const ROOT = resolve(__dirname, '..')
 const argv = process.argv.slice(2)
-const values = (name: string): string[] => argv.flatMap((a, i) => (a === name && argv[i + 1] !== undefined ? [argv[i + 1]!] : []))
+const values = (name: string): string[] =>
+  argv.flatMap((a, i) => (a === name && argv[i + 1] !== undefined ? [argv[i + 1]!] : []))
 const runs = Number(values('--runs')[0] ?? 5)
 const count = Number(values('--count')[0] ?? 100_000)
 const apps = values('--app').length ? values('--app') : ['out']
@@ -62,7 +63,12 @@ function text(n: number): string {
 }
 
 function jsonl(file: string, total: number): void {
-  writeFileSync(file, Array.from({ length: total }, (_, i) => JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: text(i + 1) })).join('\n'))
+  writeFileSync(
+    file,
+    Array.from({ length: total }, (_, i) =>
+      JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: text(i + 1) })
+    ).join('\n')
+  )
 }
 
 /** The database with both chats, built once per chat length. */
@@ -80,7 +86,10 @@ function database(): string {
     const file = join(dir, `${title.replace(' ', '-')}-${total}.jsonl`)
     jsonl(file, total)
     console.log(`importing ${total} messages as "${title}"…`)
-    execFileSync('npx', ['--no-install', 'distill', '--db', building, 'import', file, '--title', title], { cwd: ROOT, stdio: 'inherit' })
+    execFileSync('npx', ['--no-install', 'distill', '--db', building, 'import', file, '--title', title], {
+      cwd: ROOT,
+      stdio: 'inherit'
+    })
   }
   copyFileSync(building, db)
   return db
@@ -94,11 +103,15 @@ interface Server {
 /** `distill serve` of one built app folder (its main/cli.js), on its own process group. */
 async function serve(app: string, db: string): Promise<Server> {
   const cli = resolve(ROOT, app, 'main', 'cli.js')
-  const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(cli)}).main(process.argv)`, 'distill', '--db', db, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
+  const child = spawn(
+    process.execPath,
+    ['-e', `require(${JSON.stringify(cli)}).main(process.argv)`, 'distill', '--db', db, 'serve', '--port', '0'],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
+  )
   let err = ''
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
   const url = await new Promise<string>((ok, fail) => {
@@ -154,7 +167,10 @@ async function open(page: Page, title: string, newest: string): Promise<[number,
   const sent = Date.now()
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
   const inPage = await page.evaluate(() =>
-    Promise.race([(window as unknown as { __opened: Promise<number> }).__opened, new Promise<number>((done) => setTimeout(() => done(-1), 20_000))])
+    Promise.race([
+      (window as unknown as { __opened: Promise<number> }).__opened,
+      new Promise<number>((done) => setTimeout(() => done(-1), 20_000))
+    ])
   )
   if (inPage < 0) {
     await page.screenshot({ path: join(tmpdir(), 'distill-open-bench', 'stuck.png') })
@@ -162,8 +178,15 @@ async function open(page: Page, title: string, newest: string): Promise<[number,
   }
   if (verbose) {
     // The requests the open made, relative to the click: which ones the newest message waited for.
-    const requests = await page.evaluate(`performance.getEntriesByType('resource').map((e) => e.name.replace(/^.*\\/rpc\\//, '') + ' ' + Math.round(e.startTime - window.__clicked) + '→' + Math.round(e.responseEnd - window.__clicked)).join(', ')`)
-    if (process.env.MARKS) console.log(await page.evaluate(`performance.getEntriesByType('mark').filter((m) => m.startTime > window.__clicked).map((m) => m.name + '@' + Math.round(m.startTime - window.__clicked)).join(' ')`))
+    const requests = await page.evaluate(
+      `performance.getEntriesByType('resource').map((e) => e.name.replace(/^.*\\/rpc\\//, '') + ' ' + Math.round(e.startTime - window.__clicked) + '→' + Math.round(e.responseEnd - window.__clicked)).join(', ')`
+    )
+    if (process.env.MARKS)
+      console.log(
+        await page.evaluate(
+          `performance.getEntriesByType('mark').filter((m) => m.startTime > window.__clicked).map((m) => m.name + '@' + Math.round(m.startTime - window.__clicked)).join(' ')`
+        )
+      )
     console.log(`  ${title}: shown at ${inPage.toFixed(0)} ms; ${String(requests)}`)
   }
   return [inPage, Date.now() - sent]
@@ -198,7 +221,10 @@ async function main(): Promise<void> {
         const page = await context.newPage()
         try {
           await page.goto(server.url)
-          await page.getByRole('navigation', { name: 'Chats' }).getByRole('link', { name: new RegExp(LONG) }).waitFor()
+          await page
+            .getByRole('navigation', { name: 'Chats' })
+            .getByRole('link', { name: new RegExp(LONG) })
+            .waitFor()
           // The page settles (fonts, the sidebar's first answers) before the click, as it has when a person clicks.
           await page.waitForTimeout(500)
           const cdp = profileDir || traceDir ? await context.newCDPSession(page) : undefined
@@ -210,7 +236,11 @@ async function main(): Promise<void> {
               await cdp!.send('Profiler.setSamplingInterval', { interval: 200 })
               await cdp!.send('Profiler.start')
             }
-            if (profiling && traceDir) await browser.startTracing(page, { path: join(traceDir, `${app.replace(/\W/g, '_')}.json`), screenshots: false })
+            if (profiling && traceDir)
+              await browser.startTracing(page, {
+                path: join(traceDir, `${app.replace(/\W/g, '_')}.json`),
+                screenshots: false
+              })
             const timing = await open(page, title, label(total))
             if (profiling && profileDir) {
               const { profile } = await cdp!.send('Profiler.stop')

@@ -7,7 +7,14 @@ import { constants } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildStatus } from './lib/build-state.mjs'
-import { displayProblem, exitCodeFor, installElectron, locateElectron, splitStartArgs, userProblem } from './lib/launch-env.mjs'
+import {
+  displayProblem,
+  exitCodeFor,
+  installElectron,
+  locateElectron,
+  splitStartArgs,
+  userProblem
+} from './lib/launch-env.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { browser: browserRequested, forward } = splitStartArgs(process.argv.slice(2))

@@ -1,4 +1,4 @@
-// `npm test`: typecheck, lint, build, unit + integration (Vitest, real SQLite), then e2e (Playwright).
+// `npm test`: typecheck, lint, the formatter's check, build, unit + integration (Vitest, real SQLite), then e2e (Playwright).
 // The build comes before the unit tests because the command-line tests run the built `npx distill`;
 // scripts/e2e.mjs then finds it up to date and does not build again.
 import { spawnSync } from 'node:child_process'
@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 const steps = [
   ['typecheck', 'npm', ['run', '-s', 'typecheck']],
   ['lint', 'npm', ['run', '-s', 'lint']],
+  ['format', 'npm', ['run', '-s', 'format:check']],
   ['build', 'npx', ['electron-vite', 'build']],
   ['unit and integration', 'npm', ['run', '-s', 'test:unit']],
   ['launcher scripts', 'node', ['--test', 'scripts/lib/']],

@@ -32,7 +32,12 @@ export const anthropic: ChatAdapter = {
   provider: 'anthropic',
 
   parse(body) {
-    return { model: String(body.model ?? ''), stream: body.stream === true, includeUsage: true, messages: anthropicMessages(body) }
+    return {
+      model: String(body.model ?? ''),
+      stream: body.stream === true,
+      includeUsage: true,
+      messages: anthropicMessages(body)
+    }
   },
 
   json(turn) {
@@ -48,8 +53,15 @@ export const anthropic: ChatAdapter = {
     return {
       head: [
         // Input tokens arrive up front, output tokens in message_delta — as with the real API.
-        sseEvent('message_start', { type: 'message_start', message: { ...message(turn), usage: { input_tokens: turn.inputTokens, output_tokens: 1 } } }),
-        sseEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+        sseEvent('message_start', {
+          type: 'message_start',
+          message: { ...message(turn), usage: { input_tokens: turn.inputTokens, output_tokens: 1 } }
+        }),
+        sseEvent('content_block_start', {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '' }
+        }),
         sseEvent('ping', { type: 'ping' })
       ],
       chunks: turn.chunks.map((text) => [

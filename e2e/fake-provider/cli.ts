@@ -24,8 +24,7 @@ function parseArgs(argv: string[]) {
     else if (arg === '--usage-factor') {
       opts.usageFactor = Number(value())
       if (!(opts.usageFactor > 0)) usage()
-    }
-    else usage()
+    } else usage()
   }
   return opts
 }
@@ -40,7 +39,9 @@ async function main(): Promise<void> {
   console.log(`  ANTHROPIC_BASE_URL=${baseURLs.anthropic}`)
   console.log(`  GOOGLE_GENERATIVE_AI_BASE_URL=${baseURLs.google}`)
   console.log(`  OPENAI_COMPATIBLE_BASE_URL=${baseURLs.openaiCompatible}`)
-  console.log(`Any API key works except "${opts.badKey}". Faults: put [fake:429] [fake:500] [fake:401] [fake:stall] [fake:cut] [fake:slow] in a message.`)
+  console.log(
+    `Any API key works except "${opts.badKey}". Faults: put [fake:429] [fake:500] [fake:401] [fake:stall] [fake:cut] [fake:slow] in a message.`
+  )
   console.log(`Script: curl -X POST ${url}/__script -d '[{"reply":"Hi"},{"fault":"http429","retryAfterSeconds":2}]'`)
   const stop = () => {
     void server.close().then(() => process.exit(0))

@@ -15,7 +15,11 @@ afterAll(async () => {
 beforeEach(() => server.reset())
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body)
+  })
 
 const messages = [
   { role: 'user', content: 'What is the capital of France?' },
@@ -29,24 +33,47 @@ const expectedTokens = estimateInputTokens([
 
 describe('token counting endpoints (plain fetch)', () => {
   it('Anthropic POST /v1/messages/count_tokens returns {input_tokens}', async () => {
-    const res = await post('/v1/messages/count_tokens', { model: 'claude-sonnet-4-5', system: 'Be brief.', messages }, { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' })
+    const res = await post(
+      '/v1/messages/count_tokens',
+      { model: 'claude-sonnet-4-5', system: 'Be brief.', messages },
+      { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' }
+    )
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ input_tokens: expectedTokens })
   })
 
   it('Gemini POST :countTokens returns {totalTokens}, with the key in ?key=', async () => {
-    const contents = messages.map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] }))
+    const contents = messages.map((m) => ({
+      role: m.role === 'assistant' ? 'model' : 'user',
+      parts: [{ text: m.content }]
+    }))
     const res = await post('/v1beta/models/gemini-2.5-flash:countTokens?key=k', {
-      generateContentRequest: { model: 'models/gemini-2.5-flash', systemInstruction: { parts: [{ text: 'Be brief.' }] }, contents }
+      generateContentRequest: {
+        model: 'models/gemini-2.5-flash',
+        systemInstruction: { parts: [{ text: 'Be brief.' }] },
+        contents
+      }
     })
     expect(res.status).toBe(200)
     expect(await res.json()).toMatchObject({ totalTokens: expectedTokens })
-    expect(server.requests.at(-1)).toMatchObject({ provider: 'gemini-count-tokens', model: 'gemini-2.5-flash', query: {} })
+    expect(server.requests.at(-1)).toMatchObject({
+      provider: 'gemini-count-tokens',
+      model: 'gemini-2.5-flash',
+      query: {}
+    })
   })
 
   it('counts the same tokens the generation endpoint reports as input usage', async () => {
-    const count = await post('/v1/messages/count_tokens', { model: 'm', system: 'Be brief.', messages }, { 'x-api-key': 'k' })
-    const gen = await post('/v1/messages', { model: 'm', max_tokens: 100, system: 'Be brief.', messages }, { 'x-api-key': 'k' })
+    const count = await post(
+      '/v1/messages/count_tokens',
+      { model: 'm', system: 'Be brief.', messages },
+      { 'x-api-key': 'k' }
+    )
+    const gen = await post(
+      '/v1/messages',
+      { model: 'm', max_tokens: 100, system: 'Be brief.', messages },
+      { 'x-api-key': 'k' }
+    )
     const { input_tokens } = (await count.json()) as { input_tokens: number }
     const body = (await gen.json()) as { usage: { input_tokens: number }; content: Array<{ text: string }> }
     expect(body.usage.input_tokens).toBe(input_tokens)
@@ -85,7 +112,11 @@ describe('HTTP control endpoints', () => {
 
     const openai = createOpenAI({ baseURL: server.baseURLs.openai, apiKey: 'sk-secret' })
     expect((await generateText({ model: openai.chat('gpt-4o-mini'), prompt: 'a', maxRetries: 0 })).text).toBe('First.')
-    const anthropicRes = await post('/v1/messages', { model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: 'b' }] }, { 'x-api-key': 'sk-secret' })
+    const anthropicRes = await post(
+      '/v1/messages',
+      { model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: 'b' }] },
+      { 'x-api-key': 'sk-secret' }
+    )
     expect(((await anthropicRes.json()) as { content: Array<{ text: string }> }).content[0]?.text).toBe('Second.')
 
     const recorded = (await (await fetch(`${server.url}/__requests`)).json()) as Array<Record<string, unknown>>
@@ -100,21 +131,36 @@ describe('HTTP control endpoints', () => {
     const res = await post('/__script', { steps: [{ reply: 'ok' }, { fault: 'explode' }] })
     expect(res.status).toBe(400)
     expect(((await res.json()) as { error: string }).error).toMatch(/step 1: invalid fault/)
-    const gen = await post('/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, { authorization: 'Bearer k' })
-    expect(((await gen.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe('Reply to: hi')
+    const gen = await post(
+      '/v1/chat/completions',
+      { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+      { authorization: 'Bearer k' }
+    )
+    expect(
+      ((await gen.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content
+    ).toBe('Reply to: hi')
   })
 
   it('POST /__reset drops pending steps and the request log', async () => {
     server.script([{ reply: 'never used' }])
     await post('/__reset', {})
     expect(server.requests).toHaveLength(0)
-    const gen = await post('/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, { authorization: 'Bearer k' })
-    expect(((await gen.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe('Reply to: hi')
+    const gen = await post(
+      '/v1/chat/completions',
+      { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+      { authorization: 'Bearer k' }
+    )
+    expect(
+      ((await gen.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content
+    ).toBe('Reply to: hi')
   })
 
   it('serves GET /v1/models in OpenAI list format', async () => {
     const res = await fetch(`${server.url}/v1/models`, { headers: { authorization: 'Bearer k' } })
-    expect(await res.json()).toMatchObject({ object: 'list', data: expect.arrayContaining([{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake-provider' }]) })
+    expect(await res.json()).toMatchObject({
+      object: 'list',
+      data: expect.arrayContaining([{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake-provider' }])
+    })
   })
 
   it('unknown routes get a 404 instead of hanging', async () => {

@@ -27,14 +27,33 @@ type Factory = (apiKey: string) => LanguageModel
 
 /** Every SDK flavour Distill uses, each pointed at the fake through its ordinary baseURL option. */
 const providers: Array<[string, string, Factory]> = [
-  ['openai.chat', 'openai-chat', (apiKey) => createOpenAI({ baseURL: server.baseURLs.openai, apiKey }).chat('gpt-4o-mini')],
-  ['openai.responses', 'openai-responses', (apiKey) => createOpenAI({ baseURL: server.baseURLs.openai, apiKey })('gpt-4o-mini')],
-  ['anthropic', 'anthropic', (apiKey) => createAnthropic({ baseURL: server.baseURLs.anthropic, apiKey })('claude-sonnet-4-5')],
-  ['google', 'gemini', (apiKey) => createGoogleGenerativeAI({ baseURL: server.baseURLs.google, apiKey })('gemini-2.5-flash')],
+  [
+    'openai.chat',
+    'openai-chat',
+    (apiKey) => createOpenAI({ baseURL: server.baseURLs.openai, apiKey }).chat('gpt-4o-mini')
+  ],
+  [
+    'openai.responses',
+    'openai-responses',
+    (apiKey) => createOpenAI({ baseURL: server.baseURLs.openai, apiKey })('gpt-4o-mini')
+  ],
+  [
+    'anthropic',
+    'anthropic',
+    (apiKey) => createAnthropic({ baseURL: server.baseURLs.anthropic, apiKey })('claude-sonnet-4-5')
+  ],
+  [
+    'google',
+    'gemini',
+    (apiKey) => createGoogleGenerativeAI({ baseURL: server.baseURLs.google, apiKey })('gemini-2.5-flash')
+  ],
   [
     'openai-compatible',
     'openai-chat',
-    (apiKey) => createOpenAICompatible({ name: 'local', baseURL: server.baseURLs.openaiCompatible, apiKey, includeUsage: true })('llama3.2')
+    (apiKey) =>
+      createOpenAICompatible({ name: 'local', baseURL: server.baseURLs.openaiCompatible, apiKey, includeUsage: true })(
+        'llama3.2'
+      )
   ]
 ]
 
@@ -82,7 +101,13 @@ describe.each(providers)('%s through the real SDK', (_label, recordedAs, model) 
     expect(r.usage?.inputTokens).toBe(EXPECTED_INPUT)
     expect(r.usage?.outputTokens).toBe(estimateOutputTokens(REPLY))
     const rec = server.requests.at(-1)
-    expect(rec).toMatchObject({ provider: recordedAs, stream: true, outcome: 'ok', reply: REPLY, inputTokens: EXPECTED_INPUT })
+    expect(rec).toMatchObject({
+      provider: recordedAs,
+      stream: true,
+      outcome: 'ok',
+      reply: REPLY,
+      inputTokens: EXPECTED_INPUT
+    })
   })
 
   it('answers non-streamed requests with the same text and usage', async () => {
@@ -99,7 +124,9 @@ describe.each(providers)('%s through the real SDK', (_label, recordedAs, model) 
     expect(r.deltas).toEqual(['Hel', 'lo, ', 'world', '!'])
     expect(r.usage).toMatchObject({ inputTokens: 42, outputTokens: 7 })
     // The queue is empty again: back to the echo.
-    expect((await generateText({ model: model('sk-test'), prompt: 'again', maxRetries: 0 })).text).toBe('Reply to: again')
+    expect((await generateText({ model: model('sk-test'), prompt: 'again', maxRetries: 0 })).text).toBe(
+      'Reply to: again'
+    )
   })
 
   it('rejects the bad key with a 401 APICallError', async () => {
@@ -148,14 +175,21 @@ describe.each(providers)('%s through the real SDK', (_label, recordedAs, model) 
   it('holds a stalled stream open until the client aborts', async () => {
     server.script([{ fault: 'stall' }])
     const started = Date.now()
-    const r = await drain({ model: model('sk-test'), prompt: PROMPT, maxRetries: 0, abortSignal: AbortSignal.timeout(300) })
+    const r = await drain({
+      model: model('sk-test'),
+      prompt: PROMPT,
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(300)
+    })
     expect(Date.now() - started).toBeLessThan(5000)
     expect(r.aborted || r.errors.length > 0).toBe(true)
     expect(r.text).toBe('Reply ')
   })
 
   it('obeys the [fake:429] magic phrase without any script', async () => {
-    const e = await rejection(generateText({ model: model('sk-test'), prompt: 'please fail [fake:429]', maxRetries: 0 }))
+    const e = await rejection(
+      generateText({ model: model('sk-test'), prompt: 'please fail [fake:429]', maxRetries: 0 })
+    )
     expect(APICallError.isInstance(e) && e.statusCode).toBe(429)
   })
 })
@@ -171,7 +205,9 @@ describe('non-streamed faults', () => {
   it('a stalled JSON answer is ended by the abort signal', async () => {
     server.script([{ fault: 'stall' }])
     const started = Date.now()
-    await expect(generateText({ model: model(), prompt: PROMPT, maxRetries: 0, abortSignal: AbortSignal.timeout(200) })).rejects.toThrow()
+    await expect(
+      generateText({ model: model(), prompt: PROMPT, maxRetries: 0, abortSignal: AbortSignal.timeout(200) })
+    ).rejects.toThrow()
     expect(Date.now() - started).toBeLessThan(5000)
   })
 

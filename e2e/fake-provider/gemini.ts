@@ -24,7 +24,11 @@ export function geminiMessages(body: Record<string, unknown>): ChatMessage[] {
   for (const raw of asArray(req.contents)) {
     const c = asRecord(raw)
     // Gemini calls the assistant "model"; a missing role means user.
-    messages.push({ role: typeof c.role === 'string' ? c.role : 'user', text: textOf(c.parts), attachments: attachmentsOf(c.parts) })
+    messages.push({
+      role: typeof c.role === 'string' ? c.role : 'user',
+      text: textOf(c.parts),
+      attachments: attachmentsOf(c.parts)
+    })
   }
   return messages
 }
@@ -55,9 +59,15 @@ export const gemini: ChatAdapter = {
 
 function response(turn: Turn, text: string, final: boolean) {
   return {
-    candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0, ...(final ? { finishReason: 'STOP' } : {}) }],
+    candidates: [
+      { content: { parts: [{ text }], role: 'model' }, index: 0, ...(final ? { finishReason: 'STOP' } : {}) }
+    ],
     usageMetadata: final
-      ? { promptTokenCount: turn.inputTokens, candidatesTokenCount: turn.outputTokens, totalTokenCount: turn.inputTokens + turn.outputTokens }
+      ? {
+          promptTokenCount: turn.inputTokens,
+          candidatesTokenCount: turn.outputTokens,
+          totalTokenCount: turn.inputTokens + turn.outputTokens
+        }
       : { promptTokenCount: turn.inputTokens, totalTokenCount: turn.inputTokens },
     modelVersion: turn.model,
     responseId: turn.id

@@ -39,7 +39,14 @@ export const openaiChat: ChatAdapter = {
       object: 'chat.completion',
       created: turn.created,
       model: turn.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: turn.reply, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: turn.reply, refusal: null },
+          logprobs: null,
+          finish_reason: 'stop'
+        }
+      ],
       usage: usageOf(turn),
       system_fingerprint: null
     }
@@ -56,7 +63,16 @@ export const openaiChat: ChatAdapter = {
     const tail = [sseData(chunk({}, 'stop'))]
     // Real OpenAI sends usage in an extra chunk with empty choices, only when asked.
     if (turn.includeUsage) {
-      tail.push(sseData({ id: `chatcmpl-${turn.id}`, object: 'chat.completion.chunk', created: turn.created, model: turn.model, choices: [], usage: usageOf(turn) }))
+      tail.push(
+        sseData({
+          id: `chatcmpl-${turn.id}`,
+          object: 'chat.completion.chunk',
+          created: turn.created,
+          model: turn.model,
+          choices: [],
+          usage: usageOf(turn)
+        })
+      )
     }
     tail.push('data: [DONE]\n\n')
     return {
@@ -68,5 +84,9 @@ export const openaiChat: ChatAdapter = {
 }
 
 function usageOf(turn: Turn) {
-  return { prompt_tokens: turn.inputTokens, completion_tokens: turn.outputTokens, total_tokens: turn.inputTokens + turn.outputTokens }
+  return {
+    prompt_tokens: turn.inputTokens,
+    completion_tokens: turn.outputTokens,
+    total_tokens: turn.inputTokens + turn.outputTokens
+  }
 }

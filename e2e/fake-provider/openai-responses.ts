@@ -30,7 +30,11 @@ export const openaiResponses: ChatAdapter = {
   },
 
   json(turn) {
-    return { ...responseObject(turn, 'completed'), output: [messageItem(turn, 'completed', turn.reply)], usage: usageOf(turn) }
+    return {
+      ...responseObject(turn, 'completed'),
+      output: [messageItem(turn, 'completed', turn.reply)],
+      usage: usageOf(turn)
+    }
   },
 
   stream(turn) {
@@ -42,7 +46,10 @@ export const openaiResponses: ChatAdapter = {
     const head = [
       ev('response.created', { response: responseObject(turn, 'in_progress') }),
       ev('response.in_progress', { response: responseObject(turn, 'in_progress') }),
-      ev('response.output_item.added', { output_index: 0, item: { ...messageItem(turn, 'in_progress', null), content: [] } }),
+      ev('response.output_item.added', {
+        output_index: 0,
+        item: { ...messageItem(turn, 'in_progress', null), content: [] }
+      }),
       ev('response.content_part.added', { ...where, part: part('') })
     ]
     // Frames are built in emission order so sequence_number increases like the real API's.
@@ -52,7 +59,11 @@ export const openaiResponses: ChatAdapter = {
       ev('response.content_part.done', { ...where, part: part(turn.reply) }),
       ev('response.output_item.done', { output_index: 0, item: messageItem(turn, 'completed', turn.reply) }),
       ev('response.completed', {
-        response: { ...responseObject(turn, 'completed'), output: [messageItem(turn, 'completed', turn.reply)], usage: usageOf(turn) }
+        response: {
+          ...responseObject(turn, 'completed'),
+          output: [messageItem(turn, 'completed', turn.reply)],
+          usage: usageOf(turn)
+        }
       })
     ]
     return { head, chunks, tail }

@@ -9,7 +9,12 @@ export function textOf(value: unknown): string {
   if (value == null) return ''
   if (typeof value === 'string') return value
   // Images and files are recorded as attachments, not text.
-  if (Array.isArray(value)) return value.filter((v) => attachmentOf(v) === null).map(textOf).filter((t) => t.length > 0).join('\n')
+  if (Array.isArray(value))
+    return value
+      .filter((v) => attachmentOf(v) === null)
+      .map(textOf)
+      .filter((t) => t.length > 0)
+      .join('\n')
   if (typeof value === 'object') {
     const o = value as Record<string, unknown>
     if (typeof o.text === 'string') return o.text

@@ -5,7 +5,13 @@ const FAULTS: readonly Fault[] = ['http401', 'http429', 'http500', 'stall', 'cut
 
 /** Magic phrases let a human trigger faults from the app's own composer, no scripting needed. */
 const MAGIC = /\[fake:(401|429|500|stall|cut|slow)\]/i
-const MAGIC_FAULT: Record<string, Fault> = { '401': 'http401', '429': 'http429', '500': 'http500', stall: 'stall', cut: 'cut' }
+const MAGIC_FAULT: Record<string, Fault> = {
+  '401': 'http401',
+  '429': 'http429',
+  '500': 'http500',
+  stall: 'stall',
+  cut: 'cut'
+}
 
 /** What the server will do for one generation request. */
 export interface Plan {
@@ -52,9 +58,11 @@ export function parseSteps(input: unknown): ScriptStep[] {
     const bad = (field: string): never => {
       throw new Error(`step ${i}: invalid ${field}`)
     }
-    if (s.for !== undefined && s.for !== 'reply' && s.for !== 'title' && s.for !== 'summary') bad('for (reply, title or summary)')
+    if (s.for !== undefined && s.for !== 'reply' && s.for !== 'title' && s.for !== 'summary')
+      bad('for (reply, title or summary)')
     if (s.reply !== undefined && typeof s.reply !== 'string') bad('reply')
-    if (s.chunks !== undefined && !(Array.isArray(s.chunks) && s.chunks.every((c) => typeof c === 'string'))) bad('chunks')
+    if (s.chunks !== undefined && !(Array.isArray(s.chunks) && s.chunks.every((c) => typeof c === 'string')))
+      bad('chunks')
     if (s.fault !== undefined && !FAULTS.includes(s.fault as Fault)) bad(`fault (one of ${FAULTS.join(', ')})`)
     if (s.retryAfterSeconds !== undefined && !isNonNegative(s.retryAfterSeconds)) bad('retryAfterSeconds')
     if (s.delayMs !== undefined && !isNonNegative(s.delayMs)) bad('delayMs')

@@ -128,7 +128,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 export async function startFakeProvider(options: FakeProviderOptions = {}): Promise<FakeProvider> {
   const badKey = options.badKey ?? 'bad-key'
   const requireKey = options.requireKey ?? true
-  const models = options.models ?? ['fake-model', 'gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'llama3.2:latest']
+  const models = options.models ?? [
+    'fake-model',
+    'gpt-4o-mini',
+    'claude-sonnet-4-5',
+    'gemini-2.5-flash',
+    'llama3.2:latest'
+  ]
   const log = options.log ?? (() => {})
   const queue = new ScriptQueue()
   const titleQueue = new ScriptQueue()
@@ -145,14 +151,23 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   let seq = 0
   let usageFactor = options.usageFactor ?? 1
   /** The server's own count of a request's input: its estimate at the configured factor. */
-  const countInput = (messages: Parameters<typeof estimateInputTokens>[0]) => Math.max(1, Math.round(estimateInputTokens(messages) * usageFactor))
+  const countInput = (messages: Parameters<typeof estimateInputTokens>[0]) =>
+    Math.max(1, Math.round(estimateInputTokens(messages) * usageFactor))
 
-  async function handleChat(route: Route, adapter: ChatAdapter, body: Record<string, unknown>, rec: RecordedRequest, res: ServerResponse) {
+  async function handleChat(
+    route: Route,
+    adapter: ChatAdapter,
+    body: Record<string, unknown>,
+    rec: RecordedRequest,
+    res: ServerResponse
+  ) {
     const parsed = adapter.parse(body, route.model)
     const stream = route.stream ?? parsed.stream
     rec.model = parsed.model
     rec.stream = stream
-    rec.attachments = parsed.messages.flatMap((m, message) => (m.attachments ?? []).map((a) => ({ message, role: m.role, ...a })))
+    rec.attachments = parsed.messages.flatMap((m, message) =>
+      (m.attachments ?? []).map((a) => ({ message, role: m.role, ...a }))
+    )
     let plan: Plan
     if (isTitleRequest(parsed.messages)) {
       requests.splice(requests.indexOf(rec), 1)
@@ -182,7 +197,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       sendJson(res, statusOf[kind], errorBody(route.family, kind, message), headers)
     if (plan.fault === 'http401') return fail('auth', 'Invalid API key (scripted by the fake provider).')
     if (plan.fault === 'http429') {
-      return fail('rate_limit', 'Rate limit reached (scripted by the fake provider).', { 'retry-after': String(plan.retryAfterSeconds) })
+      return fail('rate_limit', 'Rate limit reached (scripted by the fake provider).', {
+        'retry-after': String(plan.retryAfterSeconds)
+      })
     }
     if (plan.fault === 'http500') return fail('server', 'Internal server error (scripted by the fake provider).')
 
@@ -224,7 +241,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       try {
         const steps = parseSteps(JSON.parse((await readBody(req)) || 'null'))
         enqueue(steps)
-        return sendJson(res, 200, { ok: true, queued: steps.length, pending: queue.pending + titleQueue.pending + summaryQueue.pending })
+        return sendJson(res, 200, {
+          ok: true,
+          queued: steps.length,
+          pending: queue.pending + titleQueue.pending + summaryQueue.pending
+        })
       } catch (e) {
         return sendJson(res, 400, { ok: false, error: e instanceof Error ? e.message : String(e) })
       }
@@ -242,7 +263,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     if (local?.kind === 'ollama-model-info' && req.method === 'POST' && path === '/api/show') {
       const asked = (JSON.parse((await readBody(req)) || '{}') as { model?: string }).model ?? ''
       const n = local.windows[asked]
-      return n ? sendJson(res, 200, { parameters: 'stop "<|eot_id|>"', model_info: { 'general.architecture': 'llama', 'llama.context_length': n } }) : sendJson(res, 404, { error: 'model not found' })
+      return n
+        ? sendJson(res, 200, {
+            parameters: 'stop "<|eot_id|>"',
+            model_info: { 'general.architecture': 'llama', 'llama.context_length': n }
+          })
+        : sendJson(res, 404, { error: 'model not found' })
     }
     if (local && req.method === 'GET') {
       const windows = Object.entries(local.windows)
@@ -252,9 +278,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       const lm = /^\/api\/v0\/models\/(.+)$/.exec(path)
       if (local.kind === 'lm-studio' && lm) {
         const n = local.windows[decodeURIComponent(lm[1]!)]
-        return n ? sendJson(res, 200, { id: lm[1], state: 'loaded', loaded_context_length: n, max_context_length: n * 4 }) : sendJson(res, 404, { error: 'model not found' })
+        return n
+          ? sendJson(res, 200, { id: lm[1], state: 'loaded', loaded_context_length: n, max_context_length: n * 4 })
+          : sendJson(res, 404, { error: 'model not found' })
       }
-      if (local.kind === 'llama.cpp' && path === '/props') return sendJson(res, 200, { default_generation_settings: { n_ctx: windows[0]?.[1] } })
+      if (local.kind === 'llama.cpp' && path === '/props')
+        return sendJson(res, 200, { default_generation_settings: { n_ctx: windows[0]?.[1] } })
     }
 
     const route = routeOf(req.method ?? 'GET', path)
@@ -270,7 +299,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     const query = Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'key'))
     const provider =
-      route.kind === 'models' ? 'openai-models' : route.kind === 'count' ? `${route.family}-count-tokens` : (route.adapter?.provider ?? route.family)
+      route.kind === 'models'
+        ? 'openai-models'
+        : route.kind === 'count'
+          ? `${route.family}-count-tokens`
+          : (route.adapter?.provider ?? route.family)
     const rec: RecordedRequest = {
       seq: ++seq,
       provider,
@@ -285,7 +318,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     requests.push(rec)
 
-    const fail = (kind: ErrorKind, message: string) => sendJson(res, statusOf[kind], errorBody(route.family, kind, message))
+    const fail = (kind: ErrorKind, message: string) =>
+      sendJson(res, statusOf[kind], errorBody(route.family, kind, message))
     // Anthropic lists its models at the same path as OpenAI, with its own key header.
     const key = apiKeyOf(route.kind === 'models' && req.headers['x-api-key'] ? 'anthropic' : route.family, req, url)
     if (!key && requireKey) return fail('auth', 'Missing API key.')
@@ -294,14 +328,22 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
 
     if (route.kind === 'models') {
       rec.outcome = 'ok'
-      if (route.family === 'gemini') return sendJson(res, 200, { models: models.map((id) => ({ name: `models/${id}` })) })
-      return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-provider' })) })
+      if (route.family === 'gemini')
+        return sendJson(res, 200, { models: models.map((id) => ({ name: `models/${id}` })) })
+      return sendJson(res, 200, {
+        object: 'list',
+        data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-provider' }))
+      })
     }
     if (route.kind === 'count') {
       rec.outcome = 'ok'
       const tokens = countInput(route.family === 'gemini' ? geminiMessages(body) : anthropicMessages(body))
       rec.inputTokens = tokens
-      if (route.family === 'gemini') return sendJson(res, 200, { totalTokens: tokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }] })
+      if (route.family === 'gemini')
+        return sendJson(res, 200, {
+          totalTokens: tokens,
+          promptTokensDetails: [{ modality: 'TEXT', tokenCount: tokens }]
+        })
       return sendJson(res, 200, { input_tokens: tokens })
     }
     return handleChat(route, route.adapter ?? openaiChat, body, rec, res)

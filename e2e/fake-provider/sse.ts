@@ -46,7 +46,11 @@ export interface StreamOptions {
 
 /** Writes a StreamPlan as SSE. stall: head + first chunk, then silence. cut: a few chunks, then the socket dies. */
 export async function runStream(res: ServerResponse, plan: StreamPlan, opts: StreamOptions): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' })
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive'
+  })
   for (const frame of plan.head) await write(res, frame)
   const n = plan.chunks.length
   const cutAt = Math.max(1, Math.min(3, Math.floor(n / 2)))

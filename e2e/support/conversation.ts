@@ -133,7 +133,10 @@ async function settled(page: Page): Promise<void> {
     .waitFor({ state: 'detached', timeout: 10_000 })
     .catch(() => {})
   await page.waitForFunction(
-    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+    () =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
     undefined,
     { timeout: 5_000 }
   )

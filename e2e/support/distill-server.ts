@@ -52,7 +52,9 @@ function withoutProviderEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * Runs the real browser-mode server the way the README says (`npx distill serve`, in the project
  * root) on a fresh database and waits for the address it prints.
  */
-export async function startDistill(options: { dbFile?: string; env?: Record<string, string> } = {}): Promise<DistillServer> {
+export async function startDistill(
+  options: { dbFile?: string; env?: Record<string, string> } = {}
+): Promise<DistillServer> {
   const dir = options.dbFile ? undefined : mkdtempSync(join(tmpdir(), 'distill-e2e-'))
   const dbFile = options.dbFile ?? join(dir!, 'distill.db')
   const child: ChildProcess = spawn('npx', ['--no-install', 'distill', '--db', dbFile, 'serve', '--port', '0'], {

@@ -28,11 +28,19 @@ const inputs = ['src', 'package.json']
 describe('buildStatus', () => {
   it('needs a build when an output is missing', () => {
     const root = project({ 'src/a.ts': 100, 'out/main/index.js': 200 })
-    assert.deepEqual(buildStatus(root, { outputs, inputs }), { needed: true, reason: 'out/renderer/index.html is missing' })
+    assert.deepEqual(buildStatus(root, { outputs, inputs }), {
+      needed: true,
+      reason: 'out/renderer/index.html is missing'
+    })
   })
 
   it('is up to date when every source is older than the oldest output', () => {
-    const root = project({ 'src/a.ts': 100, 'package.json': 100, 'out/main/index.js': 200, 'out/renderer/index.html': 300 })
+    const root = project({
+      'src/a.ts': 100,
+      'package.json': 100,
+      'out/main/index.js': 200,
+      'out/renderer/index.html': 300
+    })
     assert.equal(buildStatus(root, { outputs, inputs }).needed, false)
   })
 

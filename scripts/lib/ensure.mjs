@@ -48,7 +48,8 @@ export function ensureNative({ runtime, paths, targetAbi, rebuild, notice, probe
   // the build folder before it compiles).
   let previous = null
   if (first.result.ok) previous = { runtime: 'node', abi: String(process.versions.modules) }
-  else if (first.result.builtAbi) previous = { runtime: guessRuntime(first.result.builtAbi), abi: first.result.builtAbi }
+  else if (first.result.builtAbi)
+    previous = { runtime: guessRuntime(first.result.builtAbi), abi: first.result.builtAbi }
   if (previous) stash(paths, previous.runtime, previous.abi)
   const putBack = () => {
     try {

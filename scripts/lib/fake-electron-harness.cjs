@@ -37,14 +37,29 @@ class FakeWebContents extends EventEmitter {
     super()
     this.url = ''
     this.destroyed = false
-    this.mainFrame = { get url() { return this._c.url }, parent: null, processId: 1, routingId: frameIds++ }
+    this.mainFrame = {
+      get url() {
+        return this._c.url
+      },
+      parent: null,
+      processId: 1,
+      routingId: frameIds++
+    }
     this.mainFrame._c = this
     this.session = { addWordToSpellCheckerDictionary() {} }
   }
-  getURL() { return this.url }
-  isDestroyed() { return this.destroyed }
-  send(channel, payload) { report.sent.push({ channel, event: payload && payload.event }) }
-  setWindowOpenHandler(h) { this.openHandler = h }
+  getURL() {
+    return this.url
+  }
+  isDestroyed() {
+    return this.destroyed
+  }
+  send(channel, payload) {
+    report.sent.push({ channel, event: payload && payload.event })
+  }
+  setWindowOpenHandler(h) {
+    this.openHandler = h
+  }
   replaceMisspelling() {}
 }
 
@@ -57,18 +72,32 @@ class BrowserWindow extends EventEmitter {
     windows.push(this)
     report.windows.push(this.record)
   }
-  static getAllWindows() { return windows.filter((w) => !w.destroyed) }
+  static getAllWindows() {
+    return windows.filter((w) => !w.destroyed)
+  }
   loadFile(file) {
     this.record.loaded = file
     this.webContents.url = pathToFileURL(file).href
     setImmediate(() => this.emit('ready-to-show'))
     return Promise.resolve()
   }
-  loadURL(url) { this.record.loaded = url; this.webContents.url = url; return Promise.resolve() }
-  show() { this.record.shown = true }
-  isDestroyed() { return !!this.destroyed }
-  isVisible() { return this.record.shown }
-  isMinimized() { return false }
+  loadURL(url) {
+    this.record.loaded = url
+    this.webContents.url = url
+    return Promise.resolve()
+  }
+  show() {
+    this.record.shown = true
+  }
+  isDestroyed() {
+    return !!this.destroyed
+  }
+  isVisible() {
+    return this.record.shown
+  }
+  isMinimized() {
+    return false
+  }
   focus() {}
   setBackgroundColor() {}
   close() {
@@ -83,21 +112,36 @@ class BrowserWindow extends EventEmitter {
 const app = {
   isPackaged: false,
   getPath: (name) => report.setPaths[name] || join(userDataRoot, name),
-  setPath: (name, value) => { report.setPaths[name] = value },
-  enableSandbox: () => { report.sandboxEnabled = true },
+  setPath: (name, value) => {
+    report.setPaths[name] = value
+  },
+  enableSandbox: () => {
+    report.sandboxEnabled = true
+  },
   requestSingleInstanceLock: () => scenario !== 'second-instance',
-  on: (event, fn) => { appEvents.on(event, fn); return app },
+  on: (event, fn) => {
+    appEvents.on(event, fn)
+    return app
+  },
   whenReady: () => ready,
   isReady: () => true,
-  quit: () => { report.quit++; appEvents.emit('will-quit') },
-  exit: (code) => { report.exitCode = code }
+  quit: () => {
+    report.quit++
+    appEvents.emit('will-quit')
+  },
+  exit: (code) => {
+    report.exitCode = code
+  }
 }
 
 const electron = {
   app,
   BrowserWindow,
   ipcMain: {
-    handle: (channel, fn) => { handlers.set(channel, fn); report.handlers.push(channel) },
+    handle: (channel, fn) => {
+      handlers.set(channel, fn)
+      report.handlers.push(channel)
+    },
     removeHandler: (channel) => handlers.delete(channel)
   },
   dialog: { showErrorBox: (title, message) => report.errorBoxes.push({ title, message }) },
@@ -105,7 +149,10 @@ const electron = {
     defaultSession: {
       webRequest: {
         onHeadersReceived: (listener) => {
-          listener({ url: 'file:///x', responseHeaders: {} }, (r) => (report.csp = r.responseHeaders['Content-Security-Policy'][0]))
+          listener(
+            { url: 'file:///x', responseHeaders: {} },
+            (r) => (report.csp = r.responseHeaders['Content-Security-Policy'][0])
+          )
         }
       },
       setPermissionRequestHandler: () => report.permissionHandlers++,
@@ -120,7 +167,10 @@ const electron = {
     encryptString: (s) => Buffer.from(s).reverse(),
     decryptString: (b) => Buffer.from(b).reverse().toString()
   },
-  Menu: { buildFromTemplate: (t) => ({ template: t, popup() {} }), setApplicationMenu: (m) => (report.menu = m.template.map((i) => i.label ?? i.role)) },
+  Menu: {
+    buildFromTemplate: (t) => ({ template: t, popup() {} }),
+    setApplicationMenu: (m) => (report.menu = m.template.map((i) => i.label ?? i.role))
+  },
   Notification: Object.assign(function () {}, { isSupported: () => false }),
   clipboard: { writeText() {} },
   shell: { openExternal: async () => {} }
@@ -137,7 +187,15 @@ async function main() {
   resolveReady()
   // Start-up opens the database before the window: on a busy machine that takes a while, so wait
   // for the window to be shown (or for start-up to give up) instead of a fixed pause.
-  for (let waited = 0; waited < 10_000 && !windows[0]?.record.shown && !report.errorBoxes.length && !report.quit && report.exitCode === null; waited += 25) {
+  for (
+    let waited = 0;
+    waited < 10_000 &&
+    !windows[0]?.record.shown &&
+    !report.errorBoxes.length &&
+    !report.quit &&
+    report.exitCode === null;
+    waited += 25
+  ) {
     await new Promise((r) => setTimeout(r, 25))
   }
   const win = windows[0]

@@ -12,7 +12,8 @@ export function displayProblem(platform = process.platform, env = process.env) {
 
 /** null when Electron may run as this user; Chromium's sandbox refuses root on Linux. */
 export function userProblem(platform = process.platform, uid = process.getuid?.()) {
-  if (platform === 'linux' && uid === 0) return "Electron's sandbox does not run as root (start Distill as a normal user)"
+  if (platform === 'linux' && uid === 0)
+    return "Electron's sandbox does not run as root (start Distill as a normal user)"
   return null
 }
 
@@ -54,7 +55,8 @@ export function installElectron(root, { timeoutMs = 60_000, env = process.env } 
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe']
   })
-  if (result.error?.code === 'ETIMEDOUT') return { ok: false, detail: `the download took longer than ${Math.round(timeoutMs / 1000)} s` }
+  if (result.error?.code === 'ETIMEDOUT')
+    return { ok: false, detail: `the download took longer than ${Math.round(timeoutMs / 1000)} s` }
   if (result.error) return { ok: false, detail: result.error.message }
   if (result.status !== 0) return { ok: false, detail: firstErrorLine(result.stderr) || `exit code ${result.status}` }
   return { ok: true, detail: 'downloaded' }
@@ -62,7 +64,10 @@ export function installElectron(root, { timeoutMs = 60_000, env = process.env } 
 
 /** "TypeError: fetch failed" out of a stack trace. */
 export function firstErrorLine(text = '') {
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean)
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
   return lines.find((l) => /^\w*Error\b|^error\b/i.test(l)) ?? lines[0] ?? ''
 }
 

@@ -3,7 +3,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
-import { displayProblem, exitCodeFor, firstErrorLine, installElectron, locateElectron, splitStartArgs, userProblem } from './launch-env.mjs'
+import {
+  displayProblem,
+  exitCodeFor,
+  firstErrorLine,
+  installElectron,
+  locateElectron,
+  splitStartArgs,
+  userProblem
+} from './launch-env.mjs'
 
 const dirs = []
 afterEach(() => {
@@ -55,7 +63,10 @@ describe('locateElectron', () => {
 
   it('finds dist/<path.txt>', () => {
     const root = fakeRoot({ pathTxt: 'electron', binary: 'electron' })
-    assert.deepEqual(locateElectron(root, {}), { ok: true, path: join(root, 'node_modules', 'electron', 'dist', 'electron') })
+    assert.deepEqual(locateElectron(root, {}), {
+      ok: true,
+      path: join(root, 'node_modules', 'electron', 'dist', 'electron')
+    })
   })
 
   it('reports a missing electron package', () => {

@@ -17,8 +17,8 @@ const layerRules = new Set([
   'distill/in-place-globals'
 ])
 
-const shellImports = "import { app } from 'electron'\nimport { spawn } from 'node:child_process'\nimport { openDatabase } from '../db/client'\nexport { app, spawn, openDatabase }"
-
+const shellImports =
+  "import { app } from 'electron'\nimport { spawn } from 'node:child_process'\nimport { openDatabase } from '../db/client'\nexport { app, spawn, openDatabase }"
 
 async function lint(filePath, code) {
   const [result] = await eslint.lintText(code, { filePath: `${root}${filePath}` })
@@ -27,13 +27,25 @@ async function lint(filePath, code) {
 
 const forbidden = [
   ['engine → providers', 'src/main/engine/probe.ts', "export { streamReply } from '../providers/stream-reply'"],
-  ['engine → providers, spelled from the root', 'src/main/engine/probe.ts', "export { streamReply } from '../../main/providers/stream-reply'"],
+  [
+    'engine → providers, spelled from the root',
+    'src/main/engine/probe.ts',
+    "export { streamReply } from '../../main/providers/stream-reply'"
+  ],
   ['engine → app', 'src/main/engine/probe.ts', "export { createApp } from '../app'"],
   ['engine → cli', 'src/main/engine/probe.ts', "import '../cli/index'"],
-  ['engine → services, even for types', 'src/main/engine/probe.ts', "export type { Logger } from '../services/service-deps'"],
+  [
+    'engine → services, even for types',
+    'src/main/engine/probe.ts',
+    "export type { Logger } from '../services/service-deps'"
+  ],
   ['engine → tiktoken', 'src/main/engine/probe.ts', "export { get_encoding } from 'tiktoken'"],
   ['engine → node:fs', 'src/main/engine/probe.ts', "export { readFileSync } from 'node:fs'"],
-  ['engine → shared values', 'src/main/engine/probe.ts', "export { messageText } from '../../shared/domain/chat-message'"],
+  [
+    'engine → shared values',
+    'src/main/engine/probe.ts',
+    "export { messageText } from '../../shared/domain/chat-message'"
+  ],
   ['engine calls new Date()', 'src/main/engine/probe.ts', 'export const at = new Date()'],
   ['engine calls Date.now()', 'src/main/engine/probe.ts', 'export const at = Date.now()'],
   ['engine calls performance.now()', 'src/main/engine/probe.ts', 'export const at = performance.now()'],
@@ -51,7 +63,11 @@ const forbidden = [
   ['renderer → main', 'src/renderer/src/probe.ts', "export { createApp } from '../../main/app'"],
   ['renderer → contract values', 'src/renderer/src/probe.ts', "export { routes } from '../../shared/contract'"],
   ['preload → main', 'src/preload/probe.ts', "export { createApp } from '../main/app'"],
-  ['production code → test support', 'src/main/services/probe.ts', "export { useTempDir } from '../../../test/support/temp-dir'"],
+  [
+    'production code → test support',
+    'src/main/services/probe.ts',
+    "export { useTempDir } from '../../../test/support/temp-dir'"
+  ],
   ['production code → vitest', 'src/main/tokens/probe.ts', "export { expect } from 'vitest'"],
   ['a package nobody declared', 'src/main/services/probe.ts', "export { padStart } from 'left-pad'"],
   // Unknown files: every file belongs to an element, so a new place fails until the config names its layer.
@@ -76,13 +92,21 @@ const forbidden = [
   ['engine aliases Date', 'src/main/engine/probe.ts', 'const D = Date\nexport const at = D.now()'],
   ['engine aliases Math', 'src/main/engine/probe.ts', 'const M = Math\nexport const roll = M.random()'],
   ['engine builds a Date from no time', 'src/main/engine/probe.ts', 'export const at = new Date(...[])'],
-  ['engine reads the clock through Intl', 'src/main/engine/probe.ts', 'export const today = new Intl.DateTimeFormat().format()'],
+  [
+    'engine reads the clock through Intl',
+    'src/main/engine/probe.ts',
+    'export const today = new Intl.DateTimeFormat().format()'
+  ],
   ['engine loads a module at run time', 'src/main/engine/probe.ts', "export const later = () => import('./truncate')"],
   ['engine reads import.meta', 'src/main/engine/probe.ts', 'export const here = import.meta.url'],
   // Imports the resolver cannot see fail in production code.
-  ['a computed module name', 'src/main/services/probe.ts', "export const load = (name: string) => import(name)"],
+  ['a computed module name', 'src/main/services/probe.ts', 'export const load = (name: string) => import(name)'],
   ['import = require', 'src/main/services/probe.ts', "import electron = require('electron')\nexport { electron }"],
-  ['process.getBuiltinModule', 'src/main/services/probe.ts', "export const cp = process.getBuiltinModule('child_process')"],
+  [
+    'process.getBuiltinModule',
+    'src/main/services/probe.ts',
+    "export const cp = process.getBuiltinModule('child_process')"
+  ],
   ['production code → a unit test', 'src/main/services/probe.ts', "export * from './chat-export.test'"],
   // The worker thread reads stored parts, nothing else of the database.
   ['workers → the rest of db', 'src/main/workers/probe.ts', "export { openDatabase } from '../db/client'"],
@@ -91,7 +115,11 @@ const forbidden = [
 
 const allowed = [
   ['engine → its own files', 'src/main/engine/probe.ts', "export { truncate } from './truncate'"],
-  ['engine → shared types', 'src/main/engine/probe.ts', "export type { ChatMessage } from '../../shared/domain/chat-message'"],
+  [
+    'engine → shared types',
+    'src/main/engine/probe.ts',
+    "export type { ChatMessage } from '../../shared/domain/chat-message'"
+  ],
   ['services → engine', 'src/main/services/probe.ts', "export { buildContext } from '../engine/build-context'"],
   ['services → shared errors', 'src/main/services/probe.ts', "export { AppError } from '../../shared/app-error'"],
   ['transport → services', 'src/main/transport/probe.ts', "export type { Logger } from '../services/service-deps'"],
@@ -101,11 +129,27 @@ const allowed = [
   ['renderer → react', 'src/renderer/src/probe.ts', "export { useState } from 'react'"],
   ['shell → electron', 'src/main/platform/probe.ts', "export { app } from 'electron'"],
   ['cli → app', 'src/main/cli/probe.ts', "export { createApp } from '../app'"],
-  ['tests → test support', 'src/main/services/probe.test.ts', "export { useTempDir } from '../../../test/support/temp-dir'"],
-  ['engine → Date and Math in place', 'src/main/engine/probe.ts', 'export const day = (t: number, x: unknown): Date | number => (x instanceof Date ? new Date(t) : Math.max(Date.UTC(2026, 0, 1), t))'],
+  [
+    'tests → test support',
+    'src/main/services/probe.test.ts',
+    "export { useTempDir } from '../../../test/support/temp-dir'"
+  ],
+  [
+    'engine → Date and Math in place',
+    'src/main/engine/probe.ts',
+    'export const day = (t: number, x: unknown): Date | number => (x instanceof Date ? new Date(t) : Math.max(Date.UTC(2026, 0, 1), t))'
+  ],
   ['engine .mts → its own files', 'src/main/engine/probe.mts', "export { truncate } from './truncate'"],
-  ['workers → the stored parts reader', 'src/main/workers/probe.ts', "export { storedPartsReader } from '../db/repositories/message-parts-repo'"],
-  ['workers → the import thread writer', 'src/main/workers/probe.ts', "export { openSecondConnection, restoreChat } from '../db/repositories/restore-repo'"],
+  [
+    'workers → the stored parts reader',
+    'src/main/workers/probe.ts',
+    "export { storedPartsReader } from '../db/repositories/message-parts-repo'"
+  ],
+  [
+    'workers → the import thread writer',
+    'src/main/workers/probe.ts',
+    "export { openSecondConnection, restoreChat } from '../db/repositories/restore-repo'"
+  ],
   ['a test of a single-file element', 'src/main/logger.test.ts', "export { createApp } from './app'"],
   ['a script', 'scripts/probe.mjs', "export { spawn } from 'node:child_process'"],
   ['a benchmark', 'bench/probe.bench.ts', "export { createApp } from '../src/main/app'"],

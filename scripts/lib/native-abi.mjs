@@ -104,7 +104,8 @@ export function probeInNode(paths, env = process.env) {
     stdio: ['ignore', 'pipe', 'pipe']
   })
   if (result.status === 0) return { ok: true }
-  const message = `${result.stderr ?? ''}${result.error ? result.error.message : ''}`.trim() || `exit code ${result.status}`
+  const message =
+    `${result.stderr ?? ''}${result.error ? result.error.message : ''}`.trim() || `exit code ${result.status}`
   return { ok: false, abiProblem: isAbiProblem(message), builtAbi: builtAbiFromError(message), message }
 }
 

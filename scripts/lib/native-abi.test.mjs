@@ -32,20 +32,23 @@ function setup(content = `node-${NODE_ABI}`) {
       const abi = what.slice('electron-'.length)
       return { ok: false, abiProblem: true, builtAbi: abi, message: `compiled ... using NODE_MODULE_VERSION ${abi}.` }
     }
-    if (what === 'broken') return { ok: false, abiProblem: false, builtAbi: null, message: 'SyntaxError in database.js' }
+    if (what === 'broken')
+      return { ok: false, abiProblem: false, builtAbi: null, message: 'SyntaxError in database.js' }
     return { ok: false, abiProblem: true, builtAbi: null, message: 'Could not locate the bindings file' }
   }
   const rebuilds = []
-  const rebuildTo = (content, ok = true) => (runtime, abi) => {
-    rebuilds.push([runtime, abi])
-    // node-gyp deletes the build folder first
-    rmSync(join(paths.moduleDir, 'build'), { recursive: true, force: true })
-    if (ok) {
-      mkdirSync(join(paths.moduleDir, 'build', 'Release'), { recursive: true })
-      writeFileSync(paths.binary, content)
+  const rebuildTo =
+    (content, ok = true) =>
+    (runtime, abi) => {
+      rebuilds.push([runtime, abi])
+      // node-gyp deletes the build folder first
+      rmSync(join(paths.moduleDir, 'build'), { recursive: true, force: true })
+      if (ok) {
+        mkdirSync(join(paths.moduleDir, 'build', 'Release'), { recursive: true })
+        writeFileSync(paths.binary, content)
+      }
+      return { ok, output: ok ? 'built' : 'gyp ERR! could not download headers' }
     }
-    return { ok, output: ok ? 'built' : 'gyp ERR! could not download headers' }
-  }
   const notices = []
   const run = (runtime, rebuild = rebuildTo('unexpected')) =>
     ensureNative({
@@ -129,11 +132,14 @@ describe('ensureNative', () => {
 
   it('puts the previous build back when the rebuild fails', () => {
     const t = setup()
-    assert.throws(() => t.run('electron', t.rebuildTo('', false)), (err) => {
-      assert.ok(err instanceof NativeBuildError)
-      assert.match(err.message, /could not download headers/)
-      return true
-    })
+    assert.throws(
+      () => t.run('electron', t.rebuildTo('', false)),
+      (err) => {
+        assert.ok(err instanceof NativeBuildError)
+        assert.match(err.message, /could not download headers/)
+        return true
+      }
+    )
     assert.equal(t.binary(), `node-${NODE_ABI}`)
     assert.equal(readMarker(t.paths)?.runtime, 'node')
   })

@@ -27,9 +27,17 @@ describe('sessions and messages on a real SQLite file', () => {
     const reopened = openApp(file, clock)
     const list = await reopened.router.call('sessions.list', {})
     expect(list.ok).toBe(true)
-    const { sessions } = (list as { data: { sessions: Array<{ id: string; title: string; messageCount: number; lastMessagePreview: string }> } }).data
+    const { sessions } = (
+      list as {
+        data: { sessions: Array<{ id: string; title: string; messageCount: number; lastMessagePreview: string }> }
+      }
+    ).data
     expect(sessions.map((s) => s.id)).toEqual([first.id, second.id])
-    expect(sessions[0]).toMatchObject({ title: 'Trip planning', messageCount: 4, lastMessagePreview: 'And a hotel near the station' })
+    expect(sessions[0]).toMatchObject({
+      title: 'Trip planning',
+      messageCount: 4,
+      lastMessagePreview: 'And a hotel near the station'
+    })
     const messages = reopened.services.chat.messages(first.id)
     expect(messages.map((m) => [m.seq, m.role, m.parts, m.status, m.error?.code])).toEqual([
       [1, 'user', [{ type: 'text', text: 'Book the train to Lyon' }], 'complete', undefined],
@@ -45,7 +53,10 @@ describe('sessions and messages on a real SQLite file', () => {
     const app = openApp(join(tempDir(), 'distill.db'))
     const session = app.services.sessions.create()
     expect(session.title).toBe('New chat')
-    app.services.chat.send(session.id, 'How do I rotate an API key without downtime in our Kubernetes cluster setup?\nMore.')
+    app.services.chat.send(
+      session.id,
+      'How do I rotate an API key without downtime in our Kubernetes cluster setup?\nMore.'
+    )
     expect(app.services.sessions.get(session.id).title).toBe('How do I rotate an API key without downtime in our…')
     await app.close()
   })
@@ -55,7 +66,12 @@ describe('sessions and messages on a real SQLite file', () => {
     app.services.sessions.create('Budget 50% cut')
     app.services.sessions.create('Budget review')
     app.services.sessions.create('snake_case names')
-    expect(app.services.sessions.list('budget').map((s) => s.title).sort()).toEqual(['Budget 50% cut', 'Budget review'])
+    expect(
+      app.services.sessions
+        .list('budget')
+        .map((s) => s.title)
+        .sort()
+    ).toEqual(['Budget 50% cut', 'Budget review'])
     expect(app.services.sessions.list('50%').map((s) => s.title)).toEqual(['Budget 50% cut'])
     expect(app.services.sessions.list('e_c').map((s) => s.title)).toEqual(['snake_case names'])
     await app.close()
@@ -67,12 +83,16 @@ describe('sessions and messages on a real SQLite file', () => {
     app.services.chat.send(session.id, 'the zebra crossing')
     const renamed = await app.router.call('sessions.rename', { id: session.id, title: '  Zebras  ' })
     expect(renamed).toMatchObject({ ok: true, data: { title: 'Zebras' } })
-    const fts = () => app.database.sqlite.prepare("SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'zebra'").get()
+    const fts = () =>
+      app.database.sqlite.prepare("SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'zebra'").get()
     expect(fts()).toEqual({ n: 1 })
     expect(await app.router.call('sessions.delete', { id: session.id })).toEqual({ ok: true, data: { id: session.id } })
     expect(app.database.sqlite.prepare('SELECT count(*) AS n FROM chat_messages').get()).toEqual({ n: 0 })
     expect(fts()).toEqual({ n: 0 })
-    expect(await app.router.call('sessions.get', { id: session.id })).toMatchObject({ ok: false, error: { code: 'not_found' } })
+    expect(await app.router.call('sessions.get', { id: session.id })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' }
+    })
     await app.close()
   })
 
@@ -92,7 +112,10 @@ describe('sessions and messages on a real SQLite file', () => {
     const empty = await app.router.call('chat.send', { sessionId: session.id, text: '   ' })
     expect(empty).toMatchObject({ ok: false, error: { code: 'invalid_input', message: 'Message cannot be empty' } })
     const huge = await app.router.call('chat.send', { sessionId: session.id, text: 'x'.repeat(1_000_001) })
-    expect(huge).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/too long/) } })
+    expect(huge).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/too long/) }
+    })
     expect(app.services.chat.messages(session.id)).toEqual([])
     await app.close()
   })
@@ -101,7 +124,10 @@ describe('sessions and messages on a real SQLite file', () => {
     const file = join(tempDir(), 'distill.db')
     const app = openApp(file)
     const bad = await app.router.call('settings.update', { thresholdPercent: 120 })
-    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ path: ['thresholdPercent'], message: 'At most 99%' }] } })
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', issues: [{ path: ['thresholdPercent'], message: 'At most 99%' }] }
+    })
     const good = await app.router.call('settings.update', { thresholdPercent: 90, strategy: 'tiered' })
     expect(good).toMatchObject({ ok: true, data: { thresholdPercent: 90, strategy: 'tiered', retentionTokens: 1000 } })
     app.database.sqlite.prepare("UPDATE settings SET value_json = '\"lots\"' WHERE key = 'thresholdPercent'").run()

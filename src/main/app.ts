@@ -73,7 +73,9 @@ export interface App {
 }
 
 function defaultCommand(): string {
-  return process.versions.electron ? 'the desktop app' : `distill ${process.argv.slice(2).find((a) => !a.startsWith('-')) ?? ''}`.trim()
+  return process.versions.electron
+    ? 'the desktop app'
+    : `distill ${process.argv.slice(2).find((a) => !a.startsWith('-')) ?? ''}`.trim()
 }
 
 /**
@@ -124,19 +126,33 @@ export function createApp(options: AppOptions): App {
     dir: attachmentsDir(onDisk ? dirname(options.dbFile) : join(tmpdir(), `distill-memory-${process.pid}`)),
     now: () => deps.clock.now()
   })
-  const sessions = createSessionsService(deps, () => newChatModel(), (hash) => {
-    const row = attachments.describe(hash)
-    if (!row) return undefined
-    try {
-      return { mediaType: row.mediaType, bytes: attachments.read(hash) }
-    } catch {
-      return undefined
+  const sessions = createSessionsService(
+    deps,
+    () => newChatModel(),
+    (hash) => {
+      const row = attachments.describe(hash)
+      if (!row) return undefined
+      try {
+        return { mediaType: row.mediaType, bytes: attachments.read(hash) }
+      } catch {
+        return undefined
+      }
     }
-  })
+  )
   const secrets =
     options.secrets ??
-    createFileSecretStore(options.dbFile === ':memory:' ? join(tmpdir(), `distill-secrets-${process.pid}.json`) : join(dirname(options.dbFile), 'secrets.json'))
-  const providers = createProvidersService({ secrets, settings, env: options.env ?? process.env, clock: deps.clock, fetch: options.fetch })
+    createFileSecretStore(
+      options.dbFile === ':memory:'
+        ? join(tmpdir(), `distill-secrets-${process.pid}.json`)
+        : join(dirname(options.dbFile), 'secrets.json')
+    )
+  const providers = createProvidersService({
+    secrets,
+    settings,
+    env: options.env ?? process.env,
+    clock: deps.clock,
+    fetch: options.fetch
+  })
   const models = createModelsService({
     settings,
     providers,
@@ -146,7 +162,8 @@ export function createApp(options: AppOptions): App {
     onWindowChange: (modelId) => {
       for (const s of sessions.list()) {
         const chat = settings.forChat(s)
-        if (chat.provider === 'openai-compatible' && chat.modelId === modelId) deps.emit('usage.changed', { sessionId: s.id })
+        if (chat.provider === 'openai-compatible' && chat.modelId === modelId)
+          deps.emit('usage.changed', { sessionId: s.id })
       }
     }
   })
@@ -174,9 +191,14 @@ export function createApp(options: AppOptions): App {
     preparedSummary: (sessionId) => compression.preparedState(sessionId),
     onDraft: readOnly ? undefined : (sessionId) => compression.prepareAhead(sessionId, 'typing'),
     attachmentTokens: (sessionId, cutoffSeq, spec) =>
-      attachments.attachedMessages(sessionId, { after: cutoffSeq }).reduce((sum, m) => sum + attachmentTokens(m.parts, spec), 0)
+      attachments
+        .attachedMessages(sessionId, { after: cutoffSeq })
+        .reduce((sum, m) => sum + attachmentTokens(m.parts, spec), 0)
   })
-  const extractive = options.summaryThread === false ? undefined : createExtractiveThread({ warn: (message) => log.warn(message), dbFile: database.file })
+  const extractive =
+    options.summaryThread === false
+      ? undefined
+      : createExtractiveThread({ warn: (message) => log.warn(message), dbFile: database.file })
   const compression = createCompressionService({
     ...deps,
     extractive,
@@ -189,7 +211,14 @@ export function createApp(options: AppOptions): App {
     backgroundRetryMs: options.backgroundRetryMs,
     preparedRetryMs: options.preparedRetryMs
   })
-  const titles = createTitleService({ ...deps, sessions, providers, settings, models, timeoutMs: options.titleTimeoutMs })
+  const titles = createTitleService({
+    ...deps,
+    sessions,
+    providers,
+    settings,
+    models,
+    timeoutMs: options.titleTimeoutMs
+  })
   const chat = createChatService({
     ...deps,
     attachments: createChatAttachments({
@@ -220,7 +249,19 @@ export function createApp(options: AppOptions): App {
     }
   })
   const history = createHistoryService({ ...deps, sessions, usage, settings })
-  const services: Services = { sessions, chat, settings, providers, models, usage, compression, history, recall, titles, attachments }
+  const services: Services = {
+    sessions,
+    chat,
+    settings,
+    providers,
+    models,
+    usage,
+    compression,
+    history,
+    recall,
+    titles,
+    attachments
+  }
   const info = (): AppInfo => ({
     name: 'Distill',
     version,

@@ -116,7 +116,9 @@ function run(): void {
       })
       const running = distill
       Menu.setApplicationMenu(
-        Menu.buildFromTemplate(appMenuTemplate(process.platform, (command) => running.events.emit('ui.command', { command })))
+        Menu.buildFromTemplate(
+          appMenuTemplate(process.platform, (command) => running.events.emit('ui.command', { command }))
+        )
       )
       notifyAutoCompressions(running.events, () => running.services.settings.get().notifications)
       openWindow()

@@ -3,7 +3,8 @@ import type { Logger } from './services/service-deps'
 /** Logs to stderr with a level prefix; stdout stays clean for the CLI's JSON. */
 export function createConsoleLogger(quiet = false): Logger {
   const write = (level: string, message: string, extra?: unknown) => {
-    const detail = extra instanceof Error ? (extra.stack ?? extra.message) : extra === undefined ? '' : JSON.stringify(extra)
+    const detail =
+      extra instanceof Error ? (extra.stack ?? extra.message) : extra === undefined ? '' : JSON.stringify(extra)
     process.stderr.write(`[distill] ${level} ${message}${detail ? ` ${detail}` : ''}\n`)
   }
   return {

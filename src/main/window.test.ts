@@ -109,7 +109,13 @@ function open() {
 
 function navigate(win: ReturnType<typeof open>, eventName: string, url: string, extra: Record<string, unknown> = {}) {
   let prevented = false
-  win.contents.emit(eventName, { url, isSameDocument: false, isMainFrame: true, ...extra, preventDefault: () => (prevented = true) })
+  win.contents.emit(eventName, {
+    url,
+    isSameDocument: false,
+    isMainFrame: true,
+    ...extra,
+    preventDefault: () => (prevented = true)
+  })
   return prevented
 }
 

@@ -14,13 +14,14 @@ const refuse = (message: string): Promise<RpcResult<unknown>> =>
 const bridge: DistillBridge = {
   request(route, input) {
     if (typeof route !== 'string' || route.length === 0) return refuse('The route must be a non-empty string.')
-    return ipcRenderer.invoke(IPC_CHANNEL, route, input).catch(
-      (err: unknown): RpcResult<unknown> => ({
-        ok: false,
-        // e.g. an input that cannot be cloned, or the main process is shutting down
-        error: { code: 'internal', message: `The request could not reach Distill: ${err instanceof Error ? err.message : String(err)}` }
-      })
-    ) as Promise<RpcResult<unknown>>
+    return ipcRenderer.invoke(IPC_CHANNEL, route, input).catch((err: unknown): RpcResult<unknown> => ({
+      ok: false,
+      // e.g. an input that cannot be cloned, or the main process is shutting down
+      error: {
+        code: 'internal',
+        message: `The request could not reach Distill: ${err instanceof Error ? err.message : String(err)}`
+      }
+    })) as Promise<RpcResult<unknown>>
   },
   subscribe(listener) {
     if (typeof listener !== 'function') throw new TypeError('subscribe() needs a function.')

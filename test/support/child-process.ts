@@ -17,7 +17,9 @@ export interface TsChild {
  * process: its CLI would run the script in a grandchild that SIGKILL could not reach.
  */
 export function spawnTs(script: string, args: string[], options: Pick<SpawnOptions, 'uid' | 'gid'> = {}): TsChild {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'))
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS')
+  )
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
     cwd: ROOT,
     env,
@@ -53,7 +55,9 @@ export function spawnTs(script: string, args: string[], options: Pick<SpawnOptio
       new Promise((resolve, reject) => {
         waiters.push({ prefix, resolve })
         check()
-        void exited.then(({ code, signal }) => reject(new Error(`child exited (${code ?? signal}) before "${prefix}":\n${stderr}`)))
+        void exited.then(({ code, signal }) =>
+          reject(new Error(`child exited (${code ?? signal}) before "${prefix}":\n${stderr}`))
+        )
       })
   }
 }

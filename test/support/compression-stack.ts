@@ -5,9 +5,11 @@ import { useTestApps } from './test-apps'
 
 /** A reply long enough that a few turns fill a 4,096-token window. */
 export const LONG_REPLY = (i: number) =>
-  `Answer ${i}: ` + 'This is a fairly detailed answer that goes on for a while to fill the context window quickly. '.repeat(6)
+  `Answer ${i}: ` +
+  'This is a fairly detailed answer that goes on for a while to fill the context window quickly. '.repeat(6)
 
-const isSummaryRequest = (r: { body: unknown }) => JSON.stringify(r.body).includes('conversation summarization assistant')
+const isSummaryRequest = (r: { body: unknown }) =>
+  JSON.stringify(r.body).includes('conversation summarization assistant')
 
 /**
  * Apps on the real stack whose chat model is a small-window model of the fake provider, with

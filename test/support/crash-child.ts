@@ -13,11 +13,21 @@ async function main(): Promise<void> {
     for (let j = 0; j < 3; j++) {
       const m = await app.services.chat.append(sessionId, {
         role: j % 2 ? 'assistant' : 'user',
-        parts: [{ type: 'text', text: `Round ${i}.${j}: the value of item ${i * 3 + j} is ${(i * 7919 + j) % 1000}. ` + 'Filler sentence about the plan. '.repeat(20) }]
+        parts: [
+          {
+            type: 'text',
+            text:
+              `Round ${i}.${j}: the value of item ${i * 3 + j} is ${(i * 7919 + j) % 1000}. ` +
+              'Filler sentence about the plan. '.repeat(20)
+          }
+        ]
       })
       process.stdout.write(`stored ${m.id}\n`)
     }
-    await app.services.compression.run(sessionId, { summarizer: i % 2 ? 'extractive' : 'truncate', retentionOverride: 200 })
+    await app.services.compression.run(sessionId, {
+      summarizer: i % 2 ? 'extractive' : 'truncate',
+      retentionOverride: 200
+    })
     if (i % 4 === 3) await app.services.compression.undo(sessionId)
     process.stdout.write(`compressed ${i}\n`)
   }

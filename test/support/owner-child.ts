@@ -10,7 +10,14 @@ function open(dbFile: string): Promise<string[]> {
   const app = createApp({ dbFile, mode: 'browser', command: 'owner-child', log: silentLogger, env: {} })
   const session = app.services.sessions.create('Streaming')
   // Stored without its token count, as after a crash while counting.
-  appendMessage(app.database.db, { id: 'uncounted', sessionId: session.id, role: 'user', parts: [{ type: 'text', text: 'Tell me a long story' }], status: 'complete', createdAt: Date.now() })
+  appendMessage(app.database.db, {
+    id: 'uncounted',
+    sessionId: session.id,
+    role: 'user',
+    parts: [{ type: 'text', text: 'Tell me a long story' }],
+    status: 'complete',
+    createdAt: Date.now()
+  })
   const reply = appendMessage(app.database.db, {
     id: 'streaming-reply',
     sessionId: session.id,

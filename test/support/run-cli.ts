@@ -9,7 +9,9 @@ export async function runCli(...args: string[]): Promise<string> {
     return true
   })
   try {
-    await buildProgram().exitOverride().parseAsync(['node', 'distill', ...args])
+    await buildProgram()
+      .exitOverride()
+      .parseAsync(['node', 'distill', ...args])
   } finally {
     write.mockRestore()
   }

@@ -26,7 +26,12 @@ export function samplePng(width = 4, height = 3, rgb: [number, number, number] =
   ihdr.set([8, 2, 0, 0, 0], 8)
   const row = Buffer.from([0, ...Array.from({ length: width }, () => rgb).flat()])
   const raw = Buffer.concat(Array.from({ length: height }, () => row))
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0))
+  ])
 }
 
 /** A real PDF with one line of text per page. */
@@ -37,7 +42,9 @@ export function samplePdf(pages: string[]): Buffer {
   objs.push(`<< /Type /Pages /Kids [${pages.map((_, i) => `${3 + i * 2} 0 R`).join(' ')}] /Count ${pages.length} >>`)
   pages.forEach((text, i) => {
     const stream = `BT /F1 18 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`
-    objs.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + i * 2} 0 R /Resources << /Font << /F1 ${fontId} 0 R >> >> >>`)
+    objs.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + i * 2} 0 R /Resources << /Font << /F1 ${fontId} 0 R >> >> >>`
+    )
     objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`)
   })
   objs.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>')

@@ -19,7 +19,10 @@ export function useFakeProvider(use: (fake: FakeProvider) => void): void {
 }
 
 /** Opens apps on given SQLite files, closing each after the test (or earlier, by `close`). */
-export function useOpenApps(): { open: (options: Partial<AppOptions> & { dbFile: string }) => App; close: (app: App) => Promise<void> } {
+export function useOpenApps(): {
+  open: (options: Partial<AppOptions> & { dbFile: string }) => App
+  close: (app: App) => Promise<void>
+} {
   const apps: App[] = []
   afterEach(async () => {
     for (const app of apps.splice(0)) await app.close()

@@ -24,8 +24,19 @@ describe('attachment store (real SQLite file, real folder)', () => {
     return { db: handle.db, store, clock, dir, close: handle.close }
   }
 
-  function message(db: ReturnType<typeof open>['db'], sessionId: string, parts: Parameters<typeof appendMessage>[1]['parts']) {
-    return appendMessage(db, { id: `m-${Math.random()}`, sessionId, role: 'user', parts, status: 'complete', createdAt: 1 })
+  function message(
+    db: ReturnType<typeof open>['db'],
+    sessionId: string,
+    parts: Parameters<typeof appendMessage>[1]['parts']
+  ) {
+    return appendMessage(db, {
+      id: `m-${Math.random()}`,
+      sessionId,
+      role: 'user',
+      parts,
+      status: 'complete',
+      createdAt: 1
+    })
   }
 
   function session(db: ReturnType<typeof open>['db'], id: string) {
@@ -37,7 +48,15 @@ describe('attachment store (real SQLite file, real folder)', () => {
     const { store, dir, close } = open()
     const png = samplePng(40, 30)
     const part = await store.upload({ filename: 'C:\\Users\\me\\shot.png', mediaType: 'image/png', data: png })
-    expect(part).toEqual({ type: 'attachment', filename: 'shot.png', mediaType: 'image/png', size: png.length, hash: sha(png), width: 40, height: 30 })
+    expect(part).toEqual({
+      type: 'attachment',
+      filename: 'shot.png',
+      mediaType: 'image/png',
+      size: png.length,
+      hash: sha(png),
+      width: 40,
+      height: 30
+    })
     const file = join(dir, 'attachments', part.hash!.slice(0, 2), part.hash!.slice(2))
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(statSync(join(dir, 'attachments')).mode & 0o777).toBe(0o700)
@@ -45,27 +64,41 @@ describe('attachment store (real SQLite file, real folder)', () => {
     const again = await store.upload({ filename: 'copy.png', mediaType: '', data: png })
     expect(again.hash).toBe(part.hash)
     expect(readdirSync(join(dir, 'attachments', part.hash!.slice(0, 2)))).toHaveLength(1)
-    const pdf = await store.upload({ filename: 'report.pdf', mediaType: 'application/pdf', data: samplePdf(['one', 'two', 'three']) })
+    const pdf = await store.upload({
+      filename: 'report.pdf',
+      mediaType: 'application/pdf',
+      data: samplePdf(['one', 'two', 'three'])
+    })
     expect(pdf).toMatchObject({ mediaType: 'application/pdf', pages: 3 })
-    const code = await store.upload({ filename: 'main.ts', mediaType: 'video/mp2t', data: Buffer.from('export const x = 1\n') })
+    const code = await store.upload({
+      filename: 'main.ts',
+      mediaType: 'video/mp2t',
+      data: Buffer.from('export const x = 1\n')
+    })
     expect(code.mediaType).toBe('text/plain')
     close()
   })
 
   it('refuses what it cannot take, with a sentence, and stores nothing', async () => {
     const { store, dir, close } = open()
-    await expect(store.upload({ filename: 'song.mp3', mediaType: 'audio/mpeg', data: Buffer.from([1, 2, 3]) })).rejects.toThrow(
+    await expect(
+      store.upload({ filename: 'song.mp3', mediaType: 'audio/mpeg', data: Buffer.from([1, 2, 3]) })
+    ).rejects.toThrow(
       '“song.mp3” can’t be attached. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.'
     )
-    await expect(store.upload({ filename: 'fake.png', mediaType: 'image/png', data: Buffer.from('not an image') })).rejects.toThrow(
-      'is not a PNG, JPEG, WebP or GIF image'
-    )
-    await expect(store.upload({ filename: 'notes.txt', mediaType: 'text/plain', data: Buffer.from([0x68, 0, 0xff]) })).rejects.toThrow('holds binary data')
-    await expect(store.upload({ filename: 'broken.pdf', mediaType: 'application/pdf', data: Buffer.from('%PDF-1.4 nothing') })).rejects.toThrow(
-      'could not be read as a PDF'
-    )
+    await expect(
+      store.upload({ filename: 'fake.png', mediaType: 'image/png', data: Buffer.from('not an image') })
+    ).rejects.toThrow('is not a PNG, JPEG, WebP or GIF image')
+    await expect(
+      store.upload({ filename: 'notes.txt', mediaType: 'text/plain', data: Buffer.from([0x68, 0, 0xff]) })
+    ).rejects.toThrow('holds binary data')
+    await expect(
+      store.upload({ filename: 'broken.pdf', mediaType: 'application/pdf', data: Buffer.from('%PDF-1.4 nothing') })
+    ).rejects.toThrow('could not be read as a PDF')
     const big = Buffer.alloc(MAX_ATTACHMENT_BYTES + 1, 0x61)
-    await expect(store.upload({ filename: 'big.txt', mediaType: 'text/plain', data: big })).rejects.toThrow('“big.txt” is 5.0 MB; a file can be up to 5.0 MB.')
+    await expect(store.upload({ filename: 'big.txt', mediaType: 'text/plain', data: big })).rejects.toThrow(
+      '“big.txt” is 5.0 MB; a file can be up to 5.0 MB.'
+    )
     expect(existsSync(join(dir, 'attachments'))).toBe(false)
     close()
   })
@@ -74,7 +107,11 @@ describe('attachment store (real SQLite file, real folder)', () => {
     const { db, store, clock, dir, close } = open()
     const a = await store.upload({ filename: 'a.png', mediaType: 'image/png', data: samplePng(2, 2, [1, 2, 3]) })
     const shared = await store.upload({ filename: 's.txt', mediaType: 'text/plain', data: Buffer.from('shared') })
-    const draft = await store.upload({ filename: 'draft.txt', mediaType: 'text/plain', data: Buffer.from('not sent yet') })
+    const draft = await store.upload({
+      filename: 'draft.txt',
+      mediaType: 'text/plain',
+      data: Buffer.from('not sent yet')
+    })
     message(db, session(db, 'one'), [{ type: 'text', text: 'hi' }, a, shared])
     message(db, session(db, 'two'), [shared])
     deleteSession(db, 'one')
@@ -107,9 +144,17 @@ describe('attachment store (real SQLite file, real folder)', () => {
     const notes = Buffer.from('# Ops notes\n\nThe backup bucket is s3://amber-vault.\n')
     await store.upload({ filename: 'ops.md', mediaType: 'text/markdown', data: notes })
     await store.upload({ filename: 'ops.md', mediaType: 'text/markdown', data: notes })
-    await store.upload({ filename: 'report.pdf', mediaType: 'application/pdf', data: samplePdf(['Quarterly revenue rose', 'Costs fell']) })
-    const chunks = () => db.all<{ hash: string; text: string }>(sql`SELECT hash, text FROM attachment_chunks ORDER BY text`)
-    expect(chunks().map((c) => c.text)).toEqual(['# Ops notes\n\nThe backup bucket is s3://amber-vault.', expect.stringMatching(/^\[page 1\]\nQuarterly revenue rose/)])
+    await store.upload({
+      filename: 'report.pdf',
+      mediaType: 'application/pdf',
+      data: samplePdf(['Quarterly revenue rose', 'Costs fell'])
+    })
+    const chunks = () =>
+      db.all<{ hash: string; text: string }>(sql`SELECT hash, text FROM attachment_chunks ORDER BY text`)
+    expect(chunks().map((c) => c.text)).toEqual([
+      '# Ops notes\n\nThe backup bucket is s3://amber-vault.',
+      expect.stringMatching(/^\[page 1\]\nQuarterly revenue rose/)
+    ])
     expect(store.describe(sha(notes))?.description).toBe('Ops notes')
     // Unsent past its grace: swept, and its passages with it.
     store.sweep()

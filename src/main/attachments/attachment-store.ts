@@ -39,7 +39,6 @@ export interface AttachmentStoreOptions {
 
 export type AttachmentStore = ReturnType<typeof createAttachmentStore>
 
-
 /**
  * Content-addressed attachments: the bytes in `dir/ab/cdef…` (named by their sha-256), one row per
  * file in `attachments`. The same bytes attached twice are stored once.
@@ -69,19 +68,30 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
       if (refusal && bytes.length > MAX_ATTACHMENT_BYTES) throw new AppError('invalid_input', refusal)
       // Read on a thread of its own, within limits: a 14,000-page file neither blocks nor exhausts the app.
       const pdf = await readPdf(bytes)
-      if (pdf === null) throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
+      if (pdf === null)
+        throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
       // Its text, for the manifest's line and recall; a PDF of scans has none, which is no error.
       const { pages, texts } = pdf
       const text = texts.map((t, i) => `[page ${i + 1}]\n${t}`).join('\n\n')
-      return { mediaType: 'application/pdf', pages, description: describePdf(texts, pages), text: texts.some((t) => t.trim()) ? text : null }
+      return {
+        mediaType: 'application/pdf',
+        pages,
+        description: describePdf(texts, pages),
+        text: texts.some((t) => t.trim()) ? text : null
+      }
     }
     if (refusal) throw new AppError('invalid_input', refusal)
     const kind = attachmentKind(claimed, filename)
-    if (kind === 'image') throw new AppError('invalid_input', `“${filename}” is not a PNG, JPEG, WebP or GIF image the way its name says.`)
-    if (kind === 'pdf') throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
+    if (kind === 'image')
+      throw new AppError('invalid_input', `“${filename}” is not a PNG, JPEG, WebP or GIF image the way its name says.`)
+    if (kind === 'pdf')
+      throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
     const text = decodeText(bytes)
     if (text === null) {
-      throw new AppError('invalid_input', `“${filename}” holds binary data, not text. Distill takes ${ATTACHMENT_TYPES_SENTENCE}.`)
+      throw new AppError(
+        'invalid_input',
+        `“${filename}” holds binary data, not text. Distill takes ${ATTACHMENT_TYPES_SENTENCE}.`
+      )
     }
     return { mediaType: textMediaType(claimed), description: describeText(text, filename), text }
   }
@@ -116,14 +126,23 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
       // Uploading again marks it unsent, so a sweep after another chat's deletion keeps it for this draft.
       db.insert(attachments)
         .values({ hash, size: input.data.length, createdAt: at, ...row })
-        .onConflictDoUpdate({ target: attachments.hash, set: { used: false, createdAt: at, description: row.description } })
+        .onConflictDoUpdate({
+          target: attachments.hash,
+          set: { used: false, createdAt: at, description: row.description }
+        })
         .run()
       if (text) {
         // Counted now, in slices, so sending it later finds the count remembered (chat-attachments.ts).
         if (attachmentKind(info.mediaType, filename) === 'text') await countTextTokensAsync(text, 'o200k_base')
         await indexInBatches(hash, chunkText(text))
       }
-      const part: AttachmentPart = { type: 'attachment', filename, mediaType: info.mediaType, size: input.data.length, hash }
+      const part: AttachmentPart = {
+        type: 'attachment',
+        filename,
+        mediaType: info.mediaType,
+        size: input.data.length,
+        hash
+      }
       if (info.pages !== undefined) part.pages = info.pages
       if (info.width && info.height) Object.assign(part, { width: info.width, height: info.height })
       return part
@@ -145,7 +164,11 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
         }
         if (!text) continue
         indexChunks(db, row.hash, chunkText(text))
-        if (row.description === null) db.update(attachments).set({ description: describeText(text) }).where(eq(attachments.hash, row.hash)).run()
+        if (row.description === null)
+          db.update(attachments)
+            .set({ description: describeText(text) })
+            .where(eq(attachments.hash, row.hash))
+            .run()
         indexed++
       }
       return indexed
@@ -161,7 +184,13 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
      */
     attachedMessages(sessionId: string, range: { after?: number; upTo?: number }) {
       const rows = db
-        .selectDistinct({ id: chatMessages.id, seq: chatMessages.seq, role: chatMessages.role, createdAt: chatMessages.createdAt, parts: chatMessages.parts })
+        .selectDistinct({
+          id: chatMessages.id,
+          seq: chatMessages.seq,
+          role: chatMessages.role,
+          createdAt: chatMessages.createdAt,
+          parts: chatMessages.parts
+        })
         .from(messageAttachments)
         .innerJoin(chatMessages, eq(chatMessages.id, messageAttachments.messageId))
         .where(
@@ -204,7 +233,12 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
      * writing the file and its row). Returns the hashes removed.
      */
     sweep(options: { orphanFiles?: boolean } = {}): string[] {
-      const unreferenced = notExists(db.select({ one: sql`1` }).from(messageAttachments).where(eq(messageAttachments.hash, attachments.hash)))
+      const unreferenced = notExists(
+        db
+          .select({ one: sql`1` })
+          .from(messageAttachments)
+          .where(eq(messageAttachments.hash, attachments.hash))
+      )
       const gone = db
         .select({ hash: attachments.hash })
         .from(attachments)
@@ -212,7 +246,9 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
         .all()
         .map((r) => r.hash)
       for (let i = 0; i < gone.length; i += 500) {
-        db.delete(attachments).where(inArray(attachments.hash, gone.slice(i, i + 500))).run()
+        db.delete(attachments)
+          .where(inArray(attachments.hash, gone.slice(i, i + 500)))
+          .run()
       }
       for (const hash of gone) rmSync(pathOf(hash), { force: true })
       if (options.orphanFiles) gone.push(...removeOrphanFiles())
@@ -229,7 +265,13 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
         const file = join(dir, prefix, name)
         const hash = prefix + name
         const old = statSync(file).mtimeMs < now() - UNSENT_GRACE_MS
-        if (name.endsWith('.tmp') ? old : HASH.test(hash) && old && !db.select({ h: attachments.hash }).from(attachments).where(eq(attachments.hash, hash)).get()) {
+        if (
+          name.endsWith('.tmp')
+            ? old
+            : HASH.test(hash) &&
+              old &&
+              !db.select({ h: attachments.hash }).from(attachments).where(eq(attachments.hash, hash)).get()
+        ) {
           rmSync(file, { force: true })
           removed.push(hash)
         }

@@ -7,8 +7,12 @@ describe('one line of what a file was', () => {
   })
 
   it('takes a code file’s first comment of substance, past shebangs and "use strict"', () => {
-    expect(describeText("#!/usr/bin/env node\n'use strict'\n// Parses the nightly billing export\nconst x = 1", 'bill.js')).toBe('Parses the nightly billing export')
-    expect(describeText('/**\n * Loads the user settings from disk.\n */\nexport function load() {}', 'load.ts')).toBe('Loads the user settings from disk.')
+    expect(
+      describeText("#!/usr/bin/env node\n'use strict'\n// Parses the nightly billing export\nconst x = 1", 'bill.js')
+    ).toBe('Parses the nightly billing export')
+    expect(describeText('/**\n * Loads the user settings from disk.\n */\nexport function load() {}', 'load.ts')).toBe(
+      'Loads the user settings from disk.'
+    )
     expect(describeText('# Deploy script for staging\nset -e\n', 'deploy.sh')).toBe('Deploy script for staging')
   })
 
@@ -18,7 +22,9 @@ describe('one line of what a file was', () => {
   })
 
   it('describes a table by its rows and columns', () => {
-    expect(describeText('date,amount,payee\n2026-01-02,12.50,Cafe\n2026-01-03,8,Bus\n', 'spend.csv')).toBe('CSV with 2 rows; columns: date, amount, payee')
+    expect(describeText('date,amount,payee\n2026-01-02,12.50,Cafe\n2026-01-03,8,Bus\n', 'spend.csv')).toBe(
+      'CSV with 2 rows; columns: date, amount, payee'
+    )
   })
 
   it('keeps a line short', () => {
@@ -33,7 +39,9 @@ describe('one line of what a file was', () => {
   })
 
   it('gives an image its size and the words sent with it', () => {
-    expect(describeImage({ width: 320, height: 200 }, 'What does this chart show?')).toBe('320×200 image, sent with “What does this chart show?”')
+    expect(describeImage({ width: 320, height: 200 }, 'What does this chart show?')).toBe(
+      '320×200 image, sent with “What does this chart show?”'
+    )
     expect(describeImage({}, '')).toBe('Image')
   })
 })

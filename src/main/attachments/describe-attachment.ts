@@ -21,7 +21,7 @@ const letters = (line: string) => (line.slice(0, LINE_CHARS).match(/\p{L}/gu) ??
 /** Lines with something in them, counted without splitting the whole file. */
 function filledLines(text: string): number {
   let n = 0
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const end = text.indexOf('\n', at)
     const stop = end < 0 ? text.length : end
     if (/\S/.test(text.slice(at, Math.min(stop, at + LINE_CHARS)))) n++
@@ -40,8 +40,14 @@ function commentText(line: string): string | null {
 const NOISE = /^\s*(#!|# -\*-|['"]use strict['"]|[-=_*~`#{}()[\];,.<>/\\|]+\s*$)/
 
 function csvDescription(text: string, separator: string, kind: string): string | null {
-  const first = text.slice(0, HEAD_CHARS).split(/\r?\n/).find((l) => l.trim() !== '')
-  const header = first?.slice(0, LINE_CHARS).split(separator).map((c) => c.trim().replace(/^"|"$/g, ''))
+  const first = text
+    .slice(0, HEAD_CHARS)
+    .split(/\r?\n/)
+    .find((l) => l.trim() !== '')
+  const header = first
+    ?.slice(0, LINE_CHARS)
+    .split(separator)
+    .map((c) => c.trim().replace(/^"|"$/g, ''))
   if (!header || header.length < 2) return null
   const rows = filledLines(text) - 1
   return clip(`${kind} with ${rows} ${rows === 1 ? 'row' : 'rows'}; columns: ${header.join(', ')}`)
@@ -56,9 +62,13 @@ export function describeText(text: string, filename = ''): string | null {
   const ext = filename.toLowerCase().split('.').pop() ?? ''
   if (ext === 'csv') return csvDescription(text, ',', 'CSV')
   if (ext === 'tsv') return csvDescription(text, '\t', 'TSV')
-  const lines = text.slice(0, HEAD_CHARS).split(/\r?\n/, 400).map((l) => l.slice(0, LINE_CHARS))
+  const lines = text
+    .slice(0, HEAD_CHARS)
+    .split(/\r?\n/, 400)
+    .map((l) => l.slice(0, LINE_CHARS))
   const heading = lines.slice(0, 40).find((l) => /^#{1,6}\s+\S/.test(l) && letters(l) >= 2)
-  if (heading && !/\.(py|sh|bash|zsh|rb|pl|r|yaml|yml|toml|ini|cfg|conf|env)$/i.test(filename)) return clip(heading.replace(/^#+\s*/, '').replace(/\s*#+\s*$/, ''))
+  if (heading && !/\.(py|sh|bash|zsh|rb|pl|r|yaml|yml|toml|ini|cfg|conf|env)$/i.test(filename))
+    return clip(heading.replace(/^#+\s*/, '').replace(/\s*#+\s*$/, ''))
   for (const line of lines.slice(0, 30)) {
     if (NOISE.test(line)) continue
     const comment = commentText(line)
@@ -75,7 +85,10 @@ export function describeText(text: string, filename = ''): string | null {
 export function describePdf(pages: readonly string[], total = pages.length): string | null {
   const partial = total > pages.length ? `Text read from ${pages.length} of ${total} pages` : null
   for (const page of pages.slice(0, 3)) {
-    const line = page.slice(0, HEAD_CHARS).split(/\r?\n/).find((l) => letters(l) >= 3)
+    const line = page
+      .slice(0, HEAD_CHARS)
+      .split(/\r?\n/)
+      .find((l) => letters(l) >= 3)
     if (line) return clip(partial ? `${partial}: ${line}` : line)
   }
   return partial

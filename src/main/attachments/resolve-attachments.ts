@@ -16,19 +16,30 @@ function placeholderHash(part: Exclude<UserContent, string>[number]): string | n
 }
 
 /** A value inside a tag's attribute: a name can never close the attribute or the tag. */
-const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+const attribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 /** A text or code file as the model reads it: its name, then its content, fenced by tags it can quote. */
 export function textAttachment(filename: string, mediaType: string, text: string): TextPart {
-  return { type: 'text', text: `<attachment name="${attribute(cleanFilename(filename))}" type="${attribute(mediaType)}">\n${text}\n</attachment>` }
+  return {
+    type: 'text',
+    text: `<attachment name="${attribute(cleanFilename(filename))}" type="${attribute(mediaType)}">\n${text}\n</attachment>`
+  }
 }
 
-async function resolvePart(part: FilePart, hash: string, provider: string, source: AttachmentSource, vision: boolean): Promise<FilePart | TextPart> {
+async function resolvePart(
+  part: FilePart,
+  hash: string,
+  provider: string,
+  source: AttachmentSource,
+  vision: boolean
+): Promise<FilePart | TextPart> {
   // Names stored before they were cleaned on every route are cleaned again on the way out.
   const filename = cleanFilename(part.filename ?? 'file')
   const kind = attachmentKind(part.mediaType, filename)
   // An image earlier in a chat whose model was switched to one without vision: named, not sent.
-  if (kind === 'image' && !vision) return { type: 'text', text: `[image: ${filename}: not shown, this model takes no images]` }
+  if (kind === 'image' && !vision)
+    return { type: 'text', text: `[image: ${filename}: not shown, this model takes no images]` }
   let bytes: Uint8Array
   try {
     bytes = source.read(hash)
@@ -38,7 +49,11 @@ async function resolvePart(part: FilePart, hash: string, provider: string, sourc
   if (kind === 'text') return textAttachment(filename, part.mediaType, new TextDecoder().decode(bytes))
   if (kind === 'pdf' && !NATIVE_PDF_PROVIDERS.has(provider)) {
     const pdf = await readPdf(bytes).catch(() => null)
-    if (!pdf) return { type: 'text', text: `[attachment: ${filename}, PDF, ${formatBytes(bytes.length)}: its text could not be read]` }
+    if (!pdf)
+      return {
+        type: 'text',
+        text: `[attachment: ${filename}, PDF, ${formatBytes(bytes.length)}: its text could not be read]`
+      }
     const text = pdf.texts.map((t, i) => `--- page ${i + 1} ---\n${t}`).join('\n')
     // What was left out is said where the model reads the file, so it does not answer as if it had read it all.
     return textAttachment(filename, 'application/pdf', pdf.omitted ? `${text}\n--- ${pdf.omitted} ---` : text)
@@ -59,7 +74,8 @@ export async function resolveAttachments(
 ): Promise<ModelMessage[]> {
   return Promise.all(
     messages.map(async (m) => {
-      if (m.role !== 'user' || typeof m.content === 'string' || !m.content.some((p) => placeholderHash(p) !== null)) return m
+      if (m.role !== 'user' || typeof m.content === 'string' || !m.content.some((p) => placeholderHash(p) !== null))
+        return m
       const content = await Promise.all(
         m.content.map((p) => {
           const hash = placeholderHash(p)

@@ -22,12 +22,21 @@ export function sniffImage(bytes: Uint8Array): Sniffed | null {
   }
   if (bytes.length >= 30 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP') {
     const chunk = ascii(bytes, 12, 4)
-    if (chunk === 'VP8X') return { mediaType: 'image/webp', width: 1 + (view.getUint32(24, true) & 0xffffff), height: 1 + (view.getUint32(27, true) & 0xffffff) }
+    if (chunk === 'VP8X')
+      return {
+        mediaType: 'image/webp',
+        width: 1 + (view.getUint32(24, true) & 0xffffff),
+        height: 1 + (view.getUint32(27, true) & 0xffffff)
+      }
     if (chunk === 'VP8L') {
       const bits = view.getUint32(21, true)
       return { mediaType: 'image/webp', width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) }
     }
-    return { mediaType: 'image/webp', width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff }
+    return {
+      mediaType: 'image/webp',
+      width: view.getUint16(26, true) & 0x3fff,
+      height: view.getUint16(28, true) & 0x3fff
+    }
   }
   if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) {
     // Walk the segments to the first start-of-frame marker, which holds the size.

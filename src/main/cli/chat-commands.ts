@@ -51,13 +51,19 @@ export function registerChatCommands(program: Command): void {
       bar.stop()
       const duplicates = outcome.skipped.filter((s) => s.sessionId)
       if (outcome.sessions.length === 0 && duplicates.length > 0) {
-        const what = duplicates.length === 1 ? `"${duplicates[0]!.title}": ${duplicates[0]!.reason}` : `all ${duplicates.length} chats in this file were imported before`
-        throw new ImportError(`Nothing imported: ${what}. Use --again to import ${duplicates.length === 1 ? 'it' : 'them'} anyway.`)
+        const what =
+          duplicates.length === 1
+            ? `"${duplicates[0]!.title}": ${duplicates[0]!.reason}`
+            : `all ${duplicates.length} chats in this file were imported before`
+        throw new ImportError(
+          `Nothing imported: ${what}. Use --again to import ${duplicates.length === 1 ? 'it' : 'them'} anyway.`
+        )
       }
       print(opts.json, outcome, () =>
         [
           ...outcome.sessions.map(
-            (s) => `Imported "${s.title}" (${s.messages} messages${s.systemPrompt ? ', with its system prompt' : ''}) as ${s.id}`
+            (s) =>
+              `Imported "${s.title}" (${s.messages} messages${s.systemPrompt ? ', with its system prompt' : ''}) as ${s.id}`
           ),
           ...outcome.skipped.map((s) => `Skipped "${s.title}": ${s.reason}.`),
           ...(duplicates.length ? ['Use --again to import skipped chats anyway.'] : [])
@@ -70,9 +76,14 @@ export function registerChatCommands(program: Command): void {
     .description('List chats, most recent first')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const list = await withApp(program, async (app) => app.services.sessions.list(), { readOnly: true, command: 'sessions' })
+      const list = await withApp(program, async (app) => app.services.sessions.list(), {
+        readOnly: true,
+        command: 'sessions'
+      })
       print(opts.json, list, () =>
-        list.length === 0 ? 'No chats yet.' : list.map((s) => `${s.id}  ${String(s.messageCount).padStart(5)} msgs  ${s.title}`).join('\n')
+        list.length === 0
+          ? 'No chats yet.'
+          : list.map((s) => `${s.id}  ${String(s.messageCount).padStart(5)} msgs  ${s.title}`).join('\n')
       )
     })
 
@@ -84,47 +95,77 @@ export function registerChatCommands(program: Command): void {
     .option('--message-file <file>', 'the same, with the message read from a file (- for standard input)')
     .option('--json', 'print JSON')
     .action(async (opts: { session: string; message?: string; messageFile?: string; json?: boolean }) => {
-      if (opts.message !== undefined && opts.messageFile !== undefined) throw new AppError('invalid_input', 'Give the message with --message or --message-file, not both.')
+      if (opts.message !== undefined && opts.messageFile !== undefined)
+        throw new AppError('invalid_input', 'Give the message with --message or --message-file, not both.')
       const message = opts.messageFile !== undefined ? readMessageFile(opts.messageFile) : opts.message
-      const out = await withApp(program, async (app) => {
-        // A send that compresses first is shown after that compression (computed, not stored).
-        const next = await app.services.compression.nextSummary(opts.session, message ?? '')
-        // The meter's report and the request come from the same measurement of the same state.
-        const { usage, conversation: conv, request } = app.services.usage.nextRequest(opts.session, message ?? '', next)
-        return {
-          model: `${conv.spec.provider}:${conv.spec.id}`,
-          // The context as the meter and the inspector show it (the provider's tokens, by the budget's conversion).
-          tokens: usage.tokens,
-          // What the request built now carries, in the same unit (smaller only when something is cut or left out).
-          requestTokens: conv.cost(request.context.tokens),
-          countedTokens: request.context.tokens,
-          // The context before that compression, and the summary it would write (what follows is after it).
-          ...(next ? { summarizedFirst: { tokensBefore: next.content.contextTokensBefore, messages: next.content.messagesIncluded } } : {}),
-          compressionDue: usage.compressionDue,
-          // Unsummarized messages this request would not carry (auto-compression off and the history too large).
-          leftOut: usage.leftOut,
-          summarized: usage.summarizedMessages,
-          budget: conv.budget,
-          breakdown: request.context.breakdown,
-          recalled: { tokens: request.context.breakdown.recalled, messageIds: request.recalledIds },
-          // Tokens cut from the middle of the message because it is larger than the window allows.
-          inputCut: request.inputCut?.tokens ?? 0,
-          messages: [
-            ...(request.system ? [{ role: 'system', content: request.system }] : []),
-            ...request.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }))
-          ]
-        }
-      }, { readOnly: true, command: 'context' })
+      const out = await withApp(
+        program,
+        async (app) => {
+          // A send that compresses first is shown after that compression (computed, not stored).
+          const next = await app.services.compression.nextSummary(opts.session, message ?? '')
+          // The meter's report and the request come from the same measurement of the same state.
+          const {
+            usage,
+            conversation: conv,
+            request
+          } = app.services.usage.nextRequest(opts.session, message ?? '', next)
+          return {
+            model: `${conv.spec.provider}:${conv.spec.id}`,
+            // The context as the meter and the inspector show it (the provider's tokens, by the budget's conversion).
+            tokens: usage.tokens,
+            // What the request built now carries, in the same unit (smaller only when something is cut or left out).
+            requestTokens: conv.cost(request.context.tokens),
+            countedTokens: request.context.tokens,
+            // The context before that compression, and the summary it would write (what follows is after it).
+            ...(next
+              ? {
+                  summarizedFirst: {
+                    tokensBefore: next.content.contextTokensBefore,
+                    messages: next.content.messagesIncluded
+                  }
+                }
+              : {}),
+            compressionDue: usage.compressionDue,
+            // Unsummarized messages this request would not carry (auto-compression off and the history too large).
+            leftOut: usage.leftOut,
+            summarized: usage.summarizedMessages,
+            budget: conv.budget,
+            breakdown: request.context.breakdown,
+            recalled: { tokens: request.context.breakdown.recalled, messageIds: request.recalledIds },
+            // Tokens cut from the middle of the message because it is larger than the window allows.
+            inputCut: request.inputCut?.tokens ?? 0,
+            messages: [
+              ...(request.system ? [{ role: 'system', content: request.system }] : []),
+              ...request.messages.map((m) => ({
+                role: m.role,
+                content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content)
+              }))
+            ]
+          }
+        },
+        { readOnly: true, command: 'context' }
+      )
       print(opts.json, out, () =>
         [
           `${out.model}: ${out.tokens} of ${out.budget.usable} usable tokens`,
           ...(out.summarizedFirst
-            ? [`Sending this summarizes older messages first (context ${out.summarizedFirst.tokensBefore} tokens before); shown as it would be after that summary.`]
+            ? [
+                `Sending this summarizes older messages first (context ${out.summarizedFirst.tokensBefore} tokens before); shown as it would be after that summary.`
+              ]
             : []),
-          ...(out.compressionDue ? ['The next message summarizes older messages first: the context passed the threshold.'] : []),
-          ...(out.leftOut ? [`Auto-compression is off and the history does not fit: the ${out.leftOut} oldest unsummarized messages would be left out.`] : []),
-          ...(out.inputCut ? [`The message is larger than the window allows: about ${out.inputCut} tokens are cut from its middle.`] : []),
-          ...out.messages.map((m) => `--- ${m.role}\n${m.content}`)].join('\n')
+          ...(out.compressionDue
+            ? ['The next message summarizes older messages first: the context passed the threshold.']
+            : []),
+          ...(out.leftOut
+            ? [
+                `Auto-compression is off and the history does not fit: the ${out.leftOut} oldest unsummarized messages would be left out.`
+              ]
+            : []),
+          ...(out.inputCut
+            ? [`The message is larger than the window allows: about ${out.inputCut} tokens are cut from its middle.`]
+            : []),
+          ...out.messages.map((m) => `--- ${m.role}\n${m.content}`)
+        ].join('\n')
       )
     })
 
@@ -136,18 +177,32 @@ export function registerChatCommands(program: Command): void {
     .option('--retention <tokens>', 'tokens of recent messages to keep verbatim', parsePositiveInt)
     .addOption(new Option('--summarizer <s>', 'who writes the summary').choices(['extractive', 'llm', 'truncate']))
     .option('--json', 'print JSON')
-    .action(async (opts: { session: string; focus?: string; retention?: number; summarizer?: 'extractive' | 'llm' | 'truncate'; json?: boolean }) => {
-      const result = await withApp(program, (app) =>
-        app.services.compression.run(opts.session, { focus: opts.focus, retentionOverride: opts.retention, summarizer: opts.summarizer }),
-        { command: 'compress' }
-      )
-      print(opts.json, result, () =>
-        [
-          `Summarized ${result.report.messagesSummarized} messages with ${result.report.summarizer}: ${result.report.tokensBefore} → ${result.report.tokensAfter} tokens`,
-          ...result.report.warnings.map((w) => `Warning: ${w}`),
-          '',
-          result.snapshot.content.summaryText
-        ].join('\n')
-      )
-    })
+    .action(
+      async (opts: {
+        session: string
+        focus?: string
+        retention?: number
+        summarizer?: 'extractive' | 'llm' | 'truncate'
+        json?: boolean
+      }) => {
+        const result = await withApp(
+          program,
+          (app) =>
+            app.services.compression.run(opts.session, {
+              focus: opts.focus,
+              retentionOverride: opts.retention,
+              summarizer: opts.summarizer
+            }),
+          { command: 'compress' }
+        )
+        print(opts.json, result, () =>
+          [
+            `Summarized ${result.report.messagesSummarized} messages with ${result.report.summarizer}: ${result.report.tokensBefore} → ${result.report.tokensAfter} tokens`,
+            ...result.report.warnings.map((w) => `Warning: ${w}`),
+            '',
+            result.snapshot.content.summaryText
+          ].join('\n')
+        )
+      }
+    )
 }

@@ -14,7 +14,11 @@ describe('distill on the command line', () => {
     const db = join(tempDir(), 'distill.db')
     const app = createApp({ dbFile: db, mode: 'browser', log: silentLogger, env: {} })
     const session = app.services.sessions.create('Boat')
-    for (let i = 0; i < 200; i++) await app.services.chat.append(session.id, { role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: `Line ${i} of a long chat. `.repeat(20) }] })
+    for (let i = 0; i < 200; i++)
+      await app.services.chat.append(session.id, {
+        role: i % 2 ? 'assistant' : 'user',
+        parts: [{ type: 'text', text: `Line ${i} of a long chat. `.repeat(20) }]
+      })
     await app.close()
     return { db, id: session.id }
   }
@@ -23,16 +27,23 @@ describe('distill on the command line', () => {
     const { db, id } = await chat()
     const file = join(tempDir(), 'message.txt')
     writeFileSync(file, 'A message with "quotes", $dollars and\nseveral lines.\n')
-    const out = JSON.parse(await runCli('--db', db, 'context', '--session', id, '--message-file', file, '--json')) as { messages: Array<{ content: string }> }
+    const out = JSON.parse(await runCli('--db', db, 'context', '--session', id, '--message-file', file, '--json')) as {
+      messages: Array<{ content: string }>
+    }
     expect(out.messages.at(-1)!.content).toBe('A message with "quotes", $dollars and\nseveral lines.\n')
-    await expect(runCli('--db', db, 'context', '--session', id, '--message-file', join(tempDir(), 'missing.txt'))).rejects.toThrow(/Cannot read the message from .*missing\.txt: there is no such file/)
+    await expect(
+      runCli('--db', db, 'context', '--session', id, '--message-file', join(tempDir(), 'missing.txt'))
+    ).rejects.toThrow(/Cannot read the message from .*missing\.txt: there is no such file/)
   }, 30_000)
 
   it('count takes a message of 1,000,000 × "b" in moments (it took 447 s) and counts it like tiktoken', async () => {
     const file = join(tempDir(), 'one.json')
     writeFileSync(file, JSON.stringify([{ role: 'user', content: 'b'.repeat(1_000_000) }]))
     const started = performance.now()
-    const out = JSON.parse(await runCli('count', '--model', 'gpt-4o', '--json', file)) as { tokens: number; exact: boolean }
+    const out = JSON.parse(await runCli('count', '--model', 'gpt-4o', '--json', file)) as {
+      tokens: number
+      exact: boolean
+    }
     expect(performance.now() - started).toBeLessThan(10_000)
     // 250,000 tokens of "bbbb", the framing (3 + 1 for the role) and the reply priming (3).
     expect(out).toMatchObject({ tokens: 250_007, exact: true })

@@ -45,7 +45,13 @@ export function registerCount(program: Command): void {
       })
       try {
         const result = await counter.countRequest(messages, spec)
-        const out = { model: spec.id, tokens: result.tokens, method: result.counter, exact: result.exact, messages: messages.length }
+        const out = {
+          model: spec.id,
+          tokens: result.tokens,
+          method: result.counter,
+          exact: result.exact,
+          messages: messages.length
+        }
         process.stdout.write(
           opts.json
             ? `${JSON.stringify(out)}\n`

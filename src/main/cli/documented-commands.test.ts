@@ -18,9 +18,14 @@ interface Run {
 function distill(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/_(API_KEY|BASE_URL)$/.test(k)))
-    execFile('npx', ['--no-install', 'distill', ...args], { cwd: ROOT, env, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
-    })
+    execFile(
+      'npx',
+      ['--no-install', 'distill', ...args],
+      { cwd: ROOT, env, maxBuffer: 32 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
+      }
+    )
   })
 }
 
@@ -56,7 +61,9 @@ describe('the documented `npx distill` commands', () => {
     async () => {
       const version = await distill('--version')
       expect(version.code).toBe(0)
-      expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version)
+      expect(version.stdout.trim()).toBe(
+        (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+      )
       const help = await distill('--help')
       expect(help.code).toBe(0)
       for (const command of ['serve', 'count', 'import', 'replay', 'sessions', 'context', 'compress']) {
@@ -76,13 +83,15 @@ describe('the documented `npx distill` commands', () => {
       expect(count.tokens).toBeGreaterThan(30)
 
       // The file's system message becomes the chat's system prompt; the other four are messages.
-      const imported = json<{ sessions: Array<{ id: string; title: string; messages: number; systemPrompt: boolean }> }>(
-        await distill('--db', db, 'import', '--title', 'Boat', '--json', chatFile)
-      )
+      const imported = json<{
+        sessions: Array<{ id: string; title: string; messages: number; systemPrompt: boolean }>
+      }>(await distill('--db', db, 'import', '--title', 'Boat', '--json', chatFile))
       expect(imported.sessions).toEqual([{ id: expect.any(String), title: 'Boat', messages: 4, systemPrompt: true }])
       const id = imported.sessions[0]!.id
 
-      const sessions = json<Array<{ id: string; title: string; messageCount: number }>>(await distill('--db', db, 'sessions', '--json'))
+      const sessions = json<Array<{ id: string; title: string; messageCount: number }>>(
+        await distill('--db', db, 'sessions', '--json')
+      )
       expect(sessions).toMatchObject([{ id, title: 'Boat', messageCount: 4 }])
 
       const context = json<{ tokens: number; messages: Array<{ role: string; content: string }> }>(
@@ -92,12 +101,25 @@ describe('the documented `npx distill` commands', () => {
       expect(context.tokens).toBeGreaterThan(30)
 
       const compressed = json<{ report: { messagesSummarized: number; summarizer: string } }>(
-        await distill('--db', db, 'compress', '--session', id, '--summarizer', 'extractive', '--retention', '1', '--json')
+        await distill(
+          '--db',
+          db,
+          'compress',
+          '--session',
+          id,
+          '--summarizer',
+          'extractive',
+          '--retention',
+          '1',
+          '--json'
+        )
       )
       expect(compressed.report.summarizer).toBe('extractive')
       expect(compressed.report.messagesSummarized).toBeGreaterThan(0)
 
-      const after = json<{ messages: Array<{ role: string; content: string }> }>(await distill('--db', db, 'context', '--session', id, '--json'))
+      const after = json<{ messages: Array<{ role: string; content: string }> }>(
+        await distill('--db', db, 'context', '--session', id, '--json')
+      )
       expect(after.messages.some((m) => m.role === 'system' && /Summary of/.test(m.content))).toBe(true)
 
       const bad = await distill('--db', db, 'context', '--session', 'no-such-chat')
@@ -111,23 +133,41 @@ describe('the documented `npx distill` commands', () => {
     'exports a chat as JSON while it is served, imports it into another file once, and again with --again',
     async () => {
       const source = join(dir, 'export-source.db')
-      const [imported] = json<{ sessions: Array<{ id: string }> }>(await distill('--db', source, 'import', '--title', 'Boat', '--json', chatFile)).sessions
+      const [imported] = json<{ sessions: Array<{ id: string }> }>(
+        await distill('--db', source, 'import', '--title', 'Boat', '--json', chatFile)
+      ).sessions
       const server = await startDistill({ dbFile: source })
       const file = join(dir, 'boat.distill.json')
       try {
         // `distill serve` owns the file; export only reads it.
-        const exported = await distill('--db', source, 'export', '--session', imported!.id, '--format', 'json', '--out', file)
+        const exported = await distill(
+          '--db',
+          source,
+          'export',
+          '--session',
+          imported!.id,
+          '--format',
+          'json',
+          '--out',
+          file
+        )
         expect(exported.code).toBe(0)
       } finally {
         await server.stop({ keepData: true })
       }
       const target = join(dir, 'export-target.db')
-      const copy = json<{ sessions: Array<{ title: string; messages: number }> }>(await distill('--db', target, 'import', '--json', file))
+      const copy = json<{ sessions: Array<{ title: string; messages: number }> }>(
+        await distill('--db', target, 'import', '--json', file)
+      )
       expect(copy.sessions).toMatchObject([{ title: 'Boat', messages: 4 }])
       const twice = await distill('--db', target, 'import', file)
       expect(twice.code).toBe(1)
-      expect(twice.stderr).toMatch(/^distill: This chat was already imported on .* as "Boat" \(.*\)\. Use --again to import it anyway\.$/m)
-      expect(json(await distill('--db', target, 'import', '--again', '--json', file))).toMatchObject({ sessions: [{ title: 'Boat' }] })
+      expect(twice.stderr).toMatch(
+        /^distill: This chat was already imported on .* as "Boat" \(.*\)\. Use --again to import it anyway\.$/m
+      )
+      expect(json(await distill('--db', target, 'import', '--again', '--json', file))).toMatchObject({
+        sessions: [{ title: 'Boat' }]
+      })
     },
     SLOW
   )
@@ -138,12 +178,29 @@ describe('the documented `npx distill` commands', () => {
       const file = join(dir, 'long.jsonl')
       const lines: string[] = []
       for (let i = 0; i < 30; i++) {
-        lines.push(JSON.stringify({ role: 'user', content: `Fact ${i}: the locker code for shed ${i} is ${1000 + i}. `.repeat(6) }))
+        lines.push(
+          JSON.stringify({
+            role: 'user',
+            content: `Fact ${i}: the locker code for shed ${i} is ${1000 + i}. `.repeat(6)
+          })
+        )
         lines.push(JSON.stringify({ role: 'assistant', content: `Noted the code for shed ${i}. `.repeat(6) }))
       }
       writeFileSync(file, lines.join('\n'))
       const replay = json<{ sessionId: string; messages: number; compressions: number; budget: { window: number } }>(
-        await distill('--db', join(dir, 'replay.db'), 'replay', file, '--model', 'gpt-4o', '--context-window', '3000', '--max-output', '500', '--json')
+        await distill(
+          '--db',
+          join(dir, 'replay.db'),
+          'replay',
+          file,
+          '--model',
+          'gpt-4o',
+          '--context-window',
+          '3000',
+          '--max-output',
+          '500',
+          '--json'
+        )
       )
       expect(replay.messages).toBe(60)
       expect(replay.budget.window).toBe(3000)
@@ -158,7 +215,18 @@ describe('the documented `npx distill` commands', () => {
         leftOut: number
         budget: { usable: number }
         messages: Array<{ role: string; content: string }>
-      }>(await distill('--db', join(dir, 'replay.db'), 'context', '--session', replay.sessionId, '--message', huge, '--json'))
+      }>(
+        await distill(
+          '--db',
+          join(dir, 'replay.db'),
+          'context',
+          '--session',
+          replay.sessionId,
+          '--message',
+          huge,
+          '--json'
+        )
+      )
       // The context as the meter shows it passes the budget; the request built from it does not.
       expect(next.tokens).toBeGreaterThan(next.budget.usable)
       expect(next.requestTokens).toBeLessThanOrEqual(next.budget.usable)

@@ -7,12 +7,17 @@ import { withApp } from './open-app'
 export function registerExport(program: Command): void {
   program
     .command('export')
-    .description('Export a chat as Markdown or as JSON (OpenAI-format messages plus summaries; `distill import` reads it back)')
+    .description(
+      'Export a chat as Markdown or as JSON (OpenAI-format messages plus summaries; `distill import` reads it back)'
+    )
     .requiredOption('--session <id>', 'chat id (see `distill sessions`)')
     .addOption(new Option('--format <format>', 'md or json').choices(['md', 'json']).default('md'))
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (opts: { session: string; format: ExportFormat; out?: string }) => {
-      const file = await withApp(program, async (app) => app.services.sessions.export(opts.session, opts.format), { readOnly: true, command: 'export' })
+      const file = await withApp(program, async (app) => app.services.sessions.export(opts.session, opts.format), {
+        readOnly: true,
+        command: 'export'
+      })
       if (opts.out) {
         writeFileSync(opts.out, file.text)
         process.stderr.write(`Exported to ${opts.out}\n`)

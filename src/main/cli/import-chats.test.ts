@@ -45,7 +45,9 @@ describe('distill import', () => {
 
     const db = new Database(dbFile)
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
-    const sessions = db.prepare('SELECT (SELECT count(*) FROM chat_messages m WHERE m.session_id = s.id) AS n FROM sessions s').all() as Array<{ n: number }>
+    const sessions = db
+      .prepare('SELECT (SELECT count(*) FROM chat_messages m WHERE m.session_id = s.id) AS n FROM sessions s')
+      .all() as Array<{ n: number }>
     db.close()
     // Killed while the chat was being written: it is there whole, or not at all.
     expect([[], [{ n: total }]]).toContainEqual(sessions)
@@ -63,16 +65,24 @@ describe('distill import', () => {
       parts: [{ type: 'text' as const, text: `Message ${i}: the ${i % 3 ? 'harbour' : 'lighthouse'} at dusk.` }]
     }))
     const progress: number[] = []
-    const out = await importChats(app, [{ title: 'Long', messages }], { source: 'long.jsonl', onProgress: (_phase, done) => progress.push(done) })
+    const out = await importChats(app, [{ title: 'Long', messages }], {
+      source: 'long.jsonl',
+      onProgress: (_phase, done) => progress.push(done)
+    })
     const id = out.sessions[0]!.id
     expect(app.database.sqlite.prepare('SELECT count(*) AS n FROM updates').get()).toEqual({ n: 0 })
     const stored = app.services.chat.messages(id)
     expect(stored.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1))
-    const spec = app.services.models.spec(app.services.sessions.get(id).provider!, app.services.sessions.get(id).modelId!)
-    expect(stored.map((m) => [m.tokenCount, m.tokenCounter])).toEqual(messages.map((m) => {
-      const c = countMessage(m, spec)
-      return [c.tokens, c.counter]
-    }))
+    const spec = app.services.models.spec(
+      app.services.sessions.get(id).provider!,
+      app.services.sessions.get(id).modelId!
+    )
+    expect(stored.map((m) => [m.tokenCount, m.tokenCounter])).toEqual(
+      messages.map((m) => {
+        const c = countMessage(m, spec)
+        return [c.tokens, c.counter]
+      })
+    )
     expect(progress.at(-1)).toBe(total)
     expect(progress).toEqual([...progress].sort((a, b) => a - b))
     // The new chat is searchable at once.
@@ -82,10 +92,13 @@ describe('distill import', () => {
 
   it('refuses a message longer than the composer allows, before writing anything', async () => {
     const { dbFile, write } = files()
-    const file = write('big.jsonl', [
-      JSON.stringify({ role: 'user', content: 'Summarize this log' }),
-      JSON.stringify({ role: 'user', content: 'x'.repeat(MAX_MESSAGE_CHARS + 1) })
-    ].join('\n'))
+    const file = write(
+      'big.jsonl',
+      [
+        JSON.stringify({ role: 'user', content: 'Summarize this log' }),
+        JSON.stringify({ role: 'user', content: 'x'.repeat(MAX_MESSAGE_CHARS + 1) })
+      ].join('\n')
+    )
     await expect(runCli('--db', dbFile, 'import', file)).rejects.toThrow(
       'Message 2: Message is too long (1,000,000 characters at most). Nothing was imported.'
     )
@@ -96,10 +109,13 @@ describe('distill import', () => {
 
   it('falls back to an estimate when the tokenizer fails, and finishes', async () => {
     const { dbFile, write } = files()
-    const file = write('chat.jsonl', [
-      JSON.stringify({ role: 'user', content: 'What is the capital of Norway?' }),
-      JSON.stringify({ role: 'assistant', content: 'Oslo.' })
-    ].join('\n'))
+    const file = write(
+      'chat.jsonl',
+      [
+        JSON.stringify({ role: 'user', content: 'What is the capital of Norway?' }),
+        JSON.stringify({ role: 'assistant', content: 'Oslo.' })
+      ].join('\n')
+    )
     const encoder = getEncoder('o200k_base')
     const borrowed = () => {
       throw new Error('attempted to take ownership of Rust value while it was borrowed')
@@ -119,13 +135,18 @@ describe('distill import', () => {
 
   it('says so when the same conversation is imported again, and imports it with --again', async () => {
     const { dbFile, write } = files()
-    const file = write('trip.jsonl', [
-      JSON.stringify({ role: 'user', content: 'Plan a weekend in Lyon' }),
-      JSON.stringify({ role: 'assistant', content: 'Day one: the old town.' })
-    ].join('\n'))
+    const file = write(
+      'trip.jsonl',
+      [
+        JSON.stringify({ role: 'user', content: 'Plan a weekend in Lyon' }),
+        JSON.stringify({ role: 'assistant', content: 'Day one: the old town.' })
+      ].join('\n')
+    )
     const first = await importJson(dbFile, file)
     await expect(runCli('--db', dbFile, 'import', file)).rejects.toThrow(
-      new RegExp(`^Nothing imported: "trip": it was already imported on \\d{4}-\\d\\d-\\d\\d as "trip" \\(${first.sessions[0]!.id}\\)\\. Use --again to import it anyway\\.$`)
+      new RegExp(
+        `^Nothing imported: "trip": it was already imported on \\d{4}-\\d\\d-\\d\\d as "trip" \\(${first.sessions[0]!.id}\\)\\. Use --again to import it anyway\\.$`
+      )
     )
     const again = await importJson(dbFile, file, '--again')
     expect(again.sessions).toHaveLength(1)

@@ -42,16 +42,27 @@ function messageChars(parts: readonly MessagePart[]): number {
   let n = 0
   for (const p of parts) {
     if (p.type === 'text') n += p.text.length
-    else if (p.type === 'tool-call') n += typeof p.input === 'string' ? p.input.length : JSON.stringify(p.input ?? null).length
-    else if (p.type === 'tool-result') n += typeof p.output === 'string' ? p.output.length : JSON.stringify(p.output ?? null).length
+    else if (p.type === 'tool-call')
+      n += typeof p.input === 'string' ? p.input.length : JSON.stringify(p.input ?? null).length
+    else if (p.type === 'tool-result')
+      n += typeof p.output === 'string' ? p.output.length : JSON.stringify(p.output ?? null).length
   }
   return n
 }
 
 /** System messages become the chat's system prompt: they are instructions, not turns to summarize. */
-function splitSystem(conv: ImportedConversation): { systemPrompt: string | null; messages: ImportedConversation['messages'] } {
-  const system = conv.messages.filter((m) => m.role === 'system').map((m) => messageText(m.parts).trim()).filter(Boolean)
-  return { systemPrompt: system.length ? system.join('\n\n') : null, messages: conv.messages.filter((m) => m.role !== 'system') }
+function splitSystem(conv: ImportedConversation): {
+  systemPrompt: string | null
+  messages: ImportedConversation['messages']
+} {
+  const system = conv.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => messageText(m.parts).trim())
+    .filter(Boolean)
+  return {
+    systemPrompt: system.length ? system.join('\n\n') : null,
+    messages: conv.messages.filter((m) => m.role !== 'system')
+  }
 }
 
 /** Identifies a conversation by what it says (not its title or file name). */
@@ -82,7 +93,11 @@ function assertSizes(conversations: readonly ImportedConversation[]): void {
  * stored once with its count (no update afterwards); a tokenizer failure stores a chars/4 estimate,
  * marked as such.
  */
-export async function importChats(app: App, conversations: readonly ImportedConversation[], options: ImportChatsOptions): Promise<ImportOutcome> {
+export async function importChats(
+  app: App,
+  conversations: readonly ImportedConversation[],
+  options: ImportChatsOptions
+): Promise<ImportOutcome> {
   assertSizes(conversations)
   const db = app.database.db
   const { sessions, models, settings } = app.services
@@ -113,14 +128,28 @@ export async function importChats(app: App, conversations: readonly ImportedConv
       const rows = (function* () {
         for (const m of messages) {
           const count = countMessage({ role: m.role, parts: m.parts }, spec)
-          yield { id: uuidv7(), role: m.role, parts: m.parts, createdAt: m.createdAt ?? now, tokenCount: count.tokens, tokenCounter: count.counter }
+          yield {
+            id: uuidv7(),
+            role: m.role,
+            parts: m.parts,
+            createdAt: m.createdAt ?? now,
+            tokenCount: count.tokens,
+            tokenCounter: count.counter
+          }
         }
       })()
-      const written = insertImportedMessages(tx, session.id, rows, (done) => options.onProgress?.('writing', done, messages.length))
+      const written = insertImportedMessages(tx, session.id, rows, (done) =>
+        options.onProgress?.('writing', done, messages.length)
+      )
       recordImport(tx, { sessionId: session.id, contentHash: hash, source: options.source, importedAt: now })
       return { session, written }
     })
-    outcome.sessions.push({ id: session.id, title: session.title, messages: written, systemPrompt: systemPrompt !== null })
+    outcome.sessions.push({
+      id: session.id,
+      title: session.title,
+      messages: written,
+      systemPrompt: systemPrompt !== null
+    })
   }
   return outcome
 }

@@ -26,13 +26,22 @@ function describe(imported: ImportedDistillChat): string {
  * summaries and attached files included. Resolves false, having done nothing, when the file is in
  * another format.
  */
-export async function importDistillChat(program: Command, file: string, opts: { title?: string; json?: boolean; again?: boolean }): Promise<boolean> {
+export async function importDistillChat(
+  program: Command,
+  file: string,
+  opts: { title?: string; json?: boolean; again?: boolean }
+): Promise<boolean> {
   const bytes = readFileSync(file)
   if (!looksLikeDistillExport(bytes.toString('utf8'))) return false
-  const imported = await withApp(program, async (app) => importChat(app.services, bytes, { source: basename(file), again: opts.again, title: opts.title }), {
-    command: 'import'
-  }).catch((err: unknown) => {
-    if (err instanceof AlreadyImported) throw new ImportError(`${err.message.replace(/ Nothing was imported\.$/, '')} Use --again to import it anyway.`)
+  const imported = await withApp(
+    program,
+    async (app) => importChat(app.services, bytes, { source: basename(file), again: opts.again, title: opts.title }),
+    {
+      command: 'import'
+    }
+  ).catch((err: unknown) => {
+    if (err instanceof AlreadyImported)
+      throw new ImportError(`${err.message.replace(/ Nothing was imported\.$/, '')} Use --again to import it anyway.`)
     throw err
   })
   print(opts.json, { sessions: [imported] }, () => describe(imported))

@@ -25,7 +25,11 @@ async function run<T>(app: App, work: (app: App) => Promise<T>): Promise<T> {
 }
 
 /** The app over the database --db names (or the default), for commands that work on saved chats. */
-export async function withApp<T>(program: Command, work: (app: App) => Promise<T>, options: OpenOptions = {}): Promise<T> {
+export async function withApp<T>(
+  program: Command,
+  work: (app: App) => Promise<T>,
+  options: OpenOptions = {}
+): Promise<T> {
   const app = createApp({
     dbFile: resolveDbFile({ flag: program.opts<{ db?: string }>().db }),
     mode: 'browser',
@@ -40,7 +44,12 @@ export async function withApp<T>(program: Command, work: (app: App) => Promise<T
 export async function withScratchApp<T>(db: string | undefined, work: (app: App) => Promise<T>): Promise<T> {
   const dir = db ? undefined : mkdtempSync(join(tmpdir(), 'distill-replay-'))
   try {
-    const app = createApp({ dbFile: db ?? join(dir!, 'replay.db'), mode: 'browser', command: 'distill replay', log: createConsoleLogger(true) })
+    const app = createApp({
+      dbFile: db ?? join(dir!, 'replay.db'),
+      mode: 'browser',
+      command: 'distill replay',
+      log: createConsoleLogger(true)
+    })
     return await run(app, work)
   } finally {
     if (dir) rmSync(dir, { recursive: true, force: true })

@@ -22,6 +22,9 @@ export function readMessageFile(file: string): string {
     return readFileSync(file === '-' ? 0 : file, 'utf8')
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (err as Error).message
-    throw new AppError('invalid_input', `Cannot read the message from ${file === '-' ? 'standard input' : file}: ${reason}.`)
+    throw new AppError(
+      'invalid_input',
+      `Cannot read the message from ${file === '-' ? 'standard input' : file}: ${reason}.`
+    )
   }
 }

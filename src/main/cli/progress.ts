@@ -4,7 +4,11 @@ import { SingleBar, Presets } from 'cli-progress'
 export function progressBar(label: string): { update(done: number, total: number): void; stop(): void } {
   if (!process.stderr.isTTY) return { update() {}, stop() {} }
   const bar = new SingleBar(
-    { format: `${label} [{bar}] {value}/{total} messages | {eta_formatted} left`, stream: process.stderr, hideCursor: true },
+    {
+      format: `${label} [{bar}] {value}/{total} messages | {eta_formatted} left`,
+      stream: process.stderr,
+      hideCursor: true
+    },
     Presets.shades_classic
   )
   let started = false

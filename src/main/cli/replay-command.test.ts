@@ -9,7 +9,9 @@ import { useTempDir } from '../../../test/support/temp-dir'
 const conversation = Array.from({ length: 30 }, (_, i) =>
   JSON.stringify({
     role: i % 2 ? 'assistant' : 'user',
-    content: `Turn ${i}: the budget for item ${i} is ${i * 37} euros. ` + 'We keep discussing the plan in some detail. '.repeat(25)
+    content:
+      `Turn ${i}: the budget for item ${i} is ${i * 37} euros. ` +
+      'We keep discussing the plan in some detail. '.repeat(25)
   })
 ).join('\n')
 
@@ -32,7 +34,21 @@ describe('distill replay --db', () => {
     await app.close()
 
     const out = JSON.parse(
-      await runCli('--db', dbFile, 'replay', file, '--model', 'gpt-4o', '--context-window', '2048', '--max-output', '256', '--summarizer', 'truncate', '--json')
+      await runCli(
+        '--db',
+        dbFile,
+        'replay',
+        file,
+        '--model',
+        'gpt-4o',
+        '--context-window',
+        '2048',
+        '--max-output',
+        '256',
+        '--summarizer',
+        'truncate',
+        '--json'
+      )
     ) as { sessionId: string; compressions: number; budget: { window: number } }
     expect(out.compressions).toBeGreaterThan(0)
     expect(out.budget.window).toBe(2048)

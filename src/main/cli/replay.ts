@@ -45,7 +45,11 @@ function contentText(content: unknown): string {
  * counted, and before every user message's request the auto-compression runs exactly as in a chat
  * (no replies are generated; the file's own assistant messages follow).
  */
-export async function replayConversation(app: App, messages: readonly ImportedMessage[], options: ReplayOptions): Promise<ReplayResult> {
+export async function replayConversation(
+  app: App,
+  messages: readonly ImportedMessage[],
+  options: ReplayOptions
+): Promise<ReplayResult> {
   const started = performance.now()
   const { settings } = app.services
   // The replay's choices are never written to the user's settings: the window belongs to the replay
@@ -62,12 +66,20 @@ export async function replayConversation(app: App, messages: readonly ImportedMe
   }
 }
 
-async function replayWithSettings(app: App, messages: readonly ImportedMessage[], options: ReplayOptions, started: number): Promise<ReplayResult> {
+async function replayWithSettings(
+  app: App,
+  messages: readonly ImportedMessage[],
+  options: ReplayOptions,
+  started: number
+): Promise<ReplayResult> {
   const { sessions, chat, compression, usage } = app.services
   const { model } = options
   const session = sessions.create(options.title ?? 'Replay')
   const contextWindow = options.contextWindow ?? null
-  const maxOutput = options.maxOutput === undefined ? null : Math.min(options.maxOutput, Math.floor((contextWindow ?? model.contextWindow) / 2))
+  const maxOutput =
+    options.maxOutput === undefined
+      ? null
+      : Math.min(options.maxOutput, Math.floor((contextWindow ?? model.contextWindow) / 2))
   // Auto-compression is what a replay measures: on for this chat, whatever the global setting says.
   sessions.update(session.id, {
     provider: model.provider,
@@ -87,7 +99,10 @@ async function replayWithSettings(app: App, messages: readonly ImportedMessage[]
     const saved = await chat.append(session.id, { role: message.role, parts: message.parts })
     if (message.role === 'user') {
       requests++
-      const run = await compression.beforeRequest(session.id, saved.seq + 1, { summarizer: options.summarizer, waitForModel: true })
+      const run = await compression.beforeRequest(session.id, saved.seq + 1, {
+        summarizer: options.summarizer,
+        waitForModel: true
+      })
       if (run) compressions++
       const conv = usage.conversation(session.id, saved.seq + 1)
       if (conv.total() > conv.budget.countedUsable) overflows++
@@ -120,7 +135,9 @@ async function replayWithSettings(app: App, messages: readonly ImportedMessage[]
     context,
     snapshots: compression.snapshots(session.id).filter((s) => s.kind === 'summary'),
     ...(conv.summary?.content.tiered
-      ? { tiers: { topics: conv.summary.content.tiered.topics.length, bulks: conv.summary.content.tiered.bulks.length } }
+      ? {
+          tiers: { topics: conv.summary.content.tiered.topics.length, bulks: conv.summary.content.tiered.bulks.length }
+        }
       : {}),
     seconds: (performance.now() - started) / 1000
   }

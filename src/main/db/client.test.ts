@@ -16,7 +16,9 @@ describe('openDatabase', () => {
       .prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name")
       .all()
       .map((r) => (r as { name: string }).name)
-    expect(tables).toEqual(expect.arrayContaining(['sessions', 'chat_messages', 'session_snapshots', 'settings', 'messages_fts']))
+    expect(tables).toEqual(
+      expect.arrayContaining(['sessions', 'chat_messages', 'session_snapshots', 'settings', 'messages_fts'])
+    )
     expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(sqlite.pragma('busy_timeout', { simple: true })).toBe(5000)
@@ -28,7 +30,9 @@ describe('openDatabase', () => {
     openDatabase(file).close()
     const second = openDatabase(file)
     const count = second.sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }
-    const journal = JSON.parse(readFileSync(join(findMigrationsFolder(), 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
+    const journal = JSON.parse(readFileSync(join(findMigrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
+      entries: unknown[]
+    }
     expect(count.n).toBe(journal.entries.length)
     second.close()
   })
@@ -81,7 +85,9 @@ describe('opening files Distill did not make, or cannot write', () => {
     const child = spawnTs('test/support/open-child.ts', [file], asUser)
     const [verdict, ...words] = await child.line('')
     expect(verdict).toBe('refused')
-    expect(words.join(' ')).toBe(`${file} is read-only: Distill needs to write to it. Check its permissions, or use --db to choose another file.`)
+    expect(words.join(' ')).toBe(
+      `${file} is read-only: Distill needs to write to it. Check its permissions, or use --db to choose another file.`
+    )
     expect(readFileSync(file).equals(before)).toBe(true)
   }, 30_000)
 
@@ -101,7 +107,9 @@ describe('opening files Distill did not make, or cannot write', () => {
       throw new Error('expected a refusal')
     })()
     expect(error.reason).toBe('foreign')
-    expect(error.message).toBe(`The file ${file} is a SQLite database that Distill did not create (it holds 1 other table). It was left untouched; use --db to choose another file.`)
+    expect(error.message).toBe(
+      `The file ${file} is a SQLite database that Distill did not create (it holds 1 other table). It was left untouched; use --db to choose another file.`
+    )
     expect(readFileSync(file).equals(before)).toBe(true)
     expect(existsSync(`${file}-wal`)).toBe(false)
   })
@@ -185,7 +193,9 @@ describe('opening files Distill did not make, or cannot write', () => {
     const file = join(dir, 'distill.db')
     openDatabase(file).close()
     const handle = openDatabase(file, { readonly: true })
-    expect(() => handle.sqlite.exec("INSERT INTO settings (key, value_json, updated_at) VALUES ('x', '1', 0)")).toThrow(/readonly/)
+    expect(() => handle.sqlite.exec("INSERT INTO settings (key, value_json, updated_at) VALUES ('x', '1', 0)")).toThrow(
+      /readonly/
+    )
     handle.close()
   })
 })

@@ -205,11 +205,17 @@ const applicationId = (sqlite: Database.Database) => Number(sqlite.pragma('appli
 function assertOurs(sqlite: Database.Database, migrationsFolder: string, path: string): void {
   const id = applicationId(sqlite)
   if (id === DISTILL_APPLICATION_ID) return
-  const objects = sqlite.prepare("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").all() as Array<{ type: string; name: string }>
+  const objects = sqlite.prepare("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").all() as Array<{
+    type: string
+    name: string
+  }>
   if (id === 0 && objects.length === 0) return
   if (id === 0 && isUnmarkedDistill(sqlite, migrationsFolder, objects)) return
   const tables = objects.filter((o) => o.type === 'table').length
-  const holds = tables > 0 ? `${tables} other table${tables === 1 ? '' : 's'}` : `${objects.length} other schema object${objects.length === 1 ? '' : 's'}`
+  const holds =
+    tables > 0
+      ? `${tables} other table${tables === 1 ? '' : 's'}`
+      : `${objects.length} other schema object${objects.length === 1 ? '' : 's'}`
   throw new DatabaseOpenError(
     `The file ${path} is a SQLite database that Distill did not create (it holds ${holds}${id !== 0 ? `, application id ${id}` : ''}). ` +
       'It was left untouched; use --db to choose another file.',
@@ -219,11 +225,17 @@ function assertOurs(sqlite: Database.Database, migrationsFolder: string, path: s
 }
 
 /** Made by a Distill from before the application id: Distill's tables, and only Distill's migrations applied. */
-function isUnmarkedDistill(sqlite: Database.Database, migrationsFolder: string, objects: ReadonlyArray<{ name: string }>): boolean {
+function isUnmarkedDistill(
+  sqlite: Database.Database,
+  migrationsFolder: string,
+  objects: ReadonlyArray<{ name: string }>
+): boolean {
   const names = new Set(objects.map((o) => o.name))
   if (!['__drizzle_migrations', 'sessions', 'chat_messages', 'settings'].every((t) => names.has(t))) return false
   const known = new Set(readJournal(migrationsFolder).entries.map((e) => e.when))
-  const applied = sqlite.prepare('SELECT created_at AS at FROM __drizzle_migrations').all() as Array<{ at: number | string | null }>
+  const applied = sqlite.prepare('SELECT created_at AS at FROM __drizzle_migrations').all() as Array<{
+    at: number | string | null
+  }>
   return applied.length > 0 && applied.every((m) => known.has(Number(m.at)))
 }
 
@@ -241,7 +253,9 @@ function latestApplied(sqlite: Database.Database): number | null {
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
     .get()
   if (!hasTable) return null
-  const row = sqlite.prepare('SELECT max(created_at) AS latest FROM __drizzle_migrations').get() as { latest: number | null }
+  const row = sqlite.prepare('SELECT max(created_at) AS latest FROM __drizzle_migrations').get() as {
+    latest: number | null
+  }
   return row.latest === null ? null : Number(row.latest)
 }
 

@@ -40,7 +40,9 @@ describe('one writer per database', () => {
     }
     expect(refusal).toBeInstanceOf(DatabaseOpenError)
     expect((refusal as Error).message).toMatch(
-      new RegExp(`^This database is open in Distill \\(owner-child, pid ${owner.child.pid}, since \\d\\d:\\d\\d\\)\\. Close it first, or use --db to choose another file\\.$`)
+      new RegExp(
+        `^This database is open in Distill \\(owner-child, pid ${owner.child.pid}, since \\d\\d:\\d\\d\\)\\. Close it first, or use --db to choose another file\\.$`
+      )
     )
     // A crash releases the lock with the process: no stale lock to clean up by hand.
     owner.child.kill('SIGKILL')
@@ -54,18 +56,29 @@ describe('one writer per database', () => {
     const dbFile = join(tempDir(), 'distill.db')
     const { sessionId, replyId } = await ownedByChild(dbFile)
 
-    const listed = JSON.parse(await distill('--db', dbFile, 'sessions', '--json')) as Array<{ id: string; messageCount: number }>
+    const listed = JSON.parse(await distill('--db', dbFile, 'sessions', '--json')) as Array<{
+      id: string
+      messageCount: number
+    }>
     expect(listed).toMatchObject([{ id: sessionId, messageCount: 2 }])
-    const context = JSON.parse(await distill('--db', dbFile, 'context', '--session', sessionId, '--json')) as { messages: Array<{ content: string }> }
+    const context = JSON.parse(await distill('--db', dbFile, 'context', '--session', sessionId, '--json')) as {
+      messages: Array<{ content: string }>
+    }
     expect(context.messages.map((m) => m.content)).toContain('Tell me a long story')
 
     const reader = open(dbFile, 'read-only')
-    expect(reader.services.chat.message(replyId)).toMatchObject({ status: 'streaming', parts: [{ type: 'text', text: 'Once upon' }] })
+    expect(reader.services.chat.message(replyId)).toMatchObject({
+      status: 'streaming',
+      parts: [{ type: 'text', text: 'Once upon' }]
+    })
     // The uncounted message is counted locally, not stored: storing counts is the owner's job.
     expect(reader.services.usage.context(sessionId)).toMatchObject({ recounting: false, messages: 1 })
     await reader.close()
     const raw = new Database(dbFile, { readonly: true })
-    expect(raw.prepare('SELECT status, error FROM chat_messages WHERE id = ?').get(replyId)).toEqual({ status: 'streaming', error: null })
+    expect(raw.prepare('SELECT status, error FROM chat_messages WHERE id = ?').get(replyId)).toEqual({
+      status: 'streaming',
+      error: null
+    })
     raw.close()
   }, 30_000)
 
@@ -99,7 +112,8 @@ describe('one writer per database', () => {
     app.services.providers.update('openai', { apiKey: 'sk-test-1234' })
     const mode = (p: string) => (statSync(p).mode & 0o777).toString(8)
     expect(mode(dir)).toBe('700')
-    for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}.lock`, join(dir, 'secrets.json')]) expect([f, mode(f)]).toEqual([f, '600'])
+    for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}.lock`, join(dir, 'secrets.json')])
+      expect([f, mode(f)]).toEqual([f, '600'])
     await app.close()
   })
 })
@@ -110,7 +124,9 @@ describe('a damaged lock file', () => {
   it('is reported with what to do, and the database is not opened', () => {
     const dbFile = join(tempDir(), 'distill.db')
     writeFileSync(`${dbFile}.lock`, 'not a lock '.repeat(600))
-    expect(() => open(dbFile)).toThrow(`The lock file ${dbFile}.lock is damaged. If no Distill is running on this database, delete that file and try again.`)
+    expect(() => open(dbFile)).toThrow(
+      `The lock file ${dbFile}.lock is damaged. If no Distill is running on this database, delete that file and try again.`
+    )
     expect(existsSync(dbFile)).toBe(false)
   })
 })

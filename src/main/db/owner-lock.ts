@@ -86,7 +86,8 @@ export function readOwner(dbFile: string): OwnerInfo | undefined {
   let conn: Database.Database | undefined
   try {
     conn = new Database(path, { readonly: true, timeout: 1000 })
-    const row = conn.prepare('SELECT pid, command, started_at AS startedAt, host FROM owner WHERE id = 1').get() as OwnerInfo | undefined
+    const row = conn.prepare('SELECT pid, command, started_at AS startedAt, host FROM owner WHERE id = 1').get() as
+      OwnerInfo | undefined
     return row
   } catch {
     return undefined // being created right now, or not readable: the sentence stays generic
@@ -129,10 +130,13 @@ export function acquireOwnerLock(dbFile: string, command: string): OwnerLock {
     for (let attempt = 0; attempt < 5; attempt++) {
       conn.exec('BEGIN IMMEDIATE')
       conn.exec(SCHEMA)
-      conn.prepare('INSERT OR REPLACE INTO owner (id, pid, command, started_at, host) VALUES (1, ?, ?, ?, ?)').run(info.pid, info.command, info.startedAt, info.host)
+      conn
+        .prepare('INSERT OR REPLACE INTO owner (id, pid, command, started_at, host) VALUES (1, ?, ?, ?, ?)')
+        .run(info.pid, info.command, info.startedAt, info.host)
       conn.exec('COMMIT')
       conn.exec('BEGIN IMMEDIATE')
-      const row = conn.prepare('SELECT pid, started_at AS startedAt, host FROM owner WHERE id = 1').get() as OwnerInfo | undefined
+      const row = conn.prepare('SELECT pid, started_at AS startedAt, host FROM owner WHERE id = 1').get() as
+        OwnerInfo | undefined
       if (row && row.pid === info.pid && row.startedAt === info.startedAt && row.host === info.host) {
         held.add(conn)
         return {

@@ -4,7 +4,9 @@ import { computeBudget, providerTokens, safeScale } from './budget'
 
 describe('computeBudget', () => {
   it('reserves output and margin out of the window', () => {
-    expect(computeBudget({ contextWindow: 128_000, maxOutput: 16_384, safetyMarginPercent: 5, thresholdPercent: 95 })).toEqual({
+    expect(
+      computeBudget({ contextWindow: 128_000, maxOutput: 16_384, safetyMarginPercent: 5, thresholdPercent: 95 })
+    ).toEqual({
       window: 128_000,
       reservedOutput: 16_384,
       safetyMargin: 6400,
@@ -43,7 +45,10 @@ describe('computeBudget', () => {
 })
 
 describe('the budget in counted tokens', () => {
-  const arbCalibration = fc.record({ factor: fc.double({ min: 0.5, max: 2, noNaN: true }), samples: fc.integer({ min: 0, max: 50 }) })
+  const arbCalibration = fc.record({
+    factor: fc.double({ min: 0.5, max: 2, noNaN: true }),
+    samples: fc.integer({ min: 0, max: 50 })
+  })
 
   it('converts both ways exactly: fitting in counted tokens is fitting in the provider’s', () => {
     fc.assert(
@@ -54,7 +59,14 @@ describe('the budget in counted tokens', () => {
         arbCalibration,
         fc.integer({ min: 0, max: 4_000_000 }),
         (w, t, exact, calibration, counted) => {
-          const b = computeBudget({ contextWindow: w, maxOutput: 4096, safetyMarginPercent: 5, thresholdPercent: t, exact, calibration })
+          const b = computeBudget({
+            contextWindow: w,
+            maxOutput: 4096,
+            safetyMarginPercent: 5,
+            thresholdPercent: t,
+            exact,
+            calibration
+          })
           expect(providerTokens(b, counted) <= b.usable).toBe(counted <= b.countedUsable)
           expect(providerTokens(b, counted) > b.threshold).toBe(counted > b.countedThreshold)
           expect(b.countedThreshold).toBeLessThanOrEqual(b.countedUsable)

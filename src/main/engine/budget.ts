@@ -91,10 +91,7 @@ export function countedRoom(scale: number, provider: number): number {
 export function computeBudget(input: BudgetInput): Budget {
   const window = Math.max(0, Math.floor(input.contextWindow))
   // A reply can never be promised more than half the window, or nothing would be left for history.
-  const reservedOutput = Math.min(
-    Math.floor(window / 2),
-    Math.max(0, Math.floor(input.outputCap ?? input.maxOutput))
-  )
+  const reservedOutput = Math.min(Math.floor(window / 2), Math.max(0, Math.floor(input.outputCap ?? input.maxOutput)))
   const safetyMargin = Math.ceil((window * input.safetyMarginPercent) / 100)
   const usable = Math.max(0, window - reservedOutput - safetyMargin)
   const threshold = Math.floor((usable * input.thresholdPercent) / 100)

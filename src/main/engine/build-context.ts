@@ -52,7 +52,8 @@ export interface BuiltContext {
   fits: boolean
 }
 
-export const SUMMARY_PREFIX = 'Summary of the earlier conversation (older messages were compressed; details may be missing):\n\n'
+export const SUMMARY_PREFIX =
+  'Summary of the earlier conversation (older messages were compressed; details may be missing):\n\n'
 
 function entry(kind: ContextPartKind, role: EngineRole, part: ContextPart, sourceId?: string): ContextMessage {
   return { kind, role, content: part.text, tokens: part.tokens, ...(sourceId ? { sourceId } : {}) }
@@ -99,7 +100,8 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   // Once anything is left out, the history sent must also start with a user turn: a reply whose
   // question is neither sent nor summarized would be an orphan.
   let allowed = allowedBoundaries(input.messages, first)
-  const startsTurn = (k: number) => allowed[k] && (first + k >= input.messages.length || input.messages[first + k]!.role === 'user')
+  const startsTurn = (k: number) =>
+    allowed[k] && (first + k >= input.messages.length || input.messages[first + k]!.role === 'user')
   let skip = 0
   while (first > 0 && first + skip < input.messages.length && !startsTurn(skip)) skip++
   first += skip
@@ -151,7 +153,10 @@ export function buildContext(input: BuildContextInput): BuiltContext {
 
   // 3. Still too big (huge system prompt, summary or input): cut the largest remaining items evenly.
   if (total() > room) {
-    const level = waterLevel(items.map((m) => m.tokens), room)
+    const level = waterLevel(
+      items.map((m) => m.tokens),
+      room
+    )
     for (const m of items) cut(m, level)
     // Counting after a cut can exceed the cap by a token or two: tighten until it fits.
     for (let guard = 0; total() > room && guard < 20; guard++) {

@@ -10,7 +10,15 @@ import type { EngineMessage } from './types'
 const count = (text: string) => Math.ceil(text.length / 4) + 3
 
 function message(seq: number, text: string, extra: Partial<EngineMessage> = {}): EngineMessage {
-  return { id: `m${seq}`, seq, role: seq % 2 ? 'user' : 'assistant', text, tokens: count(text), createdAt: seq, ...extra }
+  return {
+    id: `m${seq}`,
+    seq,
+    role: seq % 2 ? 'user' : 'assistant',
+    text,
+    tokens: count(text),
+    createdAt: seq,
+    ...extra
+  }
 }
 
 describe('retention (FR-1.3.4)', () => {
@@ -45,7 +53,10 @@ describe('tool exchange boundaries', () => {
   }
 
   it('computes any suffix of the boundaries exactly as over the whole history', () => {
-    const exchange = fc.record({ calls: fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 2 }), results: fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 2 }) })
+    const exchange = fc.record({
+      calls: fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 2 }),
+      results: fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 2 })
+    })
     fc.assert(
       fc.property(fc.array(exchange, { maxLength: 30 }), fc.nat(), (shape, seed) => {
         const msgs = shape.map((s, i) => ({
@@ -79,8 +90,25 @@ describe('planCompression', () => {
   const msgs = Array.from({ length: 60 }, (_, i) => message(i + 1, `message number ${i + 1} `.repeat(20)))
 
   it('summarizes what is older than the retained suffix and includes the previous summary', () => {
-    const summary = { id: 's1', text: 'earlier', tokens: 300, cutoffSeq: 0, cutoffMessageId: 'm0', firstMessageId: 'm0', messagesIncluded: 10, originalTokens: 5000 }
-    const plan = planCompression({ messages: msgs, summary, systemTokens: 50, pendingInputTokens: 20, overheadTokens: 3, budget, settings })
+    const summary = {
+      id: 's1',
+      text: 'earlier',
+      tokens: 300,
+      cutoffSeq: 0,
+      cutoffMessageId: 'm0',
+      firstMessageId: 'm0',
+      messagesIncluded: 10,
+      originalTokens: 5000
+    }
+    const plan = planCompression({
+      messages: msgs,
+      summary,
+      systemTokens: 50,
+      pendingInputTokens: 20,
+      overheadTokens: 3,
+      budget,
+      settings
+    })
     expect(plan.previousSummary).toBe(summary)
     expect(plan.toSummarize.length + plan.retained.length).toBe(60)
     expect(plan.retained.reduce((s, m) => s + m.tokens, 0)).toBeLessThanOrEqual(1000)
@@ -91,7 +119,15 @@ describe('planCompression', () => {
 
   it('summarizes everything by default when asked by hand, warning below the minimum', () => {
     const few = msgs.slice(0, 4)
-    const plan = planCompression({ messages: few, systemTokens: 0, pendingInputTokens: 0, overheadTokens: 3, budget, settings, manual: true })
+    const plan = planCompression({
+      messages: few,
+      systemTokens: 0,
+      pendingInputTokens: 0,
+      overheadTokens: 3,
+      budget,
+      settings,
+      manual: true
+    })
     expect(plan.retained).toEqual([])
     expect(plan.toSummarize).toHaveLength(4)
     expect(plan.belowMinimum).toBe(true)
@@ -99,18 +135,40 @@ describe('planCompression', () => {
   })
 
   it('gives the summary the room the retained messages leave below the after-compression mark', () => {
-    const plan = planCompression({ messages: msgs, systemTokens: 50, pendingInputTokens: 20, overheadTokens: 3, budget, settings })
+    const plan = planCompression({
+      messages: msgs,
+      systemTokens: 50,
+      pendingInputTokens: 20,
+      overheadTokens: 3,
+      budget,
+      settings
+    })
     const retained = plan.retained.reduce((s, m) => s + m.tokens, 0)
     // More than the old fixed share of the budget, and summary + retained still leave the headroom.
     expect(plan.targetSummaryTokens).toBeGreaterThan(Math.floor(budget.usable * 0.15))
     expect(73 + plan.targetSummaryTokens + retained).toBeLessThanOrEqual(Math.floor(budget.threshold * 0.7))
-    const capped = planCompression({ messages: msgs, systemTokens: 50, pendingInputTokens: 20, overheadTokens: 3, budget, settings, summaryTokensCap: 300 })
+    const capped = planCompression({
+      messages: msgs,
+      systemTokens: 50,
+      pendingInputTokens: 20,
+      overheadTokens: 3,
+      budget,
+      settings,
+      summaryTokensCap: 300
+    })
     expect(capped.targetSummaryTokens).toBe(300)
   })
 
   it('shrinks retention when the window is too small for it (FR-5.3)', () => {
     const tiny = computeBudget({ contextWindow: 2048, maxOutput: 512, safetyMarginPercent: 5, thresholdPercent: 95 })
-    const plan = planCompression({ messages: msgs, systemTokens: 0, pendingInputTokens: 0, overheadTokens: 3, budget: tiny, settings })
+    const plan = planCompression({
+      messages: msgs,
+      systemTokens: 0,
+      pendingInputTokens: 0,
+      overheadTokens: 3,
+      budget: tiny,
+      settings
+    })
     expect(plan.retentionTokens).toBeLessThan(1000)
     expect(plan.warnings[0]).toMatch(/window is too small/)
     expect(plan.estimatedTokensAfter).toBeLessThanOrEqual(tiny.threshold)
@@ -157,7 +215,13 @@ describe('buildContext properties', () => {
 
   it('leaves a context that fits untouched', () => {
     const msgs = [message(1, 'hello'), message(2, 'hi there')]
-    const built = buildContext({ messages: msgs, input: { text: 'next', tokens: count('next') }, usable: 10_000, overheadTokens: 3, countTokens: count })
+    const built = buildContext({
+      messages: msgs,
+      input: { text: 'next', tokens: count('next') },
+      usable: 10_000,
+      overheadTokens: 3,
+      countTokens: count
+    })
     expect(built.messages.map((m) => m.content)).toEqual(['hello', 'hi there', 'next'])
     expect(built).toMatchObject({ truncated: 0, dropped: 0, fits: true })
   })

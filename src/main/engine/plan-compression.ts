@@ -69,7 +69,10 @@ export function planCompression(input: PlanInput): CompressionPlan {
 
   let retention = input.manual ? (input.retentionOverride ?? 0) : (input.retentionOverride ?? settings.retentionTokens)
   // FR-5.3: keep summary + retained messages well inside the threshold; shrink retention if not.
-  const roomForRetained = Math.max(0, Math.floor(budget.countedThreshold * AFTER_COMPRESSION_TARGET) - fixed - targetSummaryTokens)
+  const roomForRetained = Math.max(
+    0,
+    Math.floor(budget.countedThreshold * AFTER_COMPRESSION_TARGET) - fixed - targetSummaryTokens
+  )
   if (retention > roomForRetained) {
     if (!input.manual || input.retentionOverride !== undefined) {
       warnings.push(
@@ -85,7 +88,11 @@ export function planCompression(input: PlanInput): CompressionPlan {
   // …and whatever the retained messages leave below the after-compression mark: that room would
   // otherwise stay empty until the next compression, and the headroom above the mark keeps those rare.
   const roomLeft = Math.floor(budget.countedThreshold * AFTER_COMPRESSION_TARGET) - fixed - totalTokens(retained)
-  const ceiling = Math.min(MAX_SUMMARY_TOKENS, Math.floor(available / 2), input.summaryTokensCap ?? Number.POSITIVE_INFINITY)
+  const ceiling = Math.min(
+    MAX_SUMMARY_TOKENS,
+    Math.floor(available / 2),
+    input.summaryTokensCap ?? Number.POSITIVE_INFINITY
+  )
   targetSummaryTokens = Math.max(targetSummaryTokens, Math.min(roomLeft, ceiling))
   const empty = toSummarize.length === 0
   const belowMinimum = (summary?.tokens ?? 0) + historyTokens < settings.minimumTokens
@@ -96,7 +103,9 @@ export function planCompression(input: PlanInput): CompressionPlan {
   }
   const summarizedTokens = (summary?.tokens ?? 0) + totalTokens(toSummarize)
   // A summary rarely needs its whole target: estimate it at a typical ratio of what it covers.
-  const summaryAfter = empty ? (summary?.tokens ?? 0) : Math.min(targetSummaryTokens, Math.ceil(summarizedTokens * EXPECTED_SUMMARY_RATIO))
+  const summaryAfter = empty
+    ? (summary?.tokens ?? 0)
+    : Math.min(targetSummaryTokens, Math.ceil(summarizedTokens * EXPECTED_SUMMARY_RATIO))
   return {
     toSummarize,
     retained,

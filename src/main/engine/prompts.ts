@@ -55,7 +55,11 @@ export function summaryPrompt(input: SummaryPromptInput): string {
       ''
     )
   }
-  parts.push(input.previousSummary ? '**New messages since that summary:**' : '**Conversation History:**', input.transcript, '')
+  parts.push(
+    input.previousSummary ? '**New messages since that summary:**' : '**Conversation History:**',
+    input.transcript,
+    ''
+  )
   if (input.focus?.trim()) parts.push(`**The user asks you to focus on:** ${input.focus.trim()}`, '')
   parts.push(
     '**Summary:**',

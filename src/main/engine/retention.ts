@@ -14,7 +14,8 @@ export function allowedBoundaries(messages: readonly EngineMessage[], from = 0):
   const callAt = new Map<string, number>()
   const pending = new Set<string>()
   for (let i = start; i < n; i++) messages[i]!.toolCallIds?.forEach((id) => callAt.set(id, i))
-  for (let j = start; j < n; j++) messages[j]!.toolResultIds?.forEach((id) => (callAt.has(id) ? undefined : pending.add(id)))
+  for (let j = start; j < n; j++)
+    messages[j]!.toolResultIds?.forEach((id) => (callAt.has(id) ? undefined : pending.add(id)))
   for (let i = start - 1; i >= 0 && pending.size > 0; i--) {
     messages[i]!.toolCallIds?.forEach((id) => {
       if (pending.delete(id)) callAt.set(id, i)

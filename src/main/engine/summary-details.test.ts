@@ -33,8 +33,12 @@ describe('Details: the facts a model summary left out', () => {
 
   it('adds nothing when the summary already holds the facts or there is no room', () => {
     const sources = [{ label: 'User', text: 'The code is 4471.' }]
-    expect(withMissingDetails({ sources, summary: 'The code is 4471.', targetTokens: 100, countTokens: count })).toBe('The code is 4471.')
+    expect(withMissingDetails({ sources, summary: 'The code is 4471.', targetTokens: 100, countTokens: count })).toBe(
+      'The code is 4471.'
+    )
     const tight = 'The user gave a code.'
-    expect(withMissingDetails({ sources, summary: tight, targetTokens: count(tight) + 2, countTokens: count })).toBe(tight)
+    expect(withMissingDetails({ sources, summary: tight, targetTokens: count(tight) + 2, countTokens: count })).toBe(
+      tight
+    )
   })
 })

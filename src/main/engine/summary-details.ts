@@ -13,9 +13,11 @@ export const DETAILS_HEADING = 'Details:'
 
 /** Words that start sentences or are capitalized for other reasons than being a name. */
 const NOT_NAMES = new Set(
-  ('I The A An And But Or So If Then When What Which Who Why How Yes No Ok Okay Sure Thanks Thank Hi Hey Hello ' +
+  (
+    'I The A An And But Or So If Then When What Which Who Why How Yes No Ok Okay Sure Thanks Thank Hi Hey Hello ' +
     'This That These Those It Its We You He She They My Our Your Their Let Please Also Just Maybe Great Good Nice ' +
-    'Monday Tuesday Wednesday Thursday Friday Saturday Sunday User Assistant System Tool Summary Context').split(' ')
+    'Monday Tuesday Wednesday Thursday Friday Saturday Sunday User Assistant System Tool Summary Context'
+  ).split(' ')
 )
 
 /** Numbers with what sticks to them (07:10, $450, 3.5%, 2023), identifiers (step7, v2.1, API-42), and names. */
@@ -80,7 +82,11 @@ export function withMissingDetails(input: DetailsInput): string {
   for (const c of candidates) for (const f of c.missing) mentions.set(f, (mentions.get(f) ?? 0) + 1)
   const covered = new Set<string>()
   const chosen: typeof candidates = []
-  const lines = () => `${summary.trimEnd()}\n\n${DETAILS_HEADING}\n${[...chosen].sort((a, b) => a.order - b.order).map((c) => `- ${c.text}`).join('\n')}`
+  const lines = () =>
+    `${summary.trimEnd()}\n\n${DETAILS_HEADING}\n${[...chosen]
+      .sort((a, b) => a.order - b.order)
+      .map((c) => `- ${c.text}`)
+      .join('\n')}`
   const maxLines = input.maxLines ?? 12
   let misses = 0
   while (chosen.length < maxLines && misses < 20) {

@@ -17,7 +17,8 @@ export function truncateMiddle(text: string, maxTokens: number, countTokens: Cou
   for (let round = 0; round < 30; round++) {
     const head = Math.ceil(keep * 0.6)
     const tail = keep - head
-    const candidate = text.slice(0, head) + truncationMarker(text.length - keep) + (tail > 0 ? text.slice(text.length - tail) : '')
+    const candidate =
+      text.slice(0, head) + truncationMarker(text.length - keep) + (tail > 0 ? text.slice(text.length - tail) : '')
     if (countTokens(candidate) <= maxTokens) return candidate
     keep = Math.floor(keep * 0.85)
     if (keep <= 0) break

@@ -28,7 +28,9 @@ export interface ImportedConversation {
 
 /** True when the parsed JSON looks like ChatGPT's conversations.json (an array with a mapping tree). */
 export function isChatGPTExport(data: unknown): data is ExportConversation[] {
-  return Array.isArray(data) && data.length > 0 && typeof data[0] === 'object' && data[0] !== null && 'mapping' in data[0]
+  return (
+    Array.isArray(data) && data.length > 0 && typeof data[0] === 'object' && data[0] !== null && 'mapping' in data[0]
+  )
 }
 
 /**
@@ -38,7 +40,11 @@ export function isChatGPTExport(data: unknown): data is ExportConversation[] {
  */
 function branchEnd(mapping: Record<string, ExportNode>, current: string | undefined): string | undefined {
   if (current && mapping[current]) return current
-  const parents = new Set(Object.values(mapping).map((n) => n.parent).filter((p): p is string => typeof p === 'string'))
+  const parents = new Set(
+    Object.values(mapping)
+      .map((n) => n.parent)
+      .filter((p): p is string => typeof p === 'string')
+  )
   const depth = (id: string): number => {
     let d = 0
     const seen = new Set<string>()
@@ -52,7 +58,8 @@ function branchEnd(mapping: Record<string, ExportNode>, current: string | undefi
   for (const id of Object.keys(mapping)) {
     if (parents.has(id)) continue
     const candidate = { id, time: mapping[id]!.message?.create_time ?? -Infinity, depth: depth(id) }
-    if (!best || candidate.time > best.time || (candidate.time === best.time && candidate.depth > best.depth)) best = candidate
+    if (!best || candidate.time > best.time || (candidate.time === best.time && candidate.depth > best.depth))
+      best = candidate
   }
   return best?.id
 }
@@ -64,7 +71,8 @@ function branchEnd(mapping: Record<string, ExportNode>, current: string | undefi
  */
 export function parseChatGPTExport(data: ExportConversation[]): ImportedConversation[] {
   return data.map((conv, index) => {
-    if (!conv.mapping || typeof conv.mapping !== 'object') throw new ImportError(`Conversation ${index + 1} has no messages (mapping).`)
+    if (!conv.mapping || typeof conv.mapping !== 'object')
+      throw new ImportError(`Conversation ${index + 1} has no messages (mapping).`)
     const path: ExportNode[] = []
     const seen = new Set<string>()
     let id = branchEnd(conv.mapping, conv.current_node)
@@ -79,11 +87,14 @@ export function parseChatGPTExport(data: ExportConversation[]): ImportedConversa
       const role = m?.author?.role
       if (!m || m.metadata?.is_visually_hidden_from_conversation) continue
       if (role !== 'user' && role !== 'assistant' && role !== 'system' && role !== 'tool') continue
-      const texts = (m.content?.parts ?? []).map((p) => (typeof p === 'string' ? p : '[attachment]')).filter((t) => t.trim() !== '')
+      const texts = (m.content?.parts ?? [])
+        .map((p) => (typeof p === 'string' ? p : '[attachment]'))
+        .filter((t) => t.trim() !== '')
       if (texts.length === 0) continue
-      const parts: MessagePart[] = role === 'tool'
-        ? [{ type: 'tool-result', toolCallId: 'chatgpt', toolName: 'tool', output: texts.join('\n') }]
-        : [{ type: 'text', text: texts.join('\n') }]
+      const parts: MessagePart[] =
+        role === 'tool'
+          ? [{ type: 'tool-result', toolCallId: 'chatgpt', toolName: 'tool', output: texts.join('\n') }]
+          : [{ type: 'text', text: texts.join('\n') }]
       messages.push({ role, parts, ...(m.create_time ? { createdAt: Math.round(m.create_time * 1000) } : {}) })
     }
     return {
@@ -91,7 +102,12 @@ export function parseChatGPTExport(data: ExportConversation[]): ImportedConversa
       createdAt: conv.create_time ? Math.round(conv.create_time * 1000) : undefined,
       messages,
       ...(messages.length === 0
-        ? { emptyReason: Object.keys(conv.mapping).length === 0 ? 'the export holds no messages for it' : 'every message in it is empty or hidden' }
+        ? {
+            emptyReason:
+              Object.keys(conv.mapping).length === 0
+                ? 'the export holds no messages for it'
+                : 'every message in it is empty or hidden'
+          }
         : {})
     }
   })

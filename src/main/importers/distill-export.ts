@@ -24,7 +24,13 @@ const exportedMessageSchema = z
     role: messageRoleSchema,
     content: z.string().nullable(),
     tool_calls: z
-      .array(z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) }))
+      .array(
+        z.object({
+          id: z.string(),
+          type: z.literal('function'),
+          function: z.object({ name: z.string(), arguments: z.string() })
+        })
+      )
       .optional(),
     tool_call_id: z.string().optional(),
     id: z.string().min(1),
@@ -42,7 +48,10 @@ const exportedMessageSchema = z
 export type ExportedMessage = z.infer<typeof exportedMessageSchema>
 
 /** A message of a version not in use: one of the turns of the version whose id `hiddenIn` names. */
-const setAsideMessageSchema = exportedMessageSchema.extend({ hiddenIn: z.string().min(1), seq: z.number().int().positive() })
+const setAsideMessageSchema = exportedMessageSchema.extend({
+  hiddenIn: z.string().min(1),
+  seq: z.number().int().positive()
+})
 export type SetAsideMessage = z.infer<typeof setAsideMessageSchema>
 
 const exportedSnapshotSchema = snapshotSchema.omit({ sessionId: true, cutoffSeq: true })
@@ -114,10 +123,13 @@ export function parseDistillExport(text: string): DistillExport {
   } catch (err) {
     throw new ImportError(`The file is not valid JSON: ${(err as Error).message}`)
   }
-  if (!isDistillExport(data)) throw new ImportError('The file is not a Distill chat export (no "format": "distill-chat").')
+  if (!isDistillExport(data))
+    throw new ImportError('The file is not a Distill chat export (no "format": "distill-chat").')
   const version = (data as { version?: unknown }).version
   if (typeof version === 'number' && version > DISTILL_EXPORT_VERSION) {
-    throw new ImportError(`This export is version ${version}; this Distill reads version ${DISTILL_EXPORT_VERSION}. Update Distill to import it.`)
+    throw new ImportError(
+      `This export is version ${version}; this Distill reads version ${DISTILL_EXPORT_VERSION}. Update Distill to import it.`
+    )
   }
   const parsed = distillExportSchema.safeParse(data)
   if (!parsed.success) {
@@ -132,7 +144,8 @@ export function parseDistillExport(text: string): DistillExport {
   for (const s of parsed.data.snapshots) {
     const refs = [s.messageCutoffId, s.content.messageRange.firstMessageId, s.content.messageRange.lastMessageId]
     const missing = refs.find((r) => r !== null && r !== '' && !ids.has(r))
-    if (missing !== undefined) throw new ImportError(`Summary ${s.id} refers to message ${missing}, which the export does not contain.`)
+    if (missing !== undefined)
+      throw new ImportError(`Summary ${s.id} refers to message ${missing}, which the export does not contain.`)
   }
   return parsed.data
 }
@@ -141,8 +154,11 @@ export function parseDistillExport(text: string): DistillExport {
 function checkVersions(data: DistillExport, ids: ReadonlySet<string>): void {
   const versions = data.versions ?? []
   for (const m of [...data.messages, ...versions]) {
-    const ref = [m.versionGroup, 'hiddenIn' in m ? (m.hiddenIn as string) : undefined].find((r) => r !== undefined && !ids.has(r))
-    if (ref !== undefined) throw new ImportError(`Message ${m.id} refers to message ${ref}, which the export does not contain.`)
+    const ref = [m.versionGroup, 'hiddenIn' in m ? (m.hiddenIn as string) : undefined].find(
+      (r) => r !== undefined && !ids.has(r)
+    )
+    if (ref !== undefined)
+      throw new ImportError(`Message ${m.id} refers to message ${ref}, which the export does not contain.`)
   }
   const seqs = [...data.messages, ...versions].map((m) => m.seq)
   if (seqs.includes(undefined)) {
@@ -172,6 +188,7 @@ export function placedMessages(data: DistillExport): PlacedMessage[] {
     versionGroup: m.versionGroup ?? null,
     hiddenIn: null
   }))
-  for (const m of data.versions ?? []) placed.push({ message: m, seq: m.seq, versionGroup: m.versionGroup ?? null, hiddenIn: m.hiddenIn })
+  for (const m of data.versions ?? [])
+    placed.push({ message: m, seq: m.seq, versionGroup: m.versionGroup ?? null, hiddenIn: m.hiddenIn })
   return placed.sort((a, b) => a.seq - b.seq)
 }

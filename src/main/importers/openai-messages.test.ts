@@ -6,16 +6,35 @@ describe('parseOpenAIMessages', () => {
     const messages = parseOpenAIMessages(
       JSON.stringify([
         { role: 'system', name: 'example_user', content: 'Hi' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }]
+        },
         { role: 'tool', tool_call_id: 'c1', content: '{"temp":3}' },
-        { role: 'user', content: [{ type: 'text', text: 'Thanks' }, { type: 'image_url', image_url: { url: 'x' } }] }
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Thanks' },
+            { type: 'image_url', image_url: { url: 'x' } }
+          ]
+        }
       ])
     )
     expect(messages).toEqual([
       { role: 'system', name: 'example_user', parts: [{ type: 'text', text: 'Hi' }] },
-      { role: 'assistant', parts: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: '{"city":"Oslo"}' }] },
+      {
+        role: 'assistant',
+        parts: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: '{"city":"Oslo"}' }]
+      },
       { role: 'tool', parts: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'weather', output: '{"temp":3}' }] },
-      { role: 'user', parts: [{ type: 'text', text: 'Thanks' }, { type: 'text', text: '[image_url]' }] }
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'Thanks' },
+          { type: 'text', text: '[image_url]' }
+        ]
+      }
     ])
   })
 

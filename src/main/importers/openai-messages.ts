@@ -99,13 +99,25 @@ function convert(raw: Array<{ value: unknown; where: string }>): ImportedMessage
       const id = m.tool_call_id ?? m.name ?? 'call'
       return {
         role: 'tool',
-        parts: [{ type: 'tool-result', toolCallId: id, toolName: toolNames.get(id) ?? m.name ?? 'tool', output: texts.join('') }]
+        parts: [
+          {
+            type: 'tool-result',
+            toolCallId: id,
+            toolName: toolNames.get(id) ?? m.name ?? 'tool',
+            output: texts.join('')
+          }
+        ]
       }
     }
     const parts: MessagePart[] = texts.map((text) => ({ type: 'text', text }))
     for (const call of m.tool_calls ?? []) {
       toolNames.set(call.id, call.function.name)
-      parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments })
+      parts.push({
+        type: 'tool-call',
+        toolCallId: call.id,
+        toolName: call.function.name,
+        input: call.function.arguments
+      })
     }
     const role: MessageRole = m.role === 'developer' ? 'system' : m.role
     return { role, parts, ...(m.name !== undefined ? { name: m.name } : {}) }
@@ -115,7 +127,9 @@ function convert(raw: Array<{ value: unknown; where: string }>): ImportedMessage
 /** The same conversation was imported before (and that chat still exists). */
 export class AlreadyImported extends ImportError {
   constructor(readonly earlier: { sessionId: string; title: string; importedAt: number }) {
-    super(`This chat was already imported on ${new Date(earlier.importedAt).toISOString().slice(0, 10)} as "${earlier.title}" (${earlier.sessionId}). Nothing was imported.`)
+    super(
+      `This chat was already imported on ${new Date(earlier.importedAt).toISOString().slice(0, 10)} as "${earlier.title}" (${earlier.sessionId}). Nothing was imported.`
+    )
     this.name = 'AlreadyImported'
   }
 }

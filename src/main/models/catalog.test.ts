@@ -5,16 +5,36 @@ describe('model catalog', () => {
   it('lists every supported model with its published limits', () => {
     const ids = CATALOG.map((m) => `${m.provider}:${m.id}`)
     for (const id of [
-      'openai:gpt-5', 'openai:gpt-5-mini', 'openai:gpt-5-nano', 'openai:gpt-4.1', 'openai:gpt-4.1-mini',
-      'openai:gpt-4.1-nano', 'openai:gpt-4o', 'openai:gpt-4o-mini', 'openai:o3', 'openai:o4-mini',
-      'openai:gpt-4-turbo', 'openai:gpt-4', 'openai:gpt-3.5-turbo', 'anthropic:claude-opus-4-1',
-      'anthropic:claude-opus-4-0', 'anthropic:claude-sonnet-4-5', 'anthropic:claude-sonnet-4-0',
-      'anthropic:claude-haiku-4-5', 'anthropic:claude-3-5-haiku-latest', 'google:gemini-2.5-pro',
-      'google:gemini-2.5-flash', 'google:gemini-2.5-flash-lite'
+      'openai:gpt-5',
+      'openai:gpt-5-mini',
+      'openai:gpt-5-nano',
+      'openai:gpt-4.1',
+      'openai:gpt-4.1-mini',
+      'openai:gpt-4.1-nano',
+      'openai:gpt-4o',
+      'openai:gpt-4o-mini',
+      'openai:o3',
+      'openai:o4-mini',
+      'openai:gpt-4-turbo',
+      'openai:gpt-4',
+      'openai:gpt-3.5-turbo',
+      'anthropic:claude-opus-4-1',
+      'anthropic:claude-opus-4-0',
+      'anthropic:claude-sonnet-4-5',
+      'anthropic:claude-sonnet-4-0',
+      'anthropic:claude-haiku-4-5',
+      'anthropic:claude-3-5-haiku-latest',
+      'google:gemini-2.5-pro',
+      'google:gemini-2.5-flash',
+      'google:gemini-2.5-flash-lite'
     ]) {
       expect(ids).toContain(id)
     }
-    expect(resolveModel('openai', 'gpt-4o')).toMatchObject({ contextWindow: 128_000, maxOutput: 16_384, tokenizer: 'o200k_base' })
+    expect(resolveModel('openai', 'gpt-4o')).toMatchObject({
+      contextWindow: 128_000,
+      maxOutput: 16_384,
+      tokenizer: 'o200k_base'
+    })
     expect(resolveModel('openai', 'gpt-4.1')).toMatchObject({ contextWindow: 1_047_576, maxOutput: 32_768 })
     expect(resolveModel('openai', 'gpt-5')).toMatchObject({ contextWindow: 400_000, maxOutput: 128_000 })
     expect(resolveModel('openai', 'gpt-4')).toMatchObject({ tokenizer: 'cl100k_base' })
@@ -45,10 +65,21 @@ describe('model catalog', () => {
 
   it('merges user-defined models, which win over the catalog', () => {
     const local = userModelSchema.parse({ id: 'llama3.1:8b', contextWindow: 131_072 })
-    expect(local).toMatchObject({ provider: 'openai-compatible', label: 'llama3.1:8b', tokenizer: 'estimate', maxOutput: 4096, pricePerMTokInput: null })
+    expect(local).toMatchObject({
+      provider: 'openai-compatible',
+      label: 'llama3.1:8b',
+      tokenizer: 'estimate',
+      maxOutput: 4096,
+      pricePerMTokInput: null
+    })
     expect(modelSpecSchema.safeParse(local).success).toBe(true)
     expect(resolveModel('openai-compatible', 'llama3.1:8b', [local])).toBe(local)
-    const smaller = userModelSchema.parse({ provider: 'openai', id: 'gpt-4o', contextWindow: 32_000, tokenizer: 'o200k_base' })
+    const smaller = userModelSchema.parse({
+      provider: 'openai',
+      id: 'gpt-4o',
+      contextWindow: 32_000,
+      tokenizer: 'o200k_base'
+    })
     expect(resolveModel('openai', 'gpt-4o', [smaller])?.contextWindow).toBe(32_000)
     expect(listModels([smaller]).filter((m) => m.id === 'gpt-4o')).toEqual([smaller])
     expect(userModelSchema.safeParse({ id: 'x', contextWindow: 0 }).success).toBe(false)

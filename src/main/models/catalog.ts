@@ -56,16 +56,15 @@ export const userModelSchema = z
     /** Takes images; when not said, guessed from the name (llava, …-vision, …-vl, gemma3, pixtral). */
     vision: z.boolean().optional()
   })
-  .transform(
-    (m): ModelSpec => ({
-      ...m,
-      vision: m.vision ?? looksVisual(m.id),
-      label: m.label ?? m.id,
-      maxOutput: Math.min(m.maxOutput ?? 4096, m.contextWindow)
-    })
-  )
+  .transform((m): ModelSpec => ({
+    ...m,
+    vision: m.vision ?? looksVisual(m.id),
+    label: m.label ?? m.id,
+    maxOutput: Math.min(m.maxOutput ?? 4096, m.contextWindow)
+  }))
 /** Local model families known to take images, by the names servers give them. */
-const VISUAL_NAME = /llava|bakllava|vision|[-_.:]vl\b|vl[-_:]|pixtral|moondream|minicpm-v|gemma-?3|llama-?4|qwen[\d.]*-?vl|internvl|granite3\.2-vision|mistral-small3\.[12]/i
+const VISUAL_NAME =
+  /llava|bakllava|vision|[-_.:]vl\b|vl[-_:]|pixtral|moondream|minicpm-v|gemma-?3|llama-?4|qwen[\d.]*-?vl|internvl|granite3\.2-vision|mistral-small3\.[12]/i
 
 export function looksVisual(modelId: string): boolean {
   return VISUAL_NAME.test(modelId)
@@ -73,23 +72,21 @@ export function looksVisual(modelId: string): boolean {
 
 export type UserModelInput = z.input<typeof userModelSchema>
 
-const catalogFileSchema = z
-  .object({ models: z.array(modelSpecSchema) })
-  .superRefine((file, ctx) => {
-    const keys = new Set<string>()
-    for (const m of file.models) {
-      for (const id of [m.id, ...(m.aliases ?? [])]) {
-        const key = modelKey(m.provider, id)
-        if (keys.has(key)) ctx.addIssue({ code: 'custom', message: `duplicate model ${key}` })
-        keys.add(key)
-      }
+const catalogFileSchema = z.object({ models: z.array(modelSpecSchema) }).superRefine((file, ctx) => {
+  const keys = new Set<string>()
+  for (const m of file.models) {
+    for (const id of [m.id, ...(m.aliases ?? [])]) {
+      const key = modelKey(m.provider, id)
+      if (keys.has(key)) ctx.addIssue({ code: 'custom', message: `duplicate model ${key}` })
+      keys.add(key)
     }
-    for (const m of file.models) {
-      if (m.summarizationModel && !keys.has(modelKey(m.provider, m.summarizationModel))) {
-        ctx.addIssue({ code: 'custom', message: `${m.id}: unknown summarizationModel ${m.summarizationModel}` })
-      }
+  }
+  for (const m of file.models) {
+    if (m.summarizationModel && !keys.has(modelKey(m.provider, m.summarizationModel))) {
+      ctx.addIssue({ code: 'custom', message: `${m.id}: unknown summarizationModel ${m.summarizationModel}` })
     }
-  })
+  }
+})
 
 export function modelKey(provider: string, id: string): string {
   return `${provider}:${id}`

@@ -18,14 +18,33 @@ describe('application menu', () => {
   it('offers the everyday commands: search, export, stop and the shortcuts list', () => {
     const sent: string[] = []
     const menu = appMenuTemplate('linux', (c) => sent.push(c))
-    const items = menu.flatMap((m) => (Array.isArray(m.submenu) ? m.submenu : [])) as Array<{ label?: string; accelerator?: string; click?: () => void }>
+    const items = menu.flatMap((m) => (Array.isArray(m.submenu) ? m.submenu : [])) as Array<{
+      label?: string
+      accelerator?: string
+      click?: () => void
+    }>
     const byLabel = (label: string) => items.find((i) => i.label === label)!
     expect(byLabel('Search Chats…').accelerator).toBe('CmdOrCtrl+K')
     expect(byLabel('Keyboard Shortcuts').accelerator).toBe('CmdOrCtrl+/')
     // Esc stays with the page's dialogs.
     expect(byLabel('Stop Reply (Esc)').accelerator).toBeUndefined()
     expect(byLabel('Toggle Sidebar').accelerator).toBe('CmdOrCtrl+B')
-    for (const label of ['Search Chats…', 'Export Chat as Markdown…', 'Export Chat as JSON…', 'Stop Reply (Esc)', 'Toggle Sidebar', 'Keyboard Shortcuts']) byLabel(label).click!()
-    expect(sent).toEqual(['search-chats', 'export-markdown', 'export-json', 'stop-reply', 'toggle-sidebar', 'shortcuts'])
+    for (const label of [
+      'Search Chats…',
+      'Export Chat as Markdown…',
+      'Export Chat as JSON…',
+      'Stop Reply (Esc)',
+      'Toggle Sidebar',
+      'Keyboard Shortcuts'
+    ])
+      byLabel(label).click!()
+    expect(sent).toEqual([
+      'search-chats',
+      'export-markdown',
+      'export-json',
+      'stop-reply',
+      'toggle-sidebar',
+      'shortcuts'
+    ])
   })
 })

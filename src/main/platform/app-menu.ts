@@ -5,7 +5,10 @@ import type { UiCommand } from '../../shared/contract'
  * The application menu: the standard roles plus Distill's own commands, which the renderer carries
  * out (they arrive as 'ui.command' events). Pure, so its shape is tested without Electron.
  */
-export function appMenuTemplate(platform: NodeJS.Platform, send: (command: UiCommand) => void): MenuItemConstructorOptions[] {
+export function appMenuTemplate(
+  platform: NodeJS.Platform,
+  send: (command: UiCommand) => void
+): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin'
   const item = (label: string, command: UiCommand, accelerator?: string): MenuItemConstructorOptions => ({
     label,

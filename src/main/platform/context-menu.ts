@@ -8,7 +8,10 @@ export interface ContextMenuActions {
   openLink(url: string): void
 }
 
-type Params = Pick<ContextMenuParams, 'isEditable' | 'selectionText' | 'linkURL' | 'misspelledWord' | 'dictionarySuggestions' | 'editFlags'>
+type Params = Pick<
+  ContextMenuParams,
+  'isEditable' | 'selectionText' | 'linkURL' | 'misspelledWord' | 'dictionarySuggestions' | 'editFlags'
+>
 
 /**
  * Electron shows no context menu by default. This is the one a user expects from a text app:

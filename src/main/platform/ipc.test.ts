@@ -122,7 +122,12 @@ describe('the IPC adapter', () => {
       call(invokeEvent(win), 'sessions.create', { title: 7 }),
       call(invokeEvent(win), '__proto__', {})
     ])
-    expect(results.map((r) => !r.ok && r.error.code)).toEqual(['invalid_input', 'not_found', 'invalid_input', 'not_found'])
+    expect(results.map((r) => !r.ok && r.error.code)).toEqual([
+      'invalid_input',
+      'not_found',
+      'invalid_input',
+      'not_found'
+    ])
   })
 
   it('stops serving a window once it is destroyed', async () => {

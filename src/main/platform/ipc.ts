@@ -68,7 +68,10 @@ export function createIpcAdapter(options: IpcAdapterOptions): IpcAdapter {
     } catch (err) {
       // The router never throws; this guards the adapter's own code.
       log.error('IPC request failed', err)
-      return { ok: false, error: { code: 'internal', message: 'Something went wrong inside Distill. The details are in the log.' } }
+      return {
+        ok: false,
+        error: { code: 'internal', message: 'Something went wrong inside Distill. The details are in the log.' }
+      }
     }
   })
 

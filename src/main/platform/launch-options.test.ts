@@ -5,7 +5,9 @@ import { dbFlagFromArgv, resolveShellLocation } from './launch-options'
 describe('dbFlagFromArgv', () => {
   it('reads --db FILE and --db=FILE among Electron and Chromium switches', () => {
     expect(dbFlagFromArgv(['/usr/bin/electron', '.', '--db', '/tmp/a.db'])).toBe('/tmp/a.db')
-    expect(dbFlagFromArgv(['electron', 'out/main/index.js', '--no-sandbox', '--db=/tmp/b.db', '--inspect'])).toBe('/tmp/b.db')
+    expect(dbFlagFromArgv(['electron', 'out/main/index.js', '--no-sandbox', '--db=/tmp/b.db', '--inspect'])).toBe(
+      '/tmp/b.db'
+    )
   })
 
   it('lets the last one win and ignores a dangling flag', () => {

@@ -29,7 +29,13 @@ describe('resolveRendererTarget', () => {
   })
 
   it('ignores a dev server URL that is remote, https or garbage', () => {
-    for (const devUrl of ['http://evil.example:5173', 'https://localhost:5173', 'not a url', 'file:///etc/passwd', '']) {
+    for (const devUrl of [
+      'http://evil.example:5173',
+      'https://localhost:5173',
+      'not a url',
+      'file:///etc/passwd',
+      ''
+    ]) {
       expect(resolveRendererTarget({ mainDir, devUrl, isPackaged: false }).kind).toBe('file')
     }
   })
@@ -77,7 +83,14 @@ describe('isExternalWebUrl', () => {
   it('accepts http and https only', () => {
     expect(isExternalWebUrl('https://example.com/a?b#c')).toBe(true)
     expect(isExternalWebUrl('http://example.com')).toBe(true)
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'mailto:a@b.c', 'ms-settings:', 'x']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'mailto:a@b.c',
+      'ms-settings:',
+      'x'
+    ]) {
       expect(isExternalWebUrl(url), url).toBe(false)
     }
   })

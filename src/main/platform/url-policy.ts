@@ -88,6 +88,10 @@ export function contentSecurityPolicyFor(target: RendererTarget, strictPolicy: s
 /** The permissions our own page may use; everything else is denied. */
 const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write', 'fullscreen'])
 
-export function isPermissionAllowed(permission: string, requestingUrl: string | undefined, target: RendererTarget): boolean {
+export function isPermissionAllowed(
+  permission: string,
+  requestingUrl: string | undefined,
+  target: RendererTarget
+): boolean {
   return ALLOWED_PERMISSIONS.has(permission) && requestingUrl !== undefined && isAppUrl(requestingUrl, target)
 }

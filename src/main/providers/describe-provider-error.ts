@@ -30,7 +30,11 @@ function causeCode(err: unknown): string | undefined {
 }
 
 /** Turns whatever a provider call threw into plain words for the failed message. */
-export function describeProviderError(err: unknown, provider: ProviderId, context: { stalled?: boolean; now: number }): ProviderErrorInfo {
+export function describeProviderError(
+  err: unknown,
+  provider: ProviderId,
+  context: { stalled?: boolean; now: number }
+): ProviderErrorInfo {
   const name = PROVIDER_LABELS[provider]
   const error = RetryError.isInstance(err) ? err.lastError : err
   if (context.stalled || (error instanceof DOMException && error.name === 'TimeoutError')) {
@@ -54,17 +58,33 @@ export function describeProviderError(err: unknown, provider: ProviderId, contex
       return { code: 'model_not_found', message: `${name} does not know this model (404). Pick another model.` }
     }
     // The body of a successful response broke off (socket closed mid-stream).
-    if ((status === undefined || status < 300) && /terminated|process successful response|ECONNRESET|socket/i.test(`${error.message} ${String(error.cause)}`)) {
-      return { code: 'stream_broken', message: `The connection to ${name} broke while the reply was streaming. Try again.` }
+    if (
+      (status === undefined || status < 300) &&
+      /terminated|process successful response|ECONNRESET|socket/i.test(`${error.message} ${String(error.cause)}`)
+    ) {
+      return {
+        code: 'stream_broken',
+        message: `The connection to ${name} broke while the reply was streaming. Try again.`
+      }
     }
     if (status !== undefined && status >= 500) {
       return { code: 'server_error', message: `${name} had a server error (${status}). Try again.` }
     }
     const code = causeCode(error.cause)
-    if (status === undefined && (/^Cannot connect to API/.test(error.message) || (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH/.test(code)))) {
-      return { code: 'unreachable', message: `Cannot reach ${name} at ${new URL(error.url).origin}. Is the server running?` }
+    if (
+      status === undefined &&
+      (/^Cannot connect to API/.test(error.message) ||
+        (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH/.test(code)))
+    ) {
+      return {
+        code: 'unreachable',
+        message: `Cannot reach ${name} at ${new URL(error.url).origin}. Is the server running?`
+      }
     }
-    return { code: 'provider_error', message: `${name} answered with an error${status ? ` (${status})` : ''}: ${error.message}` }
+    return {
+      code: 'provider_error',
+      message: `${name} answered with an error${status ? ` (${status})` : ''}: ${error.message}`
+    }
   }
   const code = causeCode(error)
   if (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH/.test(code)) {
@@ -72,7 +92,10 @@ export function describeProviderError(err: unknown, provider: ProviderId, contex
   }
   const message = error instanceof Error ? error.message : String(error)
   if (/terminated|socket|premature|ECONNRESET|aborted|stream/i.test(message + (code ?? ''))) {
-    return { code: 'stream_broken', message: `The connection to ${name} broke while the reply was streaming. Try again.` }
+    return {
+      code: 'stream_broken',
+      message: `The connection to ${name} broke while the reply was streaming. Try again.`
+    }
   }
   return { code: 'provider_error', message: `${name} failed: ${message}` }
 }

@@ -10,7 +10,10 @@ const warningModel = (feature = 'maxOutputTokens') =>
       Promise.resolve({
         stream: simulateReadableStream({
           chunks: [
-            { type: 'stream-start' as const, warnings: [{ type: 'unsupported' as const, feature, details: 'limited to 4096' }] },
+            {
+              type: 'stream-start' as const,
+              warnings: [{ type: 'unsupported' as const, feature, details: 'limited to 4096' }]
+            },
             { type: 'text-start' as const, id: 't' },
             { type: 'text-delta' as const, id: 't', delta: 'ok' },
             { type: 'text-end' as const, id: 't' }
@@ -31,10 +34,19 @@ describe('AI SDK warnings', () => {
     const consoleWarn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const model = warningModel()
     for (let i = 0; i < 3; i++) {
-      const r = await streamReply({ model, messages: [{ role: 'user', content: 'hi' }], signal: new AbortController().signal, stallMs: 5000, now: Date.now, onDelta: () => {} })
+      const r = await streamReply({
+        model,
+        messages: [{ role: 'user', content: 'hi' }],
+        signal: new AbortController().signal,
+        stallMs: 5000,
+        now: Date.now,
+        onDelta: () => {}
+      })
       expect(r).toMatchObject({ outcome: 'complete', text: 'ok' })
     }
-    expect(lines).toEqual(['[distill] warn AI SDK (mock-provider, mock-model-id): unsupported maxOutputTokens: limited to 4096'])
+    expect(lines).toEqual([
+      '[distill] warn AI SDK (mock-provider, mock-model-id): unsupported maxOutputTokens: limited to 4096'
+    ])
     expect(consoleWarn).not.toHaveBeenCalled()
   })
 
@@ -42,7 +54,14 @@ describe('AI SDK warnings', () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
     const consoleWarn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     for (let i = 0; i < 2; i++) {
-      await streamReply({ model: warningModel('temperature'), messages: [{ role: 'user', content: 'hi' }], signal: new AbortController().signal, stallMs: 5000, now: Date.now, onDelta: () => {} })
+      await streamReply({
+        model: warningModel('temperature'),
+        messages: [{ role: 'user', content: 'hi' }],
+        signal: new AbortController().signal,
+        stallMs: 5000,
+        now: Date.now,
+        onDelta: () => {}
+      })
     }
     expect(consoleWarn).not.toHaveBeenCalled()
     expect(stderr.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('AI SDK'))).toHaveLength(1)

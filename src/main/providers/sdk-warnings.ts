@@ -13,7 +13,15 @@ function describe(w: Warning): string {
  * log format; `write` is where it goes (stderr by default, which the desktop app's log captures).
  */
 export function logSdkWarningsOnce(write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
-  globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }: { warnings: Warning[]; provider: string; model: string }) => {
+  globalThis.AI_SDK_LOG_WARNINGS = ({
+    warnings,
+    provider,
+    model
+  }: {
+    warnings: Warning[]
+    provider: string
+    model: string
+  }) => {
     for (const w of warnings) {
       const line = `[distill] warn AI SDK (${provider}, ${model}): ${describe(w)}`
       if (seen.has(line)) continue

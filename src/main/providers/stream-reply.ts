@@ -49,10 +49,14 @@ function isRetryable(error: unknown): boolean {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms)
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer)
-      resolve()
-    }, { once: true })
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        resolve()
+      },
+      { once: true }
+    )
   })
 }
 
@@ -63,10 +67,13 @@ async function attempt(options: StreamReplyOptions): Promise<Attempt> {
   let started = false
   const arm = () => {
     clearTimeout(timer)
-    timer = setTimeout(() => {
-      stalled = true
-      stall.abort(new DOMException('The provider stopped sending', 'TimeoutError'))
-    }, started ? options.stallMs : (options.firstChunkMs ?? options.stallMs))
+    timer = setTimeout(
+      () => {
+        stalled = true
+        stall.abort(new DOMException('The provider stopped sending', 'TimeoutError'))
+      },
+      started ? options.stallMs : (options.firstChunkMs ?? options.stallMs)
+    )
   }
   const signal = AbortSignal.any([options.signal, stall.signal])
   let text = ''
@@ -108,7 +115,8 @@ async function attempt(options: StreamReplyOptions): Promise<Attempt> {
     clearTimeout(timer)
   }
   if (options.signal.aborted) return { outcome: 'aborted', text, retryable: false }
-  if (stalled) return { outcome: 'error', text, error: failure ?? new Error('stalled'), stalled: true, retryable: false }
+  if (stalled)
+    return { outcome: 'error', text, error: failure ?? new Error('stalled'), stalled: true, retryable: false }
   if (failure !== undefined) {
     return { outcome: 'error', text, error: failure, stalled: false, retryable: text === '' && isRetryable(failure) }
   }
@@ -128,7 +136,9 @@ export async function streamReply(options: StreamReplyOptions): Promise<StreamRe
   for (let n = 0; ; n++) {
     const { retryable, ...result } = await attempt(options)
     if (!retryable || n >= policy.retries || result.outcome !== 'error') return result
-    const hinted = APICallError.isInstance(result.error) ? retryAfterMs(result.error.responseHeaders, options.now()) : undefined
+    const hinted = APICallError.isInstance(result.error)
+      ? retryAfterMs(result.error.responseHeaders, options.now())
+      : undefined
     if (hinted !== undefined && hinted > policy.maxDelayMs) return result
     const delayMs = hinted ?? policy.baseDelayMs * 2 ** n
     options.onRetry?.({ attempt: n + 1, delayMs, error: result.error })

@@ -5,7 +5,13 @@ describe('toModelMessages with attachments', () => {
   it('a stored file becomes a placeholder file part after the text; a name-only file stays a line; plain text stays a string', () => {
     const hash = 'c'.repeat(64)
     const [withFile, nameOnly, plain] = toModelMessages([
-      { role: 'user', parts: [{ type: 'text', text: 'Look' }, { type: 'attachment', filename: 'a.png', mediaType: 'image/png', size: 5, hash }] },
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'Look' },
+          { type: 'attachment', filename: 'a.png', mediaType: 'image/png', size: 5, hash }
+        ]
+      },
       { role: 'user', parts: [{ type: 'attachment', filename: 'old.pdf', mediaType: 'application/pdf', size: 9 }] },
       { role: 'user', parts: [{ type: 'text', text: 'hi' }] }
     ])

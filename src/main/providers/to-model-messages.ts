@@ -9,10 +9,16 @@ import type { AttachmentPart, ChatMessage, MessagePart } from '../../shared/doma
 export const ATTACHMENT_URL_PROTOCOL = 'distill-attachment:'
 
 export function attachmentPlaceholder(part: AttachmentPart & { hash: string }): FilePart {
-  return { type: 'file', data: new URL(`${ATTACHMENT_URL_PROTOCOL}${part.hash}`), mediaType: part.mediaType, filename: part.filename }
+  return {
+    type: 'file',
+    data: new URL(`${ATTACHMENT_URL_PROTOCOL}${part.hash}`),
+    mediaType: part.mediaType,
+    filename: part.filename
+  }
 }
 
-const isStored = (p: MessagePart): p is AttachmentPart & { hash: string } => p.type === 'attachment' && p.hash !== undefined
+const isStored = (p: MessagePart): p is AttachmentPart & { hash: string } =>
+  p.type === 'attachment' && p.hash !== undefined
 
 /** Attachments without stored bytes travel as a line of metadata only (FR-1.1.3): the model learns they exist. */
 export function attachmentLine(part: Extract<MessagePart, { type: 'attachment' }>): string {
@@ -39,7 +45,13 @@ export function toModelMessages(messages: readonly Pick<ChatMessage, 'role' | 'p
       out.push(
         files.length === 0
           ? { role: 'user', content: text }
-          : { role: 'user', content: [...(text ? [{ type: 'text', text } satisfies TextPart] : []), ...files.map(attachmentPlaceholder)] }
+          : {
+              role: 'user',
+              content: [
+                ...(text ? [{ type: 'text', text } satisfies TextPart] : []),
+                ...files.map(attachmentPlaceholder)
+              ]
+            }
       )
     } else if (m.role === 'assistant') {
       const calls = m.parts.filter((p) => p.type === 'tool-call')
@@ -51,7 +63,12 @@ export function toModelMessages(messages: readonly Pick<ChatMessage, 'role' | 'p
           role: 'assistant',
           content: [
             ...(text ? [{ type: 'text' as const, text }] : []),
-            ...calls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input }))
+            ...calls.map((c) => ({
+              type: 'tool-call' as const,
+              toolCallId: c.toolCallId,
+              toolName: c.toolName,
+              input: c.input
+            }))
           ]
         })
       }
@@ -63,7 +80,10 @@ export function toModelMessages(messages: readonly Pick<ChatMessage, 'role' | 'p
           type: 'tool-result' as const,
           toolCallId: r.toolCallId,
           toolName: r.toolName,
-          output: typeof r.output === 'string' ? { type: 'text' as const, value: r.output } : { type: 'json' as const, value: (r.output ?? null) as never }
+          output:
+            typeof r.output === 'string'
+              ? { type: 'text' as const, value: r.output }
+              : { type: 'json' as const, value: (r.output ?? null) as never }
         }))
       })
     }

@@ -14,10 +14,16 @@ describe('a busy database', () => {
     const busy = await app.router.call('settings.update', { theme: 'dark' })
     expect(busy).toEqual({
       ok: false,
-      error: { code: 'unavailable', message: 'The database is busy: another program is using it. Nothing was changed; try again in a moment.' }
+      error: {
+        code: 'unavailable',
+        message: 'The database is busy: another program is using it. Nothing was changed; try again in a moment.'
+      }
     })
     other.exec('ROLLBACK')
     other.close()
-    expect(await app.router.call('settings.update', { theme: 'dark' })).toMatchObject({ ok: true, data: { theme: 'dark' } })
+    expect(await app.router.call('settings.update', { theme: 'dark' })).toMatchObject({
+      ok: true,
+      data: { theme: 'dark' }
+    })
   })
 })

@@ -9,10 +9,16 @@ export function databaseError(err: unknown): AppError | undefined {
   const code = (err as { code?: unknown } | null)?.code
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new AppError('unavailable', 'The database is busy: another program is using it. Nothing was changed; try again in a moment.')
+    return new AppError(
+      'unavailable',
+      'The database is busy: another program is using it. Nothing was changed; try again in a moment.'
+    )
   }
   if (code.startsWith('SQLITE_READONLY')) {
-    return new AppError('unavailable', 'The database is open read-only here, so nothing was changed. Check its permissions, or make the change in the Distill window that owns it.')
+    return new AppError(
+      'unavailable',
+      'The database is open read-only here, so nothing was changed. Check its permissions, or make the change in the Distill window that owns it.'
+    )
   }
   if (code === 'SQLITE_FULL') {
     return new AppError('unavailable', 'The disk is full, so nothing was saved. Free some space and try again.')

@@ -6,9 +6,11 @@ export function createKeyedLock() {
       const previous = tails.get(key) ?? Promise.resolve()
       const next = previous.catch(() => undefined).then(task)
       tails.set(key, next)
-      void next.finally(() => {
-        if (tails.get(key) === next) tails.delete(key)
-      }).catch(() => undefined)
+      void next
+        .finally(() => {
+          if (tails.get(key) === next) tails.delete(key)
+        })
+        .catch(() => undefined)
       return next
     },
     busy: (key: string) => tails.has(key)

@@ -28,8 +28,22 @@ describe('attachment tokens, as each provider documents them', () => {
     const gemini = resolveModel('google', 'gemini-2.5-flash')!
     const gpt35 = resolveModel('openai', 'gpt-3.5-turbo')!
     const parts = [
-      { type: 'attachment' as const, filename: 'a.pdf', mediaType: 'application/pdf', size: 900, hash: 'a'.repeat(64), pages: 3 },
-      { type: 'attachment' as const, filename: 'b.ts', mediaType: 'text/plain', size: 400, hash: 'b'.repeat(64), tokens: 100 },
+      {
+        type: 'attachment' as const,
+        filename: 'a.pdf',
+        mediaType: 'application/pdf',
+        size: 900,
+        hash: 'a'.repeat(64),
+        pages: 3
+      },
+      {
+        type: 'attachment' as const,
+        filename: 'b.ts',
+        mediaType: 'text/plain',
+        size: 400,
+        hash: 'b'.repeat(64),
+        tokens: 100
+      },
       { type: 'attachment' as const, filename: 'old.png', mediaType: 'image/png', size: 400 }
     ]
     expect(attachmentTokens(parts, gemini)).toBe(3 * 258 + 100 + 12)

@@ -46,7 +46,10 @@ const PDF_PAGE_TOKENS: Record<string, number> = { google: 258, anthropic: 1500, 
 /** A PDF sent as its extracted text (OpenAI-compatible servers): about one page of prose. */
 const PDF_TEXT_PAGE_TOKENS = 500
 
-export function imageTokens(part: Pick<AttachmentPart, 'width' | 'height'>, spec: Pick<ModelSpec, 'provider' | 'id'>): number {
+export function imageTokens(
+  part: Pick<AttachmentPart, 'width' | 'height'>,
+  spec: Pick<ModelSpec, 'provider' | 'id'>
+): number {
   const w = part.width ?? 1024
   const h = part.height ?? 1024
   if (spec.provider === 'anthropic') return anthropicImageTokens(w, h)
@@ -55,7 +58,10 @@ export function imageTokens(part: Pick<AttachmentPart, 'width' | 'height'>, spec
 }
 
 /** One stored attachment's tokens for this model (0 for metadata-only parts: they are counted as their line). */
-export function attachmentPartTokens(part: AttachmentPart, spec: Pick<ModelSpec, 'provider' | 'id' | 'tokenizer' | 'vision'>): number {
+export function attachmentPartTokens(
+  part: AttachmentPart,
+  spec: Pick<ModelSpec, 'provider' | 'id' | 'tokenizer' | 'vision'>
+): number {
   if (!part.hash) return 0
   const kind = attachmentKind(part.mediaType, part.filename)
   if (kind === 'image') return spec.vision ? imageTokens(part, spec) : 20
@@ -70,7 +76,10 @@ export function attachmentPartTokens(part: AttachmentPart, spec: Pick<ModelSpec,
 }
 
 /** The tokens of a message's stored attachments. */
-export function attachmentTokens(parts: readonly MessagePart[], spec: Pick<ModelSpec, 'provider' | 'id' | 'tokenizer' | 'vision'>): number {
+export function attachmentTokens(
+  parts: readonly MessagePart[],
+  spec: Pick<ModelSpec, 'provider' | 'id' | 'tokenizer' | 'vision'>
+): number {
   let sum = 0
   for (const p of parts) if (p.type === 'attachment') sum += attachmentPartTokens(p, spec)
   return sum

@@ -35,7 +35,9 @@ export function observeCalibration(
   const prev = state[modelKey]
   const factor = prev ? clamp(prev.factor + CALIBRATION_ALPHA * (ratio - prev.factor)) : ratio
   // A moving average of how far each reply strayed from what was expected of it.
-  const spread = prev ? (1 - CALIBRATION_ALPHA) * (prev.spread ?? 0) + CALIBRATION_ALPHA * Math.abs(ratio - prev.factor) : 0
+  const spread = prev
+    ? (1 - CALIBRATION_ALPHA) * (prev.spread ?? 0) + CALIBRATION_ALPHA * Math.abs(ratio - prev.factor)
+    : 0
   return { ...state, [modelKey]: { factor, samples: (prev?.samples ?? 0) + 1, spread } }
 }
 

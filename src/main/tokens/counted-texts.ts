@@ -30,7 +30,11 @@ export function countIndexed(text: string, countSegment: (segment: string) => nu
 }
 
 /** countIndexed in slices of at most `sliceMs`, with the event loop given back between them. */
-export async function countIndexedInSlices(text: string, countSegment: (segment: string) => number, sliceMs: number): Promise<CountedText> {
+export async function countIndexedInSlices(
+  text: string,
+  countSegment: (segment: string) => number,
+  sliceMs: number
+): Promise<CountedText> {
   const counted: CountedText = { text, ends: [], totals: [] }
   let sliceStart = performance.now()
   for (const _ of countSteps(counted, countSegment)) {
@@ -75,7 +79,11 @@ export class CountedTexts {
       let same = 0
       while (same < shortest && a.charCodeAt(same) === text.charCodeAt(same)) same++
       let sameEnd = 0
-      while (sameEnd < shortest - same && a.charCodeAt(a.length - 1 - sameEnd) === text.charCodeAt(text.length - 1 - sameEnd)) sameEnd++
+      while (
+        sameEnd < shortest - same &&
+        a.charCodeAt(a.length - 1 - sameEnd) === text.charCodeAt(text.length - 1 - sameEnd)
+      )
+        sameEnd++
       if (same + sameEnd < text.length / 2) continue
       // The last segment end inside the shared start, and the first segment start inside the shared
       // end, each two characters clear of the difference (whether a piece starts depends on its

@@ -47,14 +47,26 @@ describe.each(ENCODINGS)('%s counts equal tiktoken', (encoding) => {
   })
 
   it('on special tokens, unicode, long runs and control characters', () => {
-    for (const t of edgeCases) expect(countTextTokens(t, encoding), JSON.stringify(t.slice(0, 40))).toBe(expected(t, encoding))
+    for (const t of edgeCases)
+      expect(countTextTokens(t, encoding), JSON.stringify(t.slice(0, 40))).toBe(expected(t, encoding))
   })
 
   it('on arbitrary text', () => {
     // Whitespace of every kind next to letters, digits and punctuation is where split regexes differ.
-    const tricky = fc.constantFrom(...'aB1é😀./\'s \n\r\t\u000b\u000c\u0085\u00a0\u1680\u180e\u2007\u200b\u2028\u202f\u205f\u3000\ufeff'.split(''))
-    const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.lorem({ maxCount: 60 }), fc.string({ unit: tricky, maxLength: 12 }))
-    fc.assert(fc.property(text, (t) => countTextTokens(t, encoding) === expected(t, encoding)), { numRuns: 2000 })
+    const tricky = fc.constantFrom(
+      ..."aB1é😀./'s \n\r\t\u000b\u000c\u0085\u00a0\u1680\u180e\u2007\u200b\u2028\u202f\u205f\u3000\ufeff".split('')
+    )
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'grapheme' }),
+      fc.string({ unit: 'binary' }),
+      fc.lorem({ maxCount: 60 }),
+      fc.string({ unit: tricky, maxLength: 12 })
+    )
+    fc.assert(
+      fc.property(text, (t) => countTextTokens(t, encoding) === expected(t, encoding)),
+      { numRuns: 2000 }
+    )
   })
 })
 
@@ -71,7 +83,46 @@ describe('freeEncoders', () => {
 
 // Text as people write it: words, numbers, punctuation, code, every kind of whitespace and script.
 const tricky = fc.constantFrom(
-  ...['a', 'B', 'é', 'ß', '中', 'あ', 'ш', '1', '42', '½', '𝟙', '😀', '.', ',', "'s", "'T", '/', '-', '"', '{', '}', ':', ' ', '  ', '\n', '\n\n', '\r\n', '\t', '\u0085', '\u00a0', '\u2003', '\u3000', '\ufeff', 'hello', 'World', '2024', 'x=1;', 'https://a.b/c']
+  ...[
+    'a',
+    'B',
+    'é',
+    'ß',
+    '中',
+    'あ',
+    'ш',
+    '1',
+    '42',
+    '½',
+    '𝟙',
+    '😀',
+    '.',
+    ',',
+    "'s",
+    "'T",
+    '/',
+    '-',
+    '"',
+    '{',
+    '}',
+    ':',
+    ' ',
+    '  ',
+    '\n',
+    '\n\n',
+    '\r\n',
+    '\t',
+    '\u0085',
+    '\u00a0',
+    '\u2003',
+    '\u3000',
+    '\ufeff',
+    'hello',
+    'World',
+    '2024',
+    'x=1;',
+    'https://a.b/c'
+  ]
 )
 const ordinary = fc.oneof(
   fc.array(tricky, { maxLength: 300 }).map((xs) => xs.join('')),
@@ -129,17 +180,25 @@ describe('textSegments', () => {
 
 describe.each(ENCODINGS)('%s: a long text cut in the middle', (encoding) => {
   it('counts exactly, from the whole text counted before and the part around the cut', () => {
-    const words = fc.array(fc.oneof(fc.lorem({ maxCount: 1 }), fc.constantFrom(' ', '\n', '. ', ', ', '42', '\n\n', 'é', '中文', '  ')), { minLength: 4000, maxLength: 6000 })
+    const words = fc.array(
+      fc.oneof(fc.lorem({ maxCount: 1 }), fc.constantFrom(' ', '\n', '. ', ', ', '42', '\n\n', 'é', '中文', '  ')),
+      { minLength: 4000, maxLength: 6000 }
+    )
     fc.assert(
-      fc.property(words, fc.double({ min: 0.6, max: 0.95, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (parts, keepShare, headShare) => {
-        const text = parts.join(' ')
-        fc.pre(text.length >= 20_000)
-        expect(countTextTokens(text, encoding)).toBe(expected(text, encoding))
-        const keep = Math.floor(text.length * keepShare)
-        const head = Math.floor(keep * headShare)
-        const cut = `${text.slice(0, head)}\n[...${text.length - keep}...]\n${text.slice(text.length - (keep - head))}`
-        expect(countTextTokens(cut, encoding)).toBe(expected(cut, encoding))
-      }),
+      fc.property(
+        words,
+        fc.double({ min: 0.6, max: 0.95, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (parts, keepShare, headShare) => {
+          const text = parts.join(' ')
+          fc.pre(text.length >= 20_000)
+          expect(countTextTokens(text, encoding)).toBe(expected(text, encoding))
+          const keep = Math.floor(text.length * keepShare)
+          const head = Math.floor(keep * headShare)
+          const cut = `${text.slice(0, head)}\n[...${text.length - keep}...]\n${text.slice(text.length - (keep - head))}`
+          expect(countTextTokens(cut, encoding)).toBe(expected(cut, encoding))
+        }
+      ),
       { numRuns: 20, endOnFailure: true }
     )
   }, 60_000)

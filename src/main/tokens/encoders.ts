@@ -65,7 +65,9 @@ function buildEncoder(name: EncodingName): Encoder {
     // Both libraries are quadratic in the length of one piece: long runs are cut first (text-segments.ts).
     count: (text) => {
       if (text.length < SLICED_MIN) return countShort(text)
-      return remembered.get(text) ?? remembered.reuse(text, countShort) ?? remembered.add(countIndexed(text, countSegment))
+      return (
+        remembered.get(text) ?? remembered.reuse(text, countShort) ?? remembered.add(countIndexed(text, countSegment))
+      )
     },
     async countSliced(text) {
       const known = remembered.get(text)

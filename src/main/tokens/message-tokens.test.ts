@@ -20,17 +20,34 @@ const local = userModelSchema.parse({ id: 'qwen3', contextWindow: 32_768 })
 const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.lorem({ maxCount: 40 }))
 const part: fc.Arbitrary<MessagePart> = fc.oneof(
   { weight: 4, arbitrary: text.map((t) => ({ type: 'text' as const, text: t })) },
-  fc.record({ type: fc.constant('tool-call' as const), toolCallId: fc.string(), toolName: fc.string({ minLength: 1 }), input: fc.jsonValue() }),
+  fc.record({
+    type: fc.constant('tool-call' as const),
+    toolCallId: fc.string(),
+    toolName: fc.string({ minLength: 1 }),
+    input: fc.jsonValue()
+  }),
   fc.record({
     type: fc.constant('tool-result' as const),
     toolCallId: fc.string(),
     toolName: fc.string({ minLength: 1 }),
-    output: fc.oneof(fc.jsonValue(), text.map((value) => ({ type: 'text', value })))
+    output: fc.oneof(
+      fc.jsonValue(),
+      text.map((value) => ({ type: 'text', value }))
+    )
   }),
-  fc.record({ type: fc.constant('attachment' as const), filename: fc.string(), mediaType: fc.constant('image/png'), size: fc.nat() })
+  fc.record({
+    type: fc.constant('attachment' as const),
+    filename: fc.string(),
+    mediaType: fc.constant('image/png'),
+    size: fc.nat()
+  })
 )
 const message: fc.Arbitrary<CountableMessage> = fc.record(
-  { role: fc.constantFrom('system', 'user', 'assistant', 'tool'), parts: fc.array(part, { maxLength: 4 }), name: fc.string({ minLength: 1, maxLength: 12 }) },
+  {
+    role: fc.constantFrom('system', 'user', 'assistant', 'tool'),
+    parts: fc.array(part, { maxLength: 4 }),
+    name: fc.string({ minLength: 1, maxLength: 12 })
+  },
   { requiredKeys: ['role', 'parts'] }
 )
 
@@ -63,7 +80,10 @@ describe('per-message counts', () => {
   })
 
   it('names its counter and scales estimates by the family factor', () => {
-    const m: CountableMessage = { role: 'user', parts: [{ type: 'text', text: 'The quick brown fox jumps over the lazy dog. '.repeat(50) }] }
+    const m: CountableMessage = {
+      role: 'user',
+      parts: [{ type: 'text', text: 'The quick brown fox jumps over the lazy dog. '.repeat(50) }]
+    }
     expect(countMessage(m, gpt4o).counter).toBe('tiktoken:o200k_base')
     expect(countMessage(m, gpt4).counter).toBe('tiktoken:cl100k_base')
     expect(countMessage(m, sonnet).counter).toBe('estimate:anthropic')

@@ -46,7 +46,11 @@ export function countMessage(message: CountableMessage, spec: ModelSpec): Messag
   const files = attachmentTokens(message.parts, spec)
   try {
     const enc = tiktokenEncoding(spec)
-    if (enc) return { tokens: wire.reduce((s, m) => s + countWireMessage(m, (t) => countTextTokens(t, enc)), 0) + files, counter }
+    if (enc)
+      return {
+        tokens: wire.reduce((s, m) => s + countWireMessage(m, (t) => countTextTokens(t, enc)), 0) + files,
+        counter
+      }
     return { tokens: estimateWireTokens(wire, estimateFamilyOf(spec.tokenizer)) + files, counter }
   } catch (err) {
     return { tokens: charsOver4WireTokens(wire) + files, counter: 'chars/4', error: String(err) }

@@ -66,8 +66,7 @@ export function toChatWireMessages(msg: CountableMessage): ChatWireMessage[] {
     } else if (p.type === 'attachment') {
       // A stored file is sent as itself, counted by attachmentTokens; only a name without bytes is a line.
       if (!p.hash) pieces.push(attachmentLine(p))
-    }
-    else if (p.type === 'tool-call') toolCalls.push({ name: p.toolName, arguments: toolArgumentsText(p.input) })
+    } else if (p.type === 'tool-call') toolCalls.push({ name: p.toolName, arguments: toolArgumentsText(p.input) })
     else if (msg.role === 'tool') results.push({ role: 'tool', content: [toolOutputText(p.output)] })
     else pieces.push(toolOutputText(p.output))
   }

@@ -14,8 +14,18 @@ export const SEGMENT = 8192
 
 // JavaScript's \s (gpt-tokenizer) plus U+0085 (Unicode White_Space, tiktoken).
 const isSpace = (c: number) =>
-  c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x85 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  c === 0x20 ||
+  (c >= 0x09 && c <= 0x0d) ||
+  c === 0xa0 ||
+  c === 0x85 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39
 const NUMERIC = /\p{N}/u
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u
@@ -30,7 +40,12 @@ function startsPiece(text: string, i: number): boolean {
   const prev = text.charCodeAt(i - 1)
   const cur = text.charCodeAt(i)
   if (cur === 0x20) return !isSpace(prev) && i + 1 < text.length && !isSpace(text.charCodeAt(i + 1))
-  if (isDigit(cur)) return !isSpace(prev) && !isDigit(prev) && !NUMERIC.test(text.slice(i - 2 >= 0 && (prev & 0xfc00) === 0xdc00 ? i - 2 : i - 1, i))
+  if (isDigit(cur))
+    return (
+      !isSpace(prev) &&
+      !isDigit(prev) &&
+      !NUMERIC.test(text.slice(i - 2 >= 0 && (prev & 0xfc00) === 0xdc00 ? i - 2 : i - 1, i))
+    )
   if (prev === 0x0a) return LETTER_OR_NUMBER.test(String.fromCodePoint(text.codePointAt(i)!))
   return false
 }

@@ -26,7 +26,10 @@ const gpt4o = resolveModel('openai', 'gpt-4o')!
 const gpt4 = resolveModel('openai', 'gpt-4')!
 const sonnet = resolveModel('anthropic', 'claude-sonnet-4-5')!
 const user = (text: string): CountableMessage => ({ role: 'user', parts: [{ type: 'text', text }] })
-const remote = () => ({ anthropic: { baseURL: `${server.baseURL}/v1`, apiKey: FAKE_KEY }, google: { baseURL: `${server.baseURL}/v1beta`, apiKey: FAKE_KEY } })
+const remote = () => ({
+  anthropic: { baseURL: `${server.baseURL}/v1`, apiKey: FAKE_KEY },
+  google: { baseURL: `${server.baseURL}/v1beta`, apiKey: FAKE_KEY }
+})
 
 describe('createTokenCounter', () => {
   it('caches local counts: the second count does not touch the encoder', async () => {
@@ -59,7 +62,13 @@ describe('createTokenCounter', () => {
   it('falls back to a local estimate (exact=false) when the endpoint times out, and backs off', async () => {
     let clock = 1_000
     const warn = vi.fn()
-    const counter = createTokenCounter({ remote: remote(), timeoutMs: 100, now: () => clock, remoteCooldownMs: 30_000, log: { warn } })
+    const counter = createTokenCounter({
+      remote: remote(),
+      timeoutMs: 100,
+      now: () => clock,
+      remoteCooldownMs: 30_000,
+      log: { warn }
+    })
     server.delayMs = 2_000
     const r = await counter.countMessage(user('slow endpoint here'), sonnet)
     expect(r).toEqual({ ...countMessage(user('slow endpoint here'), sonnet), exact: false })
@@ -74,7 +83,11 @@ describe('createTokenCounter', () => {
   })
 
   it('counts a request as overhead + the sum of its messages, calibrating estimates', async () => {
-    const msgs = [user('You are terse.'), user('What is the capital of France?'), { role: 'assistant' as const, parts: [{ type: 'text' as const, text: 'Paris.' }] }]
+    const msgs = [
+      user('You are terse.'),
+      user('What is the capital of France?'),
+      { role: 'assistant' as const, parts: [{ type: 'text' as const, text: 'Paris.' }] }
+    ]
     const counter = createTokenCounter()
     const exact = await counter.countRequest(msgs, gpt4o)
     expect(exact.tokens).toBe(exact.messages.reduce((s, m) => s + m.tokens, requestOverhead(gpt4o)))
@@ -114,7 +127,9 @@ describe('createTokenCounter', () => {
 
   it('estimates a composer draft synchronously', () => {
     const counter = createTokenCounter()
-    expect(counter.estimateText('How are you today?', gpt4o)).toBe(countMessage(user('How are you today?'), gpt4o).tokens)
+    expect(counter.estimateText('How are you today?', gpt4o)).toBe(
+      countMessage(user('How are you today?'), gpt4o).tokens
+    )
     const huge = 'word '.repeat(LIVE_EXACT_LIMIT / 4)
     expect(counter.estimateText(huge, gpt4o)).toBe(3 + 1 + Math.ceil(huge.length / 4))
   })

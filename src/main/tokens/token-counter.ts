@@ -86,7 +86,9 @@ export function createTokenCounter(opts: TokenCounterOptions = {}): TokenCounter
 
   // The key names the counter, so a model switch to another tokenizer misses and recounts.
   const keyOf = (counter: string, m: CountableMessage) =>
-    createHash('sha1').update(`${counter}\0${m.role}\0${m.name ?? ''}\0${JSON.stringify(m.parts)}`).digest('base64')
+    createHash('sha1')
+      .update(`${counter}\0${m.role}\0${m.name ?? ''}\0${JSON.stringify(m.parts)}`)
+      .digest('base64')
 
   const cached = (key: string): CountResult | undefined => {
     const hit = cache.get(key)
@@ -116,14 +118,16 @@ export function createTokenCounter(opts: TokenCounterOptions = {}): TokenCounter
     if (hit) return hit
     const r = countLocal(message, spec)
     const result: CountResult = { tokens: r.tokens, counter: r.counter, exact: isExactCounter(r.counter) }
-    if (r.error) opts.log?.warn('token counting failed; using chars/4', r.error) // FR-5.2.1; not cached, retried
+    if (r.error)
+      opts.log?.warn('token counting failed; using chars/4', r.error) // FR-5.2.1; not cached, retried
     else cache.set(key, result)
     return result
   }
 
   /** countLocally, with a long message's texts counted first in slices that keep the event loop free. */
   async function countLocallySliced(message: CountableMessage, spec: ModelSpec): Promise<CountResult> {
-    if (message.parts.some((p) => p.type !== 'text' || p.text.length >= SLICED_MIN)) await countMessageAsync(message, spec)
+    if (message.parts.some((p) => p.type !== 'text' || p.text.length >= SLICED_MIN))
+      await countMessageAsync(message, spec)
     return countLocally(message, spec)
   }
 
@@ -136,7 +140,11 @@ export function createTokenCounter(opts: TokenCounterOptions = {}): TokenCounter
     if ((coolUntil.get(spec.provider) ?? 0) <= now()) {
       const r = await remote.baseline.count(plainText(message))
       if (r.ok) {
-        const result: CountResult = { tokens: r.tokens + REMOTE_MESSAGE_FRAMING + attachmentTokens(message.parts, spec), counter: remote.counter, exact: true }
+        const result: CountResult = {
+          tokens: r.tokens + REMOTE_MESSAGE_FRAMING + attachmentTokens(message.parts, spec),
+          counter: remote.counter,
+          exact: true
+        }
         cache.set(key, result)
         return result
       }
@@ -161,7 +169,8 @@ export function createTokenCounter(opts: TokenCounterOptions = {}): TokenCounter
     const exact = counts.every((c) => c.exact) && (counts.length > 0 || isExactCounter(localCounterFor(spec)))
     const counters = new Set(counts.map((c) => c.counter))
     const counter = counters.size === 0 ? localCounterFor(spec) : counters.size === 1 ? counts[0]!.counter : 'mixed'
-    const tokens = exact || !opts.calibration ? rawTokens : opts.calibration.apply(modelKey(spec.provider, spec.id), rawTokens)
+    const tokens =
+      exact || !opts.calibration ? rawTokens : opts.calibration.apply(modelKey(spec.provider, spec.id), rawTokens)
     return { tokens, rawTokens, exact, counter, messages: counts }
   }
 

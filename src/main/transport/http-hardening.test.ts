@@ -43,7 +43,13 @@ describe('browser mode under malformed requests', () => {
 
   async function start(staticDir?: string): Promise<{ server: Server; port: number; base: string }> {
     const app = createApp({ dbFile: join(tempDir(), 'distill.db'), mode: 'browser', log: silentLogger, env: {} })
-    const server = createHttpServer({ router: app.router, events: app.events, token: TOKEN, log: silentLogger, staticDir })
+    const server = createHttpServer({
+      router: app.router,
+      events: app.events,
+      token: TOKEN,
+      log: silentLogger,
+      staticDir
+    })
     const port = await listen(server)
     cleanups.push(
       () => app.close(),
@@ -78,9 +84,30 @@ describe('browser mode under malformed requests', () => {
 
     const prefixes = ['/', '/assets/', '/rpc/', '/rpc/sessions.list/', '/events/']
     const nasty = [
-      '%', '%zz', '%C0%AF', '%E0%80%AF', '%00', 'a%00.js', '%2e%2e/%2e%2e/etc/passwd', '..%2f..%2fetc%2fpasswd',
-      '..%5c..%5cwin.ini', '%%', '%u002e', 'a%', '%ff%fe.js', '..', '.%2e/.%2e/x', '%252e%252e', '?%', 'x?a=%',
-      '%F0%9F', ';%', 'index.html%', 'assets%2F..%2F..%2Fx.js', `${'a'.repeat(4000)}.js`, '%D8%00'
+      '%',
+      '%zz',
+      '%C0%AF',
+      '%E0%80%AF',
+      '%00',
+      'a%00.js',
+      '%2e%2e/%2e%2e/etc/passwd',
+      '..%2f..%2fetc%2fpasswd',
+      '..%5c..%5cwin.ini',
+      '%%',
+      '%u002e',
+      'a%',
+      '%ff%fe.js',
+      '..',
+      '.%2e/.%2e/x',
+      '%252e%252e',
+      '?%',
+      'x?a=%',
+      '%F0%9F',
+      ';%',
+      'index.html%',
+      'assets%2F..%2F..%2Fx.js',
+      `${'a'.repeat(4000)}.js`,
+      '%D8%00'
     ]
     const methods = ['GET', 'POST', 'HEAD', 'OPTIONS', 'DELETE']
     const requests: string[] = []
@@ -148,7 +175,15 @@ describe('browser mode under malformed requests', () => {
       body: '{}'
     })
     expect(rpcPercent.status).toBe(400)
-    const bodies: Array<string | Blob> = ['{', '[]', '"x"', '1e999999', '[['.repeat(100_000), '\u0000', new Blob([new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])])]
+    const bodies: Array<string | Blob> = [
+      '{',
+      '[]',
+      '"x"',
+      '1e999999',
+      '[['.repeat(100_000),
+      '\u0000',
+      new Blob([new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])])
+    ]
     for (const body of bodies) {
       const res = await fetch(`${base}/rpc/sessions.create`, {
         method: 'POST',
@@ -174,11 +209,19 @@ describe('browser mode under malformed requests', () => {
 
   it('answers HEAD /events with the stream’s headers and ends, and refuses other methods', async () => {
     const { base } = await start()
-    const head = await fetch(`${base}/events`, { method: 'HEAD', headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(3000) })
+    const head = await fetch(`${base}/events`, {
+      method: 'HEAD',
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      signal: AbortSignal.timeout(3000)
+    })
     expect(head.status).toBe(200)
     expect(head.headers.get('content-type')).toMatch(/text\/event-stream/)
     expect(await head.text()).toBe('')
-    const post = await fetch(`${base}/events`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(3000) })
+    const post = await fetch(`${base}/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      signal: AbortSignal.timeout(3000)
+    })
     expect(post.status).toBe(405)
   })
 
@@ -190,7 +233,10 @@ describe('browser mode under malformed requests', () => {
       body: JSON.stringify({ title: 'x'.repeat(9 * 1024 * 1024) })
     })
     expect(res.status).toBe(413)
-    expect(await res.json()).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/too large/) } })
+    expect(await res.json()).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/too large/) }
+    })
     expect((await authorizedCall(base)).status).toBe(200)
   })
 
@@ -205,7 +251,10 @@ describe('browser mode under malformed requests', () => {
     const large = await call(12 * 1024 * 1024)
     // Read and handed to the route, which judges the text (not an export).
     expect(large.status).toBe(200)
-    expect(await large.json()).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/not valid JSON/) } })
+    expect(await large.json()).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/not valid JSON/) }
+    })
     const huge = await call(50 * 1024 * 1024)
     expect(huge.status).toBe(413)
     expect(await huge.json()).toMatchObject({ ok: false, error: { message: 'Request too large (more than 48 MB).' } })
@@ -213,7 +262,13 @@ describe('browser mode under malformed requests', () => {
 
   it('requires a JSON content type for API calls', async () => {
     const { base } = await start()
-    for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx']) {
+    for (const type of [
+      undefined,
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonx'
+    ]) {
       const res = await fetch(`${base}/rpc/sessions.list`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${TOKEN}`, ...(type ? { 'Content-Type': type } : {}) },

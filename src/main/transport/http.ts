@@ -87,7 +87,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 500
 
 function refuse(res: ServerResponse, status: RefusalStatus, message: string): void {
-  const code = status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 500 ? 'internal' : 'invalid_input'
+  const code =
+    status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : status === 500 ? 'internal' : 'invalid_input'
   const body: RpcResult<never> = { ok: false, error: { code, message } }
   sendJson(res, status, body)
 }
@@ -110,7 +111,8 @@ function decodePath(path: string): string | null {
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'])
-    const whole = Number.isSafeInteger(declared) && declared > 0 && declared <= limit ? Buffer.allocUnsafe(declared) : undefined
+    const whole =
+      Number.isSafeInteger(declared) && declared > 0 && declared <= limit ? Buffer.allocUnsafe(declared) : undefined
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
@@ -123,7 +125,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
     })
     req.on('end', () => {
       if (size > limit) resolve('too-large')
-      else resolve(whole && size === whole.length ? whole : Buffer.concat(whole ? [whole.subarray(0, Math.min(size, whole.length)), ...chunks] : chunks))
+      else
+        resolve(
+          whole && size === whole.length
+            ? whole
+            : Buffer.concat(whole ? [whole.subarray(0, Math.min(size, whole.length)), ...chunks] : chunks)
+        )
     })
     req.on('error', reject)
   })
@@ -149,7 +156,8 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
     socket.destroy()
     return
   }
-  if (err.code === 'HPE_HEADER_OVERFLOW') answerRaw(socket, '431 Request Header Fields Too Large', 'The request headers are too large.')
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    answerRaw(socket, '431 Request Header Fields Too Large', 'The request headers are too large.')
   else answerRaw(socket, '400 Bad Request', 'The request is malformed.')
 }
 
@@ -171,8 +179,12 @@ export function createHttpServer(options: HttpServerOptions): Server {
   })
   server.on('clientError', answerClientError)
   // Without these listeners Node would drop such connections without a word.
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, '405 Method Not Allowed', 'Use GET or POST.'))
-  server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, '400 Bad Request', 'No protocol upgrades here.'))
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    answerRaw(socket, '405 Method Not Allowed', 'Use GET or POST.')
+  )
+  server.on('upgrade', (_req: IncomingMessage, socket: Duplex) =>
+    answerRaw(socket, '400 Bad Request', 'No protocol upgrades here.')
+  )
 
   function fail(res: ServerResponse, err: unknown): void {
     log.error('A browser-mode request failed', err)
@@ -199,7 +211,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
     // Only origin-form targets ("/path?query"); anything else is not a request for this server.
     const target = req.url ?? '/'
     // A backslash counts as a slash in URLs: "/\\host" is a network path like "//host".
-    if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return refuse(res, 400, 'Malformed request target.')
+    if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\'))
+      return refuse(res, 400, 'Malformed request target.')
     let url: URL
     try {
       url = new URL(target, 'http://localhost')

@@ -45,14 +45,18 @@ export function createRouter(handlers: Handlers, { log, validateOutput = false }
         }
       }
       const handler = handlers[name] as (input: unknown) => unknown
-      return answer(name, async () => {
-        const data = await handler(parsed.data)
-        if (validateOutput) {
-          const checked = def.output.safeParse(data)
-          if (!checked.success) throw new Error(`Output of ${name} breaks the contract: ${checked.error.message}`)
-        }
-        return data
-      }, log)
+      return answer(
+        name,
+        async () => {
+          const data = await handler(parsed.data)
+          if (validateOutput) {
+            const checked = def.output.safeParse(data)
+            if (!checked.success) throw new Error(`Output of ${name} breaks the contract: ${checked.error.message}`)
+          }
+          return data
+        },
+        log
+      )
     }
   }
 }

@@ -30,7 +30,13 @@ describe('the contract and its two transports', () => {
       validateOutput: true,
       env: {}
     })
-    const server = createHttpServer({ router: app.router, events: app.events, token: TOKEN, log: silentLogger, ...options })
+    const server = createHttpServer({
+      router: app.router,
+      events: app.events,
+      token: TOKEN,
+      log: silentLogger,
+      ...options
+    })
     const port = await listen(server)
     cleanups.push(
       () => app.close(),
@@ -86,7 +92,10 @@ describe('the contract and its two transports', () => {
 
   it('refuses IPC calls from an untrusted sender', async () => {
     const { app } = await start()
-    const dispatch = createIpcDispatch({ router: app.router, isTrustedSender: (s: { url: string }) => s.url === 'app://ok' })
+    const dispatch = createIpcDispatch({
+      router: app.router,
+      isTrustedSender: (s: { url: string }) => s.url === 'app://ok'
+    })
     expect(await dispatch({ url: 'https://evil.example' }, 'sessions.list', {})).toMatchObject({
       ok: false,
       error: { code: 'unauthorized' }
@@ -122,7 +131,13 @@ describe('the contract and its two transports', () => {
     const { request } = await import('node:http')
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, path: '/rpc/sessions.list', method: 'POST', headers: { Host: `evil.example:${port}`, Authorization: `Bearer ${TOKEN}` } },
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/rpc/sessions.list',
+          method: 'POST',
+          headers: { Host: `evil.example:${port}`, Authorization: `Bearer ${TOKEN}` }
+        },
         (res) => resolve(res.statusCode ?? 0)
       )
       req.on('error', reject)
@@ -156,14 +171,19 @@ describe('the contract and its two transports', () => {
 
     // A cookie carrying the token, as an old page or another app may hold, authorizes nothing.
     const cookie = { Cookie: `distill_token=${TOKEN}` }
-    expect((await fetch(`${base}/rpc/app.info`, { method: 'POST', headers: { ...cookie, ...json }, body: '{}' })).status).toBe(401)
+    expect(
+      (await fetch(`${base}/rpc/app.info`, { method: 'POST', headers: { ...cookie, ...json }, body: '{}' })).status
+    ).toBe(401)
     expect((await fetch(`${base}/events`, { headers: cookie })).status).toBe(401)
   })
 
   it('streams events to a client that sends the bearer header', async () => {
     const { base } = await start()
     const controller = new AbortController()
-    const res = await fetch(`${base}/events`, { headers: { Authorization: `Bearer ${TOKEN}` }, signal: controller.signal })
+    const res = await fetch(`${base}/events`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      signal: controller.signal
+    })
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/)
     const reader = res.body!.getReader()
     await reader.read() // the ": connected" comment

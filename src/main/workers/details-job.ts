@@ -22,6 +22,14 @@ export function runDetailsJob(job: DetailsJob, readTexts?: ReadTexts): string {
   const messages = withTextsRead(job.messages, readTexts)
   // People by name where the chat names them, as the offline summary calls them.
   const names: Partial<Record<string, string>> = { ...speakerNames(messages) }
-  const sources = [{ text: job.previousSummary ?? '' }, ...messages.map((m) => ({ label: names[m.role] ?? LABEL[m.role], text: m.text }))]
-  return withMissingDetails({ sources, summary: job.summary, targetTokens: job.targetTokens, countTokens: summaryCounter(job.spec) })
+  const sources = [
+    { text: job.previousSummary ?? '' },
+    ...messages.map((m) => ({ label: names[m.role] ?? LABEL[m.role], text: m.text }))
+  ]
+  return withMissingDetails({
+    sources,
+    summary: job.summary,
+    targetTokens: job.targetTokens,
+    countTokens: summaryCounter(job.spec)
+  })
 }

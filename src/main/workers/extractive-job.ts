@@ -18,6 +18,10 @@ export interface ExtractiveJob {
  * included: Conversation.summaryTokensOf), so a threaded run equals an inline one.
  */
 export function runExtractiveJob(job: ExtractiveJob, readTexts?: ReadTexts): string {
-  const messages = withTextsRead(job.request.messages, readTexts).map((m) => ({ role: m.role, createdAt: m.createdAt, text: m.text }))
+  const messages = withTextsRead(job.request.messages, readTexts).map((m) => ({
+    role: m.role,
+    createdAt: m.createdAt,
+    text: m.text
+  }))
   return summarizeExtractive({ ...job.request, messages, countTokens: summaryCounter(job.spec) })
 }

@@ -15,20 +15,32 @@ import { DETAILS_HEADING } from '../engine/summary-details'
 
 const spec = CATALOG.find((m) => m.provider === 'openai' && m.id === 'gpt-4o')!
 
-const textOf = (i: number) => `On day ${(i % 28) + 1} we moved ${i * 7} pallets to zone ${i % 97}. Maria said dock door ${i % 5} sticks again.`
+const textOf = (i: number) =>
+  `On day ${(i % 28) + 1} we moved ${i * 7} pallets to zone ${i % 97}. Maria said dock door ${i % 5} sticks again.`
 
 function job(n: number): ExtractiveInput {
   return {
     spec,
     request: {
-      messages: Array.from({ length: n }, (_, i) => ({ id: `m${i}`, role: i % 2 ? ('assistant' as const) : ('user' as const), text: textOf(i), createdAt: i * 60_000 })),
+      messages: Array.from({ length: n }, (_, i) => ({
+        id: `m${i}`,
+        role: i % 2 ? ('assistant' as const) : ('user' as const),
+        text: textOf(i),
+        createdAt: i * 60_000
+      })),
       targetTokens: 400
     }
   }
 }
 /** The same job as an inline run sees it. */
 const inline = (input: ExtractiveInput) =>
-  runExtractiveJob({ ...input, request: { ...input.request, messages: input.request.messages.map((m) => ({ role: m.role, text: m.text, createdAt: m.createdAt })) } })
+  runExtractiveJob({
+    ...input,
+    request: {
+      ...input.request,
+      messages: input.request.messages.map((m) => ({ role: m.role, text: m.text, createdAt: m.createdAt }))
+    }
+  })
 
 let thread: ExtractiveThread | undefined
 afterEach(async () => {
@@ -70,7 +82,7 @@ describe('extractive summaries on a worker thread', () => {
     await expect(thread.summarize(job(5), controller.signal)).rejects.toMatchObject({ name: 'AbortError' })
   })
 
-  it('reads the span from the database on the thread: the main thread never loads the messages\' text', async () => {
+  it("reads the span from the database on the thread: the main thread never loads the messages' text", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'distill-thread-'))
     const handle = openDatabase(join(dir, 'chats.db'))
     try {
@@ -79,7 +91,14 @@ describe('extractive summaries on a worker thread', () => {
       const input = job(500)
       handle.db.transaction((tx) => {
         input.request.messages.forEach((m, i) =>
-          appendMessage(tx, { id: m.id, sessionId, role: m.role as 'user' | 'assistant', parts: [{ type: 'text', text: textOf(i) }], status: 'complete', createdAt: i * 60_000 })
+          appendMessage(tx, {
+            id: m.id,
+            sessionId,
+            role: m.role as 'user' | 'assistant',
+            parts: [{ type: 'text', text: textOf(i) }],
+            status: 'complete',
+            createdAt: i * 60_000
+          })
         )
       })
       const expected = inline(input)
@@ -123,7 +142,16 @@ describe('extractive summaries on a worker thread', () => {
         createdAt: i * 60_000
       }))
       handle.db.transaction((tx) => {
-        messages.forEach((m, i) => appendMessage(tx, { id: m.id, sessionId, role: m.role as 'user' | 'assistant', parts: [{ type: 'text', text: textOf(i) }], status: 'complete', createdAt: m.createdAt }))
+        messages.forEach((m, i) =>
+          appendMessage(tx, {
+            id: m.id,
+            sessionId,
+            role: m.role as 'user' | 'assistant',
+            parts: [{ type: 'text', text: textOf(i) }],
+            status: 'complete',
+            createdAt: m.createdAt
+          })
+        )
       })
       // The main thread hands over heads only: reading a text here would throw.
       const heads = messages.map((m) => ({

@@ -52,7 +52,13 @@ function headOf(m: EngineMessage): Omit<EngineMessage, 'text'> {
 
 /** The job with each message's text, for a run on this thread. */
 function withTexts(input: ExtractiveInput): ExtractiveJob {
-  return { ...input, request: { ...input.request, messages: input.request.messages.map((m) => ({ role: m.role, createdAt: m.createdAt, text: m.text })) } }
+  return {
+    ...input,
+    request: {
+      ...input.request,
+      messages: input.request.messages.map((m) => ({ role: m.role, createdAt: m.createdAt, text: m.text }))
+    }
+  }
 }
 
 class Aborted extends Error {
@@ -94,7 +100,10 @@ export function createExtractiveThread(options: {
       return undefined
     }
     try {
-      const w = new Worker(source.code, { eval: source.eval, workerData: { role: EXTRACTIVE_WORKER, dbFile } satisfies ExtractiveWorkerData })
+      const w = new Worker(source.code, {
+        eval: source.eval,
+        workerData: { role: EXTRACTIVE_WORKER, dbFile } satisfies ExtractiveWorkerData
+      })
       w.unref()
       w.on('message', (outcome: ExtractiveOutcome) => {
         const job = pending.get(outcome.id)
@@ -115,7 +124,9 @@ export function createExtractiveThread(options: {
       return w
     } catch (err) {
       unavailable = true
-      options.warn(`The summary worker could not start (${err instanceof Error ? err.message : String(err)}); extractive summaries run on the main thread.`)
+      options.warn(
+        `The summary worker could not start (${err instanceof Error ? err.message : String(err)}); extractive summaries run on the main thread.`
+      )
       return undefined
     }
   }
@@ -146,7 +157,11 @@ export function createExtractiveThread(options: {
   }
 
   /** Runs a job on the thread; where none can run, or it fails, runs it here (same result, slower to the loop). */
-  async function onThreadOrHere<T extends string | StrategyOutcome>(job: ThreadJob, inline: () => T, signal?: AbortSignal): Promise<T> {
+  async function onThreadOrHere<T extends string | StrategyOutcome>(
+    job: ThreadJob,
+    inline: () => T,
+    signal?: AbortSignal
+  ): Promise<T> {
     if (signal?.aborted) throw new Aborted()
     const w = start()
     if (!w) return inline()
@@ -155,7 +170,9 @@ export function createExtractiveThread(options: {
     } catch (err) {
       if (err instanceof Aborted) throw err
       // A crashed thread must not cost the user their summary.
-      options.warn(`The summary worker failed (${err instanceof Error ? err.message : String(err)}); the work was done on the main thread.`)
+      options.warn(
+        `The summary worker failed (${err instanceof Error ? err.message : String(err)}); the work was done on the main thread.`
+      )
       return inline()
     }
   }
@@ -165,14 +182,25 @@ export function createExtractiveThread(options: {
     summarize(input: ExtractiveInput, signal?: AbortSignal): Promise<string> {
       // Ids only where the thread can read the texts: a 10,000-message span is neither loaded nor copied here.
       const job: ExtractiveJob = dbFile
-        ? { ...input, request: { ...input.request, messages: input.request.messages.map((m) => ({ id: m.id, role: m.role, createdAt: m.createdAt })) } }
+        ? {
+            ...input,
+            request: {
+              ...input.request,
+              messages: input.request.messages.map((m) => ({ id: m.id, role: m.role, createdAt: m.createdAt }))
+            }
+          }
         : withTexts(input)
       return onThreadOrHere({ kind: 'summary', job }, () => runExtractiveJob(withTexts(input)), signal)
     },
     /** A model summary with the facts of its span it left out appended (Details), checked off the main thread. */
     details(input: DetailsInput, signal?: AbortSignal): Promise<string> {
-      const withTexts = (): DetailsJob => ({ ...input, messages: input.messages.map((m) => ({ role: m.role, text: m.text })) })
-      const job: DetailsJob = dbFile ? { ...input, messages: input.messages.map((m) => ({ id: m.id, role: m.role })) } : withTexts()
+      const withTexts = (): DetailsJob => ({
+        ...input,
+        messages: input.messages.map((m) => ({ role: m.role, text: m.text }))
+      })
+      const job: DetailsJob = dbFile
+        ? { ...input, messages: input.messages.map((m) => ({ id: m.id, role: m.role })) }
+        : withTexts()
       return onThreadOrHere({ kind: 'details', job }, () => runDetailsJob(withTexts()), signal)
     },
     /** What the tiered or importance strategy keeps of a whole history, decided off the main thread. */

@@ -19,7 +19,11 @@ if (parentPort && data?.role === EXTRACTIVE_WORKER) {
     try {
       const { job } = message
       const result =
-        job.kind === 'strategy' ? runStrategyJob(job.job, readTexts) : job.kind === 'details' ? runDetailsJob(job.job, readTexts) : runExtractiveJob(job.job, readTexts)
+        job.kind === 'strategy'
+          ? runStrategyJob(job.job, readTexts)
+          : job.kind === 'details'
+            ? runDetailsJob(job.job, readTexts)
+            : runExtractiveJob(job.job, readTexts)
       outcome = { id: message.id, result }
     } catch (err) {
       outcome = { id: message.id, error: err instanceof Error ? err.message : String(err) }

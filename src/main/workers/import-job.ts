@@ -32,7 +32,9 @@ export interface PreparedImport {
 }
 
 const attachmentParts = (data: DistillExport) =>
-  placedMessages(data).flatMap(({ message }) => message.parts.filter((p): p is AttachmentPart & { hash: string } => p.type === 'attachment' && !!p.hash))
+  placedMessages(data).flatMap(({ message }) =>
+    message.parts.filter((p): p is AttachmentPart & { hash: string } => p.type === 'attachment' && !!p.hash)
+  )
 
 /**
  * The export's files, each checked against its sha-256 and size before anything is written: a
@@ -49,7 +51,9 @@ function checkedFiles(data: DistillExport, names: ReadonlyMap<string, string>): 
     }
     const bytes = Buffer.from(file.data, 'base64')
     if (bytes.length !== file.size || createHash('sha256').update(bytes).digest('hex') !== file.hash) {
-      throw new ImportError(`The file “${name}” in the export does not match its checksum: it was damaged or changed. Nothing was imported.`)
+      throw new ImportError(
+        `The file “${name}” in the export does not match its checksum: it was damaged or changed. Nothing was imported.`
+      )
     }
     // Its own copy (a small Buffer shares a pool), so it can move to the main thread.
     return [{ hash: file.hash, mediaType: file.mediaType, filename: name, bytes: new Uint8Array(bytes) }]
@@ -62,7 +66,8 @@ function checkedFiles(data: DistillExport, names: ReadonlyMap<string, string>): 
  */
 function exportHash(data: DistillExport): string {
   const hash = createHash('sha256').update(JSON.stringify(['distill-chat', data.session.systemPrompt]))
-  for (const m of placedMessages(data)) hash.update('\0').update(JSON.stringify([m.message.role, m.hiddenIn !== null, m.message.parts]))
+  for (const m of placedMessages(data))
+    hash.update('\0').update(JSON.stringify([m.message.role, m.hiddenIn !== null, m.message.parts]))
   return hash.digest('hex')
 }
 
@@ -116,14 +121,22 @@ export interface WriteOptions {
 }
 
 const withoutHashes = (parts: MessagePart[], strip: ReadonlySet<string>): MessagePart[] =>
-  strip.size ? parts.map((p) => (p.type === 'attachment' && p.hash && strip.has(p.hash) ? (({ hash: _h, ...rest }) => rest)(p) : p)) : parts
+  strip.size
+    ? parts.map((p) =>
+        p.type === 'attachment' && p.hash && strip.has(p.hash) ? (({ hash: _h, ...rest }) => rest)(p) : p
+      )
+    : parts
 
 /**
  * Writes a prepared export as a new chat in one transaction: each message counted for the chat's
  * model, every version and summary pointing at the new ids. Resolves the earlier import instead
  * when the same chat was imported before (and `again` is not set).
  */
-export function writeImport(db: Db, data: DistillExport, options: WriteOptions): { sessionId: string } | { earlier: ImportRecord } {
+export function writeImport(
+  db: Db,
+  data: DistillExport,
+  options: WriteOptions
+): { sessionId: string } | { earlier: ImportRecord } {
   const ids = options.ids[Symbol.iterator]()
   const nextId = () => ids.next().value as string
   const placed = placedMessages(data)
@@ -172,10 +185,20 @@ export function writeImport(db: Db, data: DistillExport, options: WriteOptions):
         status: snap.status,
         content: {
           ...c,
-          messageRange: { firstMessageId: mapMessage(c.messageRange.firstMessageId), lastMessageId: mapMessage(c.messageRange.lastMessageId) },
+          messageRange: {
+            firstMessageId: mapMessage(c.messageRange.firstMessageId),
+            lastMessageId: mapMessage(c.messageRange.lastMessageId)
+          },
           previousSnapshotId: c.previousSnapshotId ? (snapshotIds.get(c.previousSnapshotId) ?? null) : null,
           ...(c.tiered
-            ? { tiered: { ...c.tiered, ...(c.tiered.summarySnapshotId ? { summarySnapshotId: snapshotIds.get(c.tiered.summarySnapshotId) } : {}) } }
+            ? {
+                tiered: {
+                  ...c.tiered,
+                  ...(c.tiered.summarySnapshotId
+                    ? { summarySnapshotId: snapshotIds.get(c.tiered.summarySnapshotId) }
+                    : {})
+                }
+              }
             : {})
         },
         // A snapshot always covers up to a message; the parser checked it exists.
@@ -190,4 +213,5 @@ export function writeImport(db: Db, data: DistillExport, options: WriteOptions):
 }
 
 /** How many ids writing this export takes: its messages, its summaries and the chat. */
-export const idsNeeded = (p: Pick<PreparedImport, 'messages' | 'versions' | 'snapshots'>) => p.messages + p.versions + p.snapshots + 1
+export const idsNeeded = (p: Pick<PreparedImport, 'messages' | 'versions' | 'snapshots'>) =>
+  p.messages + p.versions + p.snapshots + 1

@@ -37,7 +37,10 @@ export function serveImportJobs(
         const { data, prepared } = prepareImport(job.bytes, job.wrapped)
         parsed.set(job.key, data)
         // The files' bytes move to the main thread, not copied.
-        post({ id: job.id, prepared }, prepared.files.map((f) => f.bytes.buffer as ArrayBuffer))
+        post(
+          { id: job.id, prepared },
+          prepared.files.map((f) => f.bytes.buffer as ArrayBuffer)
+        )
       } else if (job.kind === 'write') {
         const data = parsed.get(job.key)
         if (!data) throw new Error('The import was not prepared on this thread.')
@@ -53,7 +56,10 @@ export function serveImportJobs(
         post({ id: job.id, dropped: true }, [])
       }
     } catch (err) {
-      post({ id: job.id, error: err instanceof Error ? err.message : String(err), import: err instanceof ImportError }, [])
+      post(
+        { id: job.id, error: err instanceof Error ? err.message : String(err), import: err instanceof ImportError },
+        []
+      )
     }
   })
 }

@@ -10,9 +10,14 @@ import { IMPORT_WORKER, rebuildError, serveImportJobs, type ImportJob, type Impo
 function workerSource(): { code: string; eval: boolean } | undefined {
   if (__filename.endsWith('.ts')) {
     // Source has to be compiled on load: tsx registers itself in the thread first.
-    return { code: `require('tsx/cjs/api').register(); require(${JSON.stringify(join(__dirname, 'import-worker.ts'))})`, eval: true }
+    return {
+      code: `require('tsx/cjs/api').register(); require(${JSON.stringify(join(__dirname, 'import-worker.ts'))})`,
+      eval: true
+    }
   }
-  const file = [join(__dirname, 'import-worker.js'), join(__dirname, '..', 'import-worker.js')].find((f) => existsSync(f))
+  const file = [join(__dirname, 'import-worker.js'), join(__dirname, '..', 'import-worker.js')].find((f) =>
+    existsSync(f)
+  )
   return file ? { code: file, eval: false } : undefined
 }
 
@@ -84,7 +89,9 @@ export function createImportThread(options: {
       worker = w
       return w
     } catch (err) {
-      warn(`The import worker could not start (${err instanceof Error ? err.message : String(err)}); imports run on the main thread.`)
+      warn(
+        `The import worker could not start (${err instanceof Error ? err.message : String(err)}); imports run on the main thread.`
+      )
       return undefined
     }
   }

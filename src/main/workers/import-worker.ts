@@ -7,5 +7,8 @@ import { IMPORT_WORKER, serveImportJobs } from './import-protocol'
 
 if (parentPort && (workerData as { role?: string } | undefined)?.role === IMPORT_WORKER) {
   const port = parentPort
-  serveImportJobs((outcome, transfer) => port.postMessage(outcome, transfer), (handler) => port.on('message', handler))
+  serveImportJobs(
+    (outcome, transfer) => port.postMessage(outcome, transfer),
+    (handler) => port.on('message', handler)
+  )
 }

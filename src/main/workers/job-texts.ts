@@ -15,7 +15,10 @@ export function summaryCounter(spec: ModelSpec): (text: string) => number {
 }
 
 /** The messages with their text: given with them, or read by id in one go. */
-export function withTextsRead<M extends { text: string } | { id: string }>(messages: readonly M[], readTexts?: ReadTexts): Array<M & { text: string }> {
+export function withTextsRead<M extends { text: string } | { id: string }>(
+  messages: readonly M[],
+  readTexts?: ReadTexts
+): Array<M & { text: string }> {
   const ids = messages.flatMap((m) => ('text' in m && m.text !== undefined ? [] : 'id' in m ? [m.id] : []))
   const texts = ids.length > 0 && readTexts ? readTexts(ids) : new Map<string, string>()
   return messages.map((m) => {

@@ -37,7 +37,12 @@ export function readPdf(bytes: Uint8Array, limits: PdfLimits = PDF_LIMITS): Prom
     let settled = false
     const worker = new Worker(source.code, {
       eval: source.eval,
-      workerData: { role: PDF_WORKER, bytes, maxPages: limits.maxPages, maxChars: limits.maxChars } satisfies PdfWorkerData,
+      workerData: {
+        role: PDF_WORKER,
+        bytes,
+        maxPages: limits.maxPages,
+        maxChars: limits.maxChars
+      } satisfies PdfWorkerData,
       resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: 64 },
       stdout: true,
       stderr: true
@@ -49,18 +54,29 @@ export function readPdf(bytes: Uint8Array, limits: PdfLimits = PDF_LIMITS): Prom
       void worker.terminate()
       if (pages === null) return resolve(null)
       const read = texts.length
-      const omitted = read < pages ? `${range(read + 1, pages)} of ${pages} were not read: ${why ?? `only the first ${limits.maxPages} pages are read`}.` : null
+      const omitted =
+        read < pages
+          ? `${range(read + 1, pages)} of ${pages} were not read: ${why ?? `only the first ${limits.maxPages} pages are read`}.`
+          : null
       resolve({ pages, texts, omitted })
     }
-    const timer = setTimeout(() => finish(`reading stopped after ${Math.round(limits.timeoutMs / 1000)} s`), limits.timeoutMs)
+    const timer = setTimeout(
+      () => finish(`reading stopped after ${Math.round(limits.timeoutMs / 1000)} s`),
+      limits.timeoutMs
+    )
     worker.on('message', (m: PdfMessage) => {
       if (m.type === 'opened') pages = m.pages
       else if (m.type === 'page') texts.push(m.text)
-      else if (m.type === 'done') finish(m.stoppedAtChars ? `the text read reached ${limits.maxChars.toLocaleString('en-US')} characters` : null)
+      else if (m.type === 'done')
+        finish(m.stoppedAtChars ? `the text read reached ${limits.maxChars.toLocaleString('en-US')} characters` : null)
       else finish(`the file could not be read further (${m.message})`)
     })
     worker.on('error', (err: Error & { code?: string }) =>
-      finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `reading needed more than ${limits.maxMemoryMb} MB` : `reading failed (${err.message})`)
+      finish(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `reading needed more than ${limits.maxMemoryMb} MB`
+          : `reading failed (${err.message})`
+      )
     )
     worker.on('exit', () => finish('reading stopped'))
   })

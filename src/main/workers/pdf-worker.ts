@@ -24,7 +24,8 @@ if (parentPort && data?.role === PDF_WORKER) {
       page.cleanup()
       post({ type: 'page', text })
       chars += text.length
-      if (chars >= data.maxChars && n < Math.min(pdf.numPages, data.maxPages)) return post({ type: 'done', stoppedAtChars: true })
+      if (chars >= data.maxChars && n < Math.min(pdf.numPages, data.maxPages))
+        return post({ type: 'done', stoppedAtChars: true })
     }
     post({ type: 'done', stoppedAtChars: false })
   })().catch((err: unknown) => post({ type: 'failed', message: err instanceof Error ? err.message : String(err) }))

@@ -26,6 +26,16 @@ export function runStrategyJob(job: StrategyJob, readTexts?: ReadTexts): Strateg
   const messages: EngineMessage[] = withTextsRead(job.messages, readTexts)
   const countTokens = (text: string) => countMessage({ role: 'user', parts: [{ type: 'text', text }] }, job.spec).tokens
   return job.strategy === 'tiered'
-    ? tieredOutcome({ messages, historyTokens: job.historyTokens, countTokens, userBoundaries: new Set(job.userBoundaries) })
-    : importanceOutcome({ messages, historyTokens: job.historyTokens, countTokens, retentionTokens: job.retentionTokens })
+    ? tieredOutcome({
+        messages,
+        historyTokens: job.historyTokens,
+        countTokens,
+        userBoundaries: new Set(job.userBoundaries)
+      })
+    : importanceOutcome({
+        messages,
+        historyTokens: job.historyTokens,
+        countTokens,
+        retentionTokens: job.retentionTokens
+      })
 }

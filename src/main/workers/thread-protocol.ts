@@ -4,7 +4,10 @@ import type { ExtractiveJob } from './extractive-job'
 import type { StrategyJob } from './strategy-job'
 
 /** What the thread is asked to do: write a summary, or run a strategy over a whole history. */
-export type ThreadJob = { kind: 'summary'; job: ExtractiveJob } | { kind: 'strategy'; job: StrategyJob } | { kind: 'details'; job: DetailsJob }
+export type ThreadJob =
+  | { kind: 'summary'; job: ExtractiveJob }
+  | { kind: 'strategy'; job: StrategyJob }
+  | { kind: 'details'; job: DetailsJob }
 
 /** The thread's answer: the summary text, or the strategy's outcome. */
 export type ExtractiveOutcome = { id: number; result: string | StrategyOutcome } | { id: number; error: string }

@@ -37,9 +37,13 @@ async function start(): Promise<void> {
     useSettingsStore.getState().load(),
     useProvidersStore.getState().load(),
     remembered
-      ? useSessionsStore.getState().fetchOne(remembered).then((session) => {
-          if (session && useUiStore.getState().selectedSessionId === null) useUiStore.getState().openSession(session.id)
-        })
+      ? useSessionsStore
+          .getState()
+          .fetchOne(remembered)
+          .then((session) => {
+            if (session && useUiStore.getState().selectedSessionId === null)
+              useUiStore.getState().openSession(session.id)
+          })
       : Promise.resolve()
   ])
 }
@@ -51,7 +55,10 @@ export function App() {
   const sidebarCollapsed = useUiStore((s) => s.sidebarCollapsed)
 
   useEffect(() => {
-    const unwire = wireEvents({ autoCompressed: notifyAutoCompression, autoCompressionFailed: notifyAutoCompressionFailed })
+    const unwire = wireEvents({
+      autoCompressed: notifyAutoCompression,
+      autoCompressionFailed: notifyAutoCompressionFailed
+    })
     // Once the sidebar is there, while the window waits for a click: the first chat opens as fast as the next.
     void start().then(warmUpMessageRendering)
     return unwire

@@ -50,7 +50,10 @@ export const attachmentRoutes = {
     })
   ),
   /** A stored file's bytes, base64: image thumbnails and the viewer. */
-  'attachments.content': route(z.object({ hash: hashSchema }).strict(), z.object({ mediaType: z.string(), data: z.string() })),
+  'attachments.content': route(
+    z.object({ hash: hashSchema }).strict(),
+    z.object({ mediaType: z.string(), data: z.string() })
+  ),
   /**
    * What the chat's model takes, so the composer refuses a file before it is uploaded or sent:
    * `imageRefusal` is the sentence for an image (naming models that can see) when it takes none.

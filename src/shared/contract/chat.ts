@@ -25,7 +25,10 @@ export const chatRoutes = {
         attachments: z.array(sentAttachmentSchema).max(MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS).optional()
       })
       .strict()
-      .refine((m) => m.text.trim().length > 0 || (m.attachments?.length ?? 0) > 0, { message: 'Message cannot be empty', path: ['text'] }),
+      .refine((m) => m.text.trim().length > 0 || (m.attachments?.length ?? 0) > 0, {
+        message: 'Message cannot be empty',
+        path: ['text']
+      }),
     z.object({ message: chatMessageSchema, reply: chatMessageSchema })
   ),
   'chat.retry': route(sessionInput, z.object({ reply: chatMessageSchema })),
@@ -44,7 +47,9 @@ export const chatRoutes = {
    * the conversation from that message on (what changed; everything before it is as it was).
    */
   'chat.version': route(
-    z.object({ sessionId: z.string().min(1), messageId: z.string().min(1), number: z.number().int().positive() }).strict(),
+    z
+      .object({ sessionId: z.string().min(1), messageId: z.string().min(1), number: z.number().int().positive() })
+      .strict(),
     messagePageOutput(chatMessageSchema)
   ),
   'chat.stop': route(sessionInput, z.object({ stopped: z.boolean() }))

@@ -56,7 +56,10 @@ export type CompressionReport = z.infer<typeof compressionReportSchema>
 const runResult = z.object({ snapshot: snapshotSchema, report: compressionReportSchema })
 
 export const compressionRoutes = {
-  'compression.preview': route(sessionInput.extend({ retentionTokens: retentionSchema.optional() }).strict(), compressionPreviewSchema),
+  'compression.preview': route(
+    sessionInput.extend({ retentionTokens: retentionSchema.optional() }).strict(),
+    compressionPreviewSchema
+  ),
   /** Manual compression (FR-2): everything by default, or keep a retention override verbatim. */
   'compression.run': route(
     sessionInput

@@ -26,7 +26,9 @@ export const historyRoutes = {
       chatMessageSchema.extend({
         inContext: z.boolean(),
         /** With the importance strategy: the turn's local score (0–10) and class (Sigma ADR-006). */
-        importance: z.object({ score: z.number(), class: z.enum(['paradigm-shift', 'important', 'routine']) }).optional()
+        importance: z
+          .object({ score: z.number(), class: z.enum(['paradigm-shift', 'important', 'routine']) })
+          .optional()
       })
     ).extend({
       /** Messages up to this seq are represented by the active summary. */
@@ -42,7 +44,12 @@ export const historyRoutes = {
   ),
   /** Full-text search over the whole history of a chat (FR-6.3.2). */
   'history.search': route(
-    z.object({ sessionId: z.string().min(1), query: z.string().trim().min(1, 'Type something to search for').max(500) }).strict(),
+    z
+      .object({
+        sessionId: z.string().min(1),
+        query: z.string().trim().min(1, 'Type something to search for').max(500)
+      })
+      .strict(),
     z.object({ hits: z.array(historyHitSchema), total: z.number().int() })
   )
 }

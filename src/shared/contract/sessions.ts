@@ -60,8 +60,20 @@ export const sessionRoutes = {
         strategy: strategySchema.nullable().optional(),
         autoCompress: z.boolean().nullable().optional(),
         recall: z.boolean().nullable().optional(),
-        contextWindow: z.number().int().min(512, 'At least 512 tokens').max(10_000_000, 'At most 10,000,000 tokens').nullable().optional(),
-        maxOutput: z.number().int().min(1, 'At least 1 token').max(1_000_000, 'At most 1,000,000 tokens').nullable().optional(),
+        contextWindow: z
+          .number()
+          .int()
+          .min(512, 'At least 512 tokens')
+          .max(10_000_000, 'At most 10,000,000 tokens')
+          .nullable()
+          .optional(),
+        maxOutput: z
+          .number()
+          .int()
+          .min(1, 'At least 1 token')
+          .max(1_000_000, 'At most 1,000,000 tokens')
+          .nullable()
+          .optional(),
         thresholdPercent: thresholdPercentSchema.nullable().optional()
       })
       .strict(),
@@ -83,7 +95,13 @@ export const sessionRoutes = {
    */
   'sessions.import': route(
     z.object({ text: z.string().min(1, 'The file is empty.') }).strict(),
-    z.object({ id: z.string(), title: z.string(), messages: z.number().int(), snapshots: z.number().int(), attachments: z.number().int() })
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      messages: z.number().int(),
+      snapshots: z.number().int(),
+      attachments: z.number().int()
+    })
   )
 }
 

@@ -17,7 +17,14 @@ export const budgetSchema = z.object({
   countedThreshold: z.number().int(),
   exact: z.boolean(),
   /** The provider's count over Distill's estimate, learned from replies (null: counts are exact, or nothing learned yet). */
-  calibration: z.object({ factor: z.number(), samples: z.number().int(), spread: z.number().optional(), from: z.string().optional() }).nullable()
+  calibration: z
+    .object({
+      factor: z.number(),
+      samples: z.number().int(),
+      spread: z.number().optional(),
+      from: z.string().optional()
+    })
+    .nullable()
 })
 
 /** What the next request of a chat costs, and the budget it must fit (the context meter). */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { attachmentKind, attachmentManifest, attachmentRefusal, formatBytes, manifestText, MAX_ATTACHMENT_BYTES } from './attachments'
+import {
+  attachmentKind,
+  attachmentManifest,
+  attachmentRefusal,
+  formatBytes,
+  manifestText,
+  MAX_ATTACHMENT_BYTES
+} from './attachments'
 
 describe('what can be attached', () => {
   it('takes images, PDFs, text and code (by name when the browser gives no type or a wrong one)', () => {
@@ -16,7 +23,9 @@ describe('what can be attached', () => {
     expect(attachmentRefusal({ filename: 'a.zip', mediaType: 'application/zip', size: 10 })).toBe(
       '“a.zip” can’t be attached. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.'
     )
-    expect(attachmentRefusal({ filename: 'big.png', mediaType: 'image/png', size: 7 * 1024 * 1024 })).toBe('“big.png” is 7.0 MB; a file can be up to 5.0 MB.')
+    expect(attachmentRefusal({ filename: 'big.png', mediaType: 'image/png', size: 7 * 1024 * 1024 })).toBe(
+      '“big.png” is 7.0 MB; a file can be up to 5.0 MB.'
+    )
     expect(attachmentRefusal({ filename: 'empty.txt', mediaType: 'text/plain', size: 0 })).toBe('“empty.txt” is empty.')
     expect(attachmentRefusal({ filename: 'ok.png', mediaType: 'image/png', size: MAX_ATTACHMENT_BYTES })).toBeNull()
     expect(formatBytes(1536)).toBe('1.5 KB')
@@ -24,8 +33,20 @@ describe('what can be attached', () => {
 
   it('lists the files of summarized messages only, for the model in one line each', () => {
     const messages = [
-      { id: 'm1', seq: 1, role: 'user', createdAt: Date.UTC(2026, 4, 3), parts: [{ type: 'attachment', filename: 'a.pdf', mediaType: 'application/pdf', size: 2048, pages: 2 }] },
-      { id: 'm2', seq: 2, role: 'user', createdAt: Date.UTC(2026, 4, 4), parts: [{ type: 'attachment', filename: 'b.png', mediaType: 'image/png', size: 10 }] }
+      {
+        id: 'm1',
+        seq: 1,
+        role: 'user',
+        createdAt: Date.UTC(2026, 4, 3),
+        parts: [{ type: 'attachment', filename: 'a.pdf', mediaType: 'application/pdf', size: 2048, pages: 2 }]
+      },
+      {
+        id: 'm2',
+        seq: 2,
+        role: 'user',
+        createdAt: Date.UTC(2026, 4, 4),
+        parts: [{ type: 'attachment', filename: 'b.png', mediaType: 'image/png', size: 10 }]
+      }
     ]
     const items = attachmentManifest(messages, 1)
     expect(items.map((i) => i.filename)).toEqual(['a.pdf'])

@@ -136,7 +136,10 @@ export function attachmentManifest(messages: readonly ManifestSource[], cutoffSe
     .flatMap((m) =>
       m.parts.flatMap((p) => {
         if (p.type !== 'attachment') return []
-        const { type: _type, ...file } = p as unknown as Omit<ManifestItem, 'messageId' | 'seq' | 'role' | 'createdAt'> & { type: string }
+        const { type: _type, ...file } = p as unknown as Omit<
+          ManifestItem,
+          'messageId' | 'seq' | 'role' | 'createdAt'
+        > & { type: string }
         return [{ messageId: m.id, seq: m.seq, role: m.role, createdAt: m.createdAt, ...file }]
       })
     )

@@ -34,7 +34,10 @@ export const attachmentPartSchema = z.object({
   filename: z.string(),
   mediaType: z.string(),
   size: z.number().int().nonnegative(),
-  hash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   pages: z.number().int().nonnegative().optional(),
   width: z.number().int().positive().optional(),
   height: z.number().int().positive().optional(),

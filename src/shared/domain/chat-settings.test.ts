@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { resolveChatSettings } from './chat-settings'
 import { DEFAULT_SETTINGS } from './settings'
 
-const inherit = { provider: null, modelId: null, strategy: null, autoCompress: null, recall: null, thresholdPercent: null, contextWindow: null, maxOutput: null }
+const inherit = {
+  provider: null,
+  modelId: null,
+  strategy: null,
+  autoCompress: null,
+  recall: null,
+  thresholdPercent: null,
+  contextWindow: null,
+  maxOutput: null
+}
 
 describe('resolveChatSettings', () => {
   it('takes every setting a chat leaves open from the global settings', () => {
@@ -21,7 +30,14 @@ describe('resolveChatSettings', () => {
   })
 
   it('keeps the chat’s own choices, false ones included, and its model’s threshold', () => {
-    const chat = { ...inherit, provider: 'anthropic' as const, modelId: 'claude-sonnet-4-5', autoCompress: false, recall: false, strategy: 'tiered' as const }
+    const chat = {
+      ...inherit,
+      provider: 'anthropic' as const,
+      modelId: 'claude-sonnet-4-5',
+      autoCompress: false,
+      recall: false,
+      strategy: 'tiered' as const
+    }
     const settings = { ...DEFAULT_SETTINGS, modelThresholds: { 'anthropic:claude-sonnet-4-5': 80 } }
     expect(resolveChatSettings(chat, settings)).toMatchObject({
       provider: 'anthropic',
@@ -31,6 +47,9 @@ describe('resolveChatSettings', () => {
       threshold: { percent: 80, source: 'model' },
       own: { strategy: true, autoCompress: true, recall: true }
     })
-    expect(resolveChatSettings({ ...chat, thresholdPercent: 70 }, settings).threshold).toEqual({ percent: 70, source: 'chat' })
+    expect(resolveChatSettings({ ...chat, thresholdPercent: 70 }, settings).threshold).toEqual({
+      percent: 70,
+      source: 'chat'
+    })
   })
 })

@@ -25,11 +25,21 @@ export interface ChatSettings {
 
 export type ChatSettingsSource = Pick<
   Settings,
-  'defaultProvider' | 'defaultModel' | 'strategy' | 'autoCompress' | 'recallEnabled' | 'summarizer' | 'thresholdPercent' | 'modelThresholds'
+  | 'defaultProvider'
+  | 'defaultModel'
+  | 'strategy'
+  | 'autoCompress'
+  | 'recallEnabled'
+  | 'summarizer'
+  | 'thresholdPercent'
+  | 'modelThresholds'
 >
 
 export function resolveChatSettings(
-  session: Pick<Session, 'provider' | 'modelId' | 'strategy' | 'autoCompress' | 'recall' | 'thresholdPercent' | 'contextWindow' | 'maxOutput'>,
+  session: Pick<
+    Session,
+    'provider' | 'modelId' | 'strategy' | 'autoCompress' | 'recall' | 'thresholdPercent' | 'contextWindow' | 'maxOutput'
+  >,
   settings: ChatSettingsSource
 ): ChatSettings {
   const provider = session.provider ?? settings.defaultProvider
@@ -44,6 +54,10 @@ export function resolveChatSettings(
     threshold: thresholdSetting(settings, provider, modelId, session.thresholdPercent),
     contextWindow: session.contextWindow,
     maxOutput: session.maxOutput,
-    own: { strategy: session.strategy !== null, autoCompress: session.autoCompress !== null, recall: session.recall !== null }
+    own: {
+      strategy: session.strategy !== null,
+      autoCompress: session.autoCompress !== null,
+      recall: session.recall !== null
+    }
   }
 }

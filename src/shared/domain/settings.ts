@@ -2,7 +2,11 @@ import { z } from 'zod'
 import { customModelSchema, providerEndpointSchema, providerIdSchema } from './provider'
 import { strategySchema } from './session'
 
-export const thresholdPercentSchema = z.number().int('Use a whole number').min(50, 'At least 50%').max(99, 'At most 99%')
+export const thresholdPercentSchema = z
+  .number()
+  .int('Use a whole number')
+  .min(50, 'At least 50%')
+  .max(99, 'At most 99%')
 
 /** Each setting's validation, without defaults, so a patch can name only what it changes. */
 export const settingsFieldsSchema = z.object({
@@ -11,7 +15,10 @@ export const settingsFieldsSchema = z.object({
   thresholdPercent: thresholdPercentSchema,
   /** Thresholds for particular models, keyed `provider:modelId` (FR-1.2.3); the global one applies to the rest. */
   modelThresholds: z
-    .record(z.string().regex(/^(openai|anthropic|google|openai-compatible):.{1,200}$/, 'Name a model as provider:model'), thresholdPercentSchema)
+    .record(
+      z.string().regex(/^(openai|anthropic|google|openai-compatible):.{1,200}$/, 'Name a model as provider:model'),
+      thresholdPercentSchema
+    )
     .refine((r) => Object.keys(r).length <= 200, 'At most 200 models'),
   retentionTokens: z
     .number()
@@ -37,10 +44,19 @@ export const settingsFieldsSchema = z.object({
    */
   prepareWhenIdle: z.boolean(),
   /** A model id; null (not an empty name, which no provider has) for the chat model's own choice. */
-  summarizationModel: z.string().trim().min(1, 'Name a model, or clear the field to use the chat model’s').max(200).nullable(),
+  summarizationModel: z
+    .string()
+    .trim()
+    .min(1, 'Name a model, or clear the field to use the chat model’s')
+    .max(200)
+    .nullable(),
   notifications: z.boolean(),
   /** How long a reply may take to send its first words before it is given up (local models read long prompts slowly). */
-  firstChunkTimeoutSeconds: z.number().int('Use a whole number').min(10, 'At least 10 seconds').max(3600, 'At most 3,600 seconds'),
+  firstChunkTimeoutSeconds: z
+    .number()
+    .int('Use a whole number')
+    .min(10, 'At least 10 seconds')
+    .max(3600, 'At most 3,600 seconds'),
   /** Bring summarized originals that match the pending message back into its request (DESIGN §11). */
   recallEnabled: z.boolean(),
   /** Recall's share of the usable budget U. */
@@ -98,5 +114,7 @@ export function thresholdSetting(
 ): { percent: number; source: ThresholdSource } {
   if (chatPercent !== null) return { percent: chatPercent, source: 'chat' }
   const own = settings.modelThresholds[`${provider}:${modelId}`]
-  return own !== undefined ? { percent: own, source: 'model' } : { percent: settings.thresholdPercent, source: 'global' }
+  return own !== undefined
+    ? { percent: own, source: 'model' }
+    : { percent: settings.thresholdPercent, source: 'global' }
 }

@@ -51,7 +51,14 @@ export const summaryContentSchema = z.object({
         })
       ),
       bulks: z.array(
-        z.object({ id: z.string(), firstSeq: z.number().int(), lastSeq: z.number().int(), topicIds: z.array(z.string()), summary: z.string(), tokens: z.number().int() })
+        z.object({
+          id: z.string(),
+          firstSeq: z.number().int(),
+          lastSeq: z.number().int(),
+          topicIds: z.array(z.string()),
+          summary: z.string(),
+          tokens: z.number().int()
+        })
       ),
       /** For topic and bulk snapshots: the summary snapshot they belong to; for a 'New topic' mark, 'boundary'. */
       role: z.enum(['history', 'topic', 'bulk', 'boundary']).optional(),

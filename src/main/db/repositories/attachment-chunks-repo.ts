@@ -10,7 +10,11 @@ const fileTerm = (hash: string) => `"${hash.replace(/[^0-9a-f]/g, '')}"`
 const MAX_FILE_TERMS = 200
 
 export function hasChunks(db: Db, hash: string): boolean {
-  return db.get<{ one: number }>(sql`SELECT 1 AS one FROM attachment_chunks WHERE attachment_chunks MATCH ${`hash : ${fileTerm(hash)}`} LIMIT 1`) !== undefined
+  return (
+    db.get<{ one: number }>(
+      sql`SELECT 1 AS one FROM attachment_chunks WHERE attachment_chunks MATCH ${`hash : ${fileTerm(hash)}`} LIMIT 1`
+    ) !== undefined
+  )
 }
 
 /** Indexes a file's passages once; a file indexed before is left as it is. */
@@ -22,7 +26,9 @@ export function indexChunks(db: Db, hash: string, chunks: readonly string[]): vo
 /** Adds passages `first`… of a file to the index, in one transaction. */
 export function insertChunks(db: Db, hash: string, chunks: readonly string[], first = 0): void {
   db.transaction((tx) => {
-    chunks.forEach((text, i) => tx.run(sql`INSERT INTO attachment_chunks (text, hash, chunk) VALUES (${text}, ${hash}, ${first + i})`))
+    chunks.forEach((text, i) =>
+      tx.run(sql`INSERT INTO attachment_chunks (text, hash, chunk) VALUES (${text}, ${hash}, ${first + i})`)
+    )
   })
 }
 
@@ -77,7 +83,13 @@ export function searchAttachmentChunks(
   const inFiles =
     files.length <= MAX_FILE_TERMS
       ? { match: ` AND hash : (${files.map((f) => fileTerm(f.hash)).join(' OR ')})`, where: sql`` }
-      : { match: '', where: sql` AND hash IN (${sql.join(files.map((f) => sql`${f.hash}`), sql`, `)})` }
+      : {
+          match: '',
+          where: sql` AND hash IN (${sql.join(
+            files.map((f) => sql`${f.hash}`),
+            sql`, `
+          )})`
+        }
   const hits = db.all<{ hash: string; chunk: number; text: string; score: number }>(sql`
     SELECT hash, chunk, text, bm25(attachment_chunks, 1.0, 0.0) AS score
       FROM attachment_chunks
@@ -86,10 +98,19 @@ export function searchAttachmentChunks(
      LIMIT ${options.limit}`)
   if (hits.length === 0) return []
   const seqs = [...new Set(hits.map((h) => seqOf.get(h.hash)!))]
-  const messages = db.all<{ messageId: string; seq: number; role: 'user' | 'assistant'; createdAt: number; parts: string }>(sql`
+  const messages = db.all<{
+    messageId: string
+    seq: number
+    role: 'user' | 'assistant'
+    createdAt: number
+    parts: string
+  }>(sql`
     SELECT id AS messageId, seq, role, created_at AS createdAt, parts
       FROM chat_messages
-     WHERE session_id = ${sessionId} AND hidden_in IS NULL AND seq IN (${sql.join(seqs.map((q) => sql`${q}`), sql`, `)})`)
+     WHERE session_id = ${sessionId} AND hidden_in IS NULL AND seq IN (${sql.join(
+       seqs.map((q) => sql`${q}`),
+       sql`, `
+     )})`)
   const bySeq = new Map(messages.map((m) => [m.seq, m]))
   return hits.flatMap((h) => {
     const m = bySeq.get(seqOf.get(h.hash)!)

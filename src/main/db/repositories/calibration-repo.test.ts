@@ -28,8 +28,12 @@ describe('token calibration storage', () => {
       'google:gemini-2.5-pro': { factor: 0.92, samples: 2, spread: 0 },
       'broken:model': { factor: 40, samples: 1 }
     }
-    old.sqlite.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)').run('internal.tokenCalibration', JSON.stringify(stored), 1)
-    old.sqlite.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)').run('thresholdPercent', '90', 1)
+    old.sqlite
+      .prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)')
+      .run('internal.tokenCalibration', JSON.stringify(stored), 1)
+    old.sqlite
+      .prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)')
+      .run('thresholdPercent', '90', 1)
     old.close()
 
     const upgraded = openDatabase(file)
@@ -47,7 +51,10 @@ describe('token calibration storage', () => {
     writeCalibration(db, 'a:1', { factor: 1.1, samples: 1 }, 1)
     writeCalibration(db, 'b:2', { factor: 0.9, samples: 1 }, 1)
     writeCalibration(db, 'a:1', { factor: 1.2, samples: 2, spread: 0.05 }, 2)
-    expect(readCalibration(db)).toEqual({ 'a:1': { factor: 1.2, samples: 2, spread: 0.05 }, 'b:2': { factor: 0.9, samples: 1, spread: 0 } })
+    expect(readCalibration(db)).toEqual({
+      'a:1': { factor: 1.2, samples: 2, spread: 0.05 },
+      'b:2': { factor: 0.9, samples: 1, spread: 0 }
+    })
     close()
   })
 })

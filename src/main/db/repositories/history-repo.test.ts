@@ -12,10 +12,17 @@ function chat(db: Db, id: string, texts: string[], old = false): string[] {
   // Written as SQL: the database may be one made by an earlier version, without later columns.
   db.run(sql`INSERT INTO sessions (id, title, created_at, updated_at, archived) VALUES (${id}, ${id}, 1, 1, 0)`)
   return texts.map((text, i) => {
-    const row = { id: `${id}/${i}`, sessionId: id, role: i % 2 ? ('assistant' as const) : ('user' as const), parts: [{ type: 'text' as const, text }] }
+    const row = {
+      id: `${id}/${i}`,
+      sessionId: id,
+      role: i % 2 ? ('assistant' as const) : ('user' as const),
+      parts: [{ type: 'text' as const, text }]
+    }
     if (!old) return appendMessage(db, { ...row, status: 'complete', createdAt: 1 }).id
     const parts = JSON.stringify(row.parts)
-    db.run(sql`INSERT INTO chat_messages (id, session_id, seq, role, parts, status, created_at, part_count) VALUES (${row.id}, ${id}, ${i + 1}, ${row.role}, ${parts}, 'complete', 1, 1)`)
+    db.run(
+      sql`INSERT INTO chat_messages (id, session_id, seq, role, parts, status, created_at, part_count) VALUES (${row.id}, ${id}, ${i + 1}, ${row.role}, ${parts}, 'complete', 1, 1)`
+    )
     return row.id
   })
 }
@@ -39,8 +46,18 @@ describe('full-text search per chat', () => {
   it('keeps every message of an existing database findable after the index is rebuilt, and indexes what comes next', () => {
     const file = join(tempDir(), 'distill.db')
     const old = openDatabase(file, { migrationsFolder: migrationsBeforeChatColumn() })
-    chat(old.db, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', ['The staging database listens on port 5433.', 'Noted: staging uses 5433.', 'And production?'], true)
-    chat(old.db, '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c', ['Production runs the database on 5432.', 'Thanks, database noted.'], true)
+    chat(
+      old.db,
+      '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+      ['The staging database listens on port 5433.', 'Noted: staging uses 5433.', 'And production?'],
+      true
+    )
+    chat(
+      old.db,
+      '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c',
+      ['Production runs the database on 5432.', 'Thanks, database noted.'],
+      true
+    )
     old.close()
 
     const { db, close } = openDatabase(file)
@@ -48,7 +65,14 @@ describe('full-text search per chat', () => {
     expect(seqs(db, a, 'databa')).toEqual([1])
     expect(seqs(db, b, 'databa')).toEqual([1, 2])
     expect(searchMessages(db, a, 'staging').rows[0]!.snippet).toContain('\u0002staging\u0003')
-    expect(searchChats(db, 'database').map((r) => [r.sessionId, r.matches]).sort()).toEqual([[a, 1], [b, 2]])
+    expect(
+      searchChats(db, 'database')
+        .map((r) => [r.sessionId, r.matches])
+        .sort()
+    ).toEqual([
+      [a, 1],
+      [b, 2]
+    ])
     // Ids are never words: a piece of a chat id finds nothing.
     expect(searchChats(db, '0190a1b2')).toEqual([])
     expect(seqs(db, a, '7e5f')).toEqual([])
@@ -59,7 +83,11 @@ describe('full-text search per chat', () => {
     updateMessage(db, `${a}/2`, { parts: [{ type: 'text', text: 'And the production database?' }] })
     expect(seqs(db, a, 'database')).toEqual([1, 3])
     deleteSession(db, b)
-    expect(searchChats(db, 'database').map((r) => r.sessionId).sort()).toEqual([a, 'c'])
+    expect(
+      searchChats(db, 'database')
+        .map((r) => r.sessionId)
+        .sort()
+    ).toEqual([a, 'c'])
     close()
   })
 
@@ -109,7 +137,12 @@ describe('full-text search per chat', () => {
 
   it('ranks recalled originals within their chat as before: more, rarer words first', () => {
     const { db, close } = openDatabase(join(tempDir(), 'recall.db'))
-    chat(db, 'x', ['my dentist appointment is on Friday', 'the dentist said floss', 'weather is nice', 'Friday dinner with Sam'])
+    chat(db, 'x', [
+      'my dentist appointment is on Friday',
+      'the dentist said floss',
+      'weather is nice',
+      'Friday dinner with Sam'
+    ])
     chat(db, 'y', ['dentist dentist dentist Friday appointment'])
     const rows = searchSummarized(db, 'x', '"dentist"* OR "appointment"* OR "friday"', { beforeSeq: 10 })
     expect(rows.map((r) => r.seq)).toEqual([1, 2, 4])

@@ -56,7 +56,12 @@ function inText(query: string): string {
   return `text : (${query})`
 }
 
-export function searchMessages(db: Db, sessionId: string, query: string, limit = 200): { rows: SearchRow[]; total: number } {
+export function searchMessages(
+  db: Db,
+  sessionId: string,
+  query: string,
+  limit = 200
+): { rows: SearchRow[]; total: number } {
   const terms = ftsQuery(query)
   if (!terms) return { rows: [], total: 0 }
   const match = chatMatch(db, sessionId, terms)
@@ -110,7 +115,12 @@ export function searchSummarized(
 }
 
 /** The newest user and assistant messages of a chat holding an FTS5 term (a name, to learn who it is). */
-export function messagesWithTerm(db: Db, sessionId: string, term: string, limit: number): Array<{ role: RecallRow['role']; text: string }> {
+export function messagesWithTerm(
+  db: Db,
+  sessionId: string,
+  term: string,
+  limit: number
+): Array<{ role: RecallRow['role']; text: string }> {
   return db.all(sql`
     SELECT m.role AS role, messages_fts.text AS text
       FROM ${FTS_FIRST}
@@ -121,13 +131,21 @@ export function messagesWithTerm(db: Db, sessionId: string, term: string, limit:
 }
 
 /** User and assistant messages at the given seqs (neighbours of recalled ones), before `beforeSeq`. */
-export function summarizedAtSeqs(db: Db, sessionId: string, seqs: readonly number[], beforeSeq: number): Omit<RecallRow, 'score'>[] {
+export function summarizedAtSeqs(
+  db: Db,
+  sessionId: string,
+  seqs: readonly number[],
+  beforeSeq: number
+): Omit<RecallRow, 'score'>[] {
   const wanted = [...new Set(seqs)].filter((s) => s >= 1 && s < beforeSeq)
   if (wanted.length === 0) return []
   return db.all<Omit<RecallRow, 'score'>>(sql`
     SELECT m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt, f.text AS text
       FROM chat_messages m JOIN messages_fts f ON f.rowid = m.rid
-     WHERE m.session_id = ${sessionId} AND m.hidden_in IS NULL AND m.seq IN (${sql.join(wanted.map((s) => sql`${s}`), sql`, `)})
+     WHERE m.session_id = ${sessionId} AND m.hidden_in IS NULL AND m.seq IN (${sql.join(
+       wanted.map((s) => sql`${s}`),
+       sql`, `
+     )})
        AND m.role IN ('user', 'assistant') AND m.status IN ('complete', 'aborted')`)
 }
 
@@ -138,7 +156,12 @@ export const DATED_LOOKBACK = 400
  * The openings of the nearest messages at or before `seq` whose text may start with a date (a bracket,
  * a digit, or a month or weekday name), newest first; the engine decides which really state one.
  */
-export function datedOpeningsBefore(db: Db, sessionId: string, seq: number, limit = 6): Array<{ seq: number; createdAt: number; head: string }> {
+export function datedOpeningsBefore(
+  db: Db,
+  sessionId: string,
+  seq: number,
+  limit = 6
+): Array<{ seq: number; createdAt: number; head: string }> {
   return db.all(sql`
     SELECT m.seq AS seq, m.created_at AS createdAt, substr(f.text, 1, 120) AS head
       FROM chat_messages m JOIN messages_fts f ON f.rowid = m.rid
@@ -223,12 +246,24 @@ function rankChats(db: Db, match: string, limit: number, ranked: number): { rows
   const literal = (rid: number) => sql.raw(String(Math.trunc(rid)))
   const snippets = new Map(
     db
-      .all<{ rid: number; snippet: string }>(sql`
+      .all<{ rid: number; snippet: string }>(
+        sql`
         SELECT rowid AS rid, snippet(messages_fts, 0, char(2), char(3), '…', 12) AS snippet
           FROM messages_fts
          WHERE messages_fts MATCH ${match} AND rowid BETWEEN ${literal(Math.min(...rids))} AND ${literal(Math.max(...rids))}
-           AND +rowid IN (${sql.join(rids.map((rid) => sql`${rid}`), sql`, `)})`)
+           AND +rowid IN (${sql.join(
+             rids.map((rid) => sql`${rid}`),
+             sql`, `
+           )})`
+      )
       .map((r) => [r.rid, r.snippet])
   )
-  return { rows: best.map(({ rid, window: _window, ...row }) => ({ ...row, snippet: snippets.get(rid) ?? '', countIsLowerBound: full })), full }
+  return {
+    rows: best.map(({ rid, window: _window, ...row }) => ({
+      ...row,
+      snippet: snippets.get(rid) ?? '',
+      countIsLowerBound: full
+    })),
+    full
+  }
 }

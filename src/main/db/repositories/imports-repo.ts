@@ -24,7 +24,10 @@ export function findImport(db: Db, contentHash: string): ImportRecord | undefine
     .get()
 }
 
-export function recordImport(db: Db, row: { sessionId: string; contentHash: string; source: string; importedAt: number }): void {
+export function recordImport(
+  db: Db,
+  row: { sessionId: string; contentHash: string; source: string; importedAt: number }
+): void {
   db.insert(chatImports).values(row).run()
 }
 
@@ -38,7 +41,19 @@ export interface ImportedRow {
   tokenCounter: string
 }
 
-const COLUMNS = ['id', 'session_id', 'seq', 'role', 'parts', 'status', 'token_count', 'token_counter', 'created_at', 'part_count', 'has_tool_parts']
+const COLUMNS = [
+  'id',
+  'session_id',
+  'seq',
+  'role',
+  'parts',
+  'status',
+  'token_count',
+  'token_counter',
+  'created_at',
+  'part_count',
+  'has_tool_parts'
+]
 
 /**
  * Rows per INSERT statement: under SQLite's 32,766 parameters. Each statement opens a savepoint, at
@@ -51,7 +66,12 @@ const MAX_PARAMS = 25_000
  * Writes rows of `chat_messages` by multi-row INSERTs of the given columns (one value per column,
  * in order), calling `onWritten` with the rows written so far after each statement.
  */
-function insertMessageRows(db: Db, columns: readonly string[], rows: Iterable<unknown[]>, onWritten?: (done: number) => void): number {
+function insertMessageRows(
+  db: Db,
+  columns: readonly string[],
+  rows: Iterable<unknown[]>,
+  onWritten?: (done: number) => void
+): number {
   const client = sqliteClient(db)
   const statements = new Map<number, Statement>()
   const chunk = Math.floor(MAX_PARAMS / columns.length)
@@ -62,7 +82,13 @@ function insertMessageRows(db: Db, columns: readonly string[], rows: Iterable<un
     const n = params.length / columns.length
     if (n === 0) return
     let insert = statements.get(n)
-    if (!insert) statements.set(n, (insert = client.prepare(`INSERT INTO chat_messages (${columns.join(', ')}) VALUES ${Array(n).fill(values).join(', ')}`)))
+    if (!insert)
+      statements.set(
+        n,
+        (insert = client.prepare(
+          `INSERT INTO chat_messages (${columns.join(', ')}) VALUES ${Array(n).fill(values).join(', ')}`
+        ))
+      )
     insert.run(params)
     params = []
     onWritten?.(written)
@@ -80,12 +106,29 @@ function insertMessageRows(db: Db, columns: readonly string[], rows: Iterable<un
  * INSERT: seqs are assigned here (1, 2, …), never read back with max(seq). Call inside the chat's
  * transaction.
  */
-export function insertImportedMessages(db: Db, sessionId: string, rows: Iterable<ImportedRow>, onWritten?: (done: number) => void): number {
+export function insertImportedMessages(
+  db: Db,
+  sessionId: string,
+  rows: Iterable<ImportedRow>,
+  onWritten?: (done: number) => void
+): number {
   let seq = 0
   const values = (function* () {
     for (const row of rows) {
       const { partCount, hasToolParts } = partsColumns(row.parts)
-      yield [row.id, sessionId, ++seq, row.role, JSON.stringify(row.parts), 'complete', row.tokenCount, row.tokenCounter, row.createdAt, partCount, hasToolParts ? 1 : 0]
+      yield [
+        row.id,
+        sessionId,
+        ++seq,
+        row.role,
+        JSON.stringify(row.parts),
+        'complete',
+        row.tokenCount,
+        row.tokenCounter,
+        row.createdAt,
+        partCount,
+        hasToolParts ? 1 : 0
+      ]
     }
   })()
   const written = insertMessageRows(db, COLUMNS, values, onWritten)
@@ -112,8 +155,22 @@ export function insertRestoredMessages(db: Db, sessionId: string, rows: Iterable
     for (const r of rows) {
       const { partCount, hasToolParts } = partsColumns(r.parts)
       yield [
-        r.id, sessionId, r.seq, r.role, JSON.stringify(r.parts), r.status, r.tokenCount, r.tokenCounter, r.createdAt, partCount, hasToolParts ? 1 : 0,
-        r.error ? JSON.stringify(r.error) : null, r.inputTokens, r.outputTokens, r.versionGroup, r.hiddenIn
+        r.id,
+        sessionId,
+        r.seq,
+        r.role,
+        JSON.stringify(r.parts),
+        r.status,
+        r.tokenCount,
+        r.tokenCounter,
+        r.createdAt,
+        partCount,
+        hasToolParts ? 1 : 0,
+        r.error ? JSON.stringify(r.error) : null,
+        r.inputTokens,
+        r.outputTokens,
+        r.versionGroup,
+        r.hiddenIn
       ]
     }
   })()
@@ -130,7 +187,12 @@ export function insertRestoredMessages(db: Db, sessionId: string, rows: Iterable
 export function discardUnreferencedFiles(db: Db, hashes: readonly string[]): string[] {
   if (hashes.length === 0) return []
   return db
-    .all<{ hash: string }>(sql`DELETE FROM attachments WHERE hash IN (${sql.join(hashes.map((h) => sql`${h}`), sql`, `)})
-      AND NOT EXISTS (SELECT 1 FROM message_attachments r WHERE r.hash = attachments.hash) RETURNING hash`)
+    .all<{ hash: string }>(
+      sql`DELETE FROM attachments WHERE hash IN (${sql.join(
+        hashes.map((h) => sql`${h}`),
+        sql`, `
+      )})
+      AND NOT EXISTS (SELECT 1 FROM message_attachments r WHERE r.hash = attachments.hash) RETURNING hash`
+    )
     .map((r) => r.hash)
 }

@@ -12,7 +12,14 @@ function chat(db: Db, id: string, n: number): void {
   db.run(sql`INSERT INTO sessions (id, title, created_at, updated_at, archived) VALUES (${id}, ${id}, 1, 1, 0)`)
   db.transaction((tx) => {
     for (let i = 1; i <= n; i++) {
-      appendMessage(tx, { id: `${id}/${i}`, sessionId: id, role: i % 2 ? 'user' : 'assistant', parts: [{ type: 'text', text: `message ${i}` }], status: 'complete', createdAt: i })
+      appendMessage(tx, {
+        id: `${id}/${i}`,
+        sessionId: id,
+        role: i % 2 ? 'user' : 'assistant',
+        parts: [{ type: 'text', text: `message ${i}` }],
+        status: 'complete',
+        createdAt: i
+      })
     }
   })
 }
@@ -71,7 +78,14 @@ describe('pages of a conversation', () => {
     chat(db, 'a', 40)
     // Messages 21… set aside as an earlier version; a new version of message 21 follows at seq 41.
     setAsideFrom(db, 'a', { id: 'a/21', seq: 21 })
-    appendMessage(db, { id: 'a/v2', sessionId: 'a', role: 'user', parts: [{ type: 'text', text: 'edited' }], status: 'complete', createdAt: 41 })
+    appendMessage(db, {
+      id: 'a/v2',
+      sessionId: 'a',
+      role: 'user',
+      parts: [{ type: 'text', text: 'edited' }],
+      status: 'complete',
+      createdAt: 41
+    })
     const newest = readMessagePage(db, 'a', {}, 5)
     expect(seqs(newest)).toEqual([17, 18, 19, 20, 41])
     expect(pathSeqBefore(db, 'a', 21)).toBe(20)
@@ -111,8 +125,12 @@ describe('pages of a conversation', () => {
         .map((r) => (r as { detail: string }).detail)
         .join(' | ')
     // The query drizzle builds for an older page, in SQLite's words.
-    const older = plan('SELECT * FROM chat_messages WHERE session_id = ? AND hidden_in IS NULL AND seq < ? ORDER BY seq DESC LIMIT 201')
-    expect(older).toMatch(/SEARCH chat_messages USING INDEX chat_messages_(session_seq|context)_idx \(session_id=\? AND seq<\?\)/)
+    const older = plan(
+      'SELECT * FROM chat_messages WHERE session_id = ? AND hidden_in IS NULL AND seq < ? ORDER BY seq DESC LIMIT 201'
+    )
+    expect(older).toMatch(
+      /SEARCH chat_messages USING INDEX chat_messages_(session_seq|context)_idx \(session_id=\? AND seq<\?\)/
+    )
     expect(older).not.toMatch(/TEMP B-TREE/)
 
     // And in time: a page deep in a 5,000-message chat takes about what a page of a small chat takes.

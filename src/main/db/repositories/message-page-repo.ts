@@ -14,14 +14,21 @@ export interface MessagePage {
   hasNewer: boolean
 }
 
-const onPath = (sessionId: string, ...more: SQL[]) => and(eq(chatMessages.sessionId, sessionId), isNull(chatMessages.hiddenIn), ...more)
+const onPath = (sessionId: string, ...more: SQL[]) =>
+  and(eq(chatMessages.sessionId, sessionId), isNull(chatMessages.hiddenIn), ...more)
 
 /**
  * Up to `limit` messages of a chat's path (the version in use) from `where`, in `order`, plus one
  * more that only says whether there are more. Each read walks the (session_id, seq) index from the
  * cursor, so it costs what the page holds, not what the chat holds.
  */
-function walk(db: Db, sessionId: string, where: SQL, order: 'asc' | 'desc', limit: number): { rows: ChatMessage[]; more: boolean } {
+function walk(
+  db: Db,
+  sessionId: string,
+  where: SQL,
+  order: 'asc' | 'desc',
+  limit: number
+): { rows: ChatMessage[]; more: boolean } {
   if (limit <= 0) return { rows: [], more: exists(db, sessionId, where) }
   const rows = db
     .select()
@@ -37,18 +44,31 @@ function walk(db: Db, sessionId: string, where: SQL, order: 'asc' | 'desc', limi
 
 /** Whether any message of the path matches `where` (one index probe). */
 function exists(db: Db, sessionId: string, where: SQL): boolean {
-  return !!db.select({ one: sql`1` }).from(chatMessages).where(onPath(sessionId, where)).limit(1).get()
+  return !!db
+    .select({ one: sql`1` })
+    .from(chatMessages)
+    .where(onPath(sessionId, where))
+    .limit(1)
+    .get()
 }
 
 /** A page of a chat's conversation (see PageCursor); `limit` messages at most. */
 export function readMessagePage(db: Db, sessionId: string, cursor: PageCursor, limit: number): MessagePage {
   if ('before' in cursor) {
     const older = walk(db, sessionId, lt(chatMessages.seq, cursor.before), 'desc', limit)
-    return { messages: older.rows, hasOlder: older.more, hasNewer: exists(db, sessionId, gte(chatMessages.seq, cursor.before)) }
+    return {
+      messages: older.rows,
+      hasOlder: older.more,
+      hasNewer: exists(db, sessionId, gte(chatMessages.seq, cursor.before))
+    }
   }
   if ('after' in cursor) {
     const newer = walk(db, sessionId, gt(chatMessages.seq, cursor.after), 'asc', limit)
-    return { messages: newer.rows, hasOlder: exists(db, sessionId, lte(chatMessages.seq, cursor.after)), hasNewer: newer.more }
+    return {
+      messages: newer.rows,
+      hasOlder: exists(db, sessionId, lte(chatMessages.seq, cursor.after)),
+      hasNewer: newer.more
+    }
   }
   if ('aroundSeq' in cursor) {
     // The message in the middle: a few more before it than after, so it is not at the page's edge.

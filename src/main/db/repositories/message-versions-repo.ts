@@ -29,17 +29,23 @@ export function setAsideFrom(db: Db, sessionId: string, head: { id: string; seq:
 
 /** The group a message's new version joins (the first version's id). */
 export function versionGroupOf(db: Db, id: string): string | undefined {
-  return db.get<{ g: string | null }>(sql`SELECT version_group AS g FROM chat_messages WHERE id = ${id}`)?.g ?? undefined
+  return (
+    db.get<{ g: string | null }>(sql`SELECT version_group AS g FROM chat_messages WHERE id = ${id}`)?.g ?? undefined
+  )
 }
 
 /** The versions of one group, oldest first, with the first seq of their turns. */
 export function listVersions(db: Db, group: string): Array<{ id: string; seq: number; hiddenIn: string | null }> {
-  return db.all(sql`SELECT id, seq, hidden_in AS hiddenIn FROM chat_messages WHERE version_group = ${group} ORDER BY seq`)
+  return db.all(
+    sql`SELECT id, seq, hidden_in AS hiddenIn FROM chat_messages WHERE version_group = ${group} ORDER BY seq`
+  )
 }
 
 /** Brings a version's turns back onto the path (the version in use was set aside first). */
 export function restoreVersion(db: Db, sessionId: string, headId: string): void {
-  const first = db.get<{ seq: number | null }>(sql`SELECT min(seq) AS seq FROM chat_messages WHERE hidden_in = ${headId}`)?.seq
+  const first = db.get<{ seq: number | null }>(
+    sql`SELECT min(seq) AS seq FROM chat_messages WHERE hidden_in = ${headId}`
+  )?.seq
   db.run(sql`UPDATE chat_messages SET hidden_in = NULL WHERE session_id = ${sessionId} AND hidden_in = ${headId}`)
   noteWrite(db, sessionId, first ?? 0)
 }
@@ -64,7 +70,9 @@ export function versionsOnPath(db: Db, sessionId: string): Map<string, VersionIn
 export function versionInfo(db: Db, id: string): VersionInfo | undefined {
   const group = versionGroupOf(db, id)
   if (!group) return undefined
-  const ids = db.all<{ id: string }>(sql`SELECT id FROM chat_messages WHERE version_group = ${group} ORDER BY seq`).map((r) => r.id)
+  const ids = db
+    .all<{ id: string }>(sql`SELECT id FROM chat_messages WHERE version_group = ${group} ORDER BY seq`)
+    .map((r) => r.id)
   return ids.length > 1 ? { number: ids.indexOf(id) + 1, count: ids.length } : undefined
 }
 
@@ -82,7 +90,10 @@ export function versionsOf(db: Db, ids: readonly string[]): Map<string, VersionI
              (SELECT count(*) FROM chat_messages v WHERE v.version_group = m.version_group AND v.seq <= m.seq) AS number,
              (SELECT count(*) FROM chat_messages v WHERE v.version_group = m.version_group) AS count
         FROM chat_messages m
-       WHERE m.version_group IS NOT NULL AND m.id IN (${sql.join(batch.map((id) => sql`${id}`), sql`, `)})`)
+       WHERE m.version_group IS NOT NULL AND m.id IN (${sql.join(
+         batch.map((id) => sql`${id}`),
+         sql`, `
+       )})`)
     for (const r of rows) if (r.count > 1) out.set(r.id, { number: r.number, count: r.count })
   }
   return out

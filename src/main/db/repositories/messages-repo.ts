@@ -31,10 +31,16 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
  */
 /** The derived columns that let context accounting skip reading `parts`. */
 export function partsColumns(parts: ChatMessage['parts']) {
-  return { partCount: parts.length, hasToolParts: parts.some((p) => p.type === 'tool-call' || p.type === 'tool-result') }
+  return {
+    partCount: parts.length,
+    hasToolParts: parts.some((p) => p.type === 'tool-call' || p.type === 'tool-result')
+  }
 }
 
-export function appendMessage(db: Db, row: Omit<NewChatMessageRow, 'seq' | 'rid' | 'partCount' | 'hasToolParts'>): ChatMessage {
+export function appendMessage(
+  db: Db,
+  row: Omit<NewChatMessageRow, 'seq' | 'rid' | 'partCount' | 'hasToolParts'>
+): ChatMessage {
   const next = db
     .select({ seq: sql<number>`coalesce(max(${chatMessages.seq}), 0) + 1` })
     .from(chatMessages)
@@ -68,7 +74,20 @@ export function findMessage(db: Db, id: string): ChatMessage | undefined {
 export function updateMessage(
   db: Db,
   id: string,
-  patch: Partial<Pick<NewChatMessageRow, 'parts' | 'status' | 'error' | 'tokenCount' | 'tokenCounter' | 'inputTokens' | 'outputTokens' | 'sentCutTokens' | 'sentWithoutMessages'>>
+  patch: Partial<
+    Pick<
+      NewChatMessageRow,
+      | 'parts'
+      | 'status'
+      | 'error'
+      | 'tokenCount'
+      | 'tokenCounter'
+      | 'inputTokens'
+      | 'outputTokens'
+      | 'sentCutTokens'
+      | 'sentWithoutMessages'
+    >
+  >
 ): ChatMessage | undefined {
   const row = db
     .update(chatMessages)
@@ -94,11 +113,8 @@ export function lastMessage(db: Db, sessionId: string): ChatMessage | undefined 
 /** Replies that were streaming when the app stopped: keep what arrived, marked as interrupted. */
 export function markInterruptedReplies(db: Db, error: { code: string; message: string }): number {
   noteWrite(db)
-  return db
-    .update(chatMessages)
-    .set({ status: 'aborted', error })
-    .where(eq(chatMessages.status, 'streaming'))
-    .run().changes
+  return db.update(chatMessages).set({ status: 'aborted', error }).where(eq(chatMessages.status, 'streaming')).run()
+    .changes
 }
 
 /** What context accounting needs of a message, without loading its parts. */
@@ -158,12 +174,24 @@ export function listHistoryHeads(db: Db, sessionId: string, afterSeq: number, be
 }
 
 /** The oldest `limit` heads of the request history in (afterSeq, beforeSeq): one page of a walk forward by seq. */
-export function listHistoryHeadsPage(db: Db, sessionId: string, afterSeq: number, beforeSeq: number, limit: number): MessageHead[] {
+export function listHistoryHeadsPage(
+  db: Db,
+  sessionId: string,
+  afterSeq: number,
+  beforeSeq: number,
+  limit: number
+): MessageHead[] {
   return withToolParts(db, prepared<HeadRow>(db, HEADS_PAGE_SQL).all(sessionId, afterSeq, upper(beforeSeq), limit))
 }
 
 /** The newest `limit` heads of the request history in (afterSeq, beforeSeq), newest first. */
-export function listNewestHistoryHeads(db: Db, sessionId: string, afterSeq: number, beforeSeq: number, limit: number): MessageHead[] {
+export function listNewestHistoryHeads(
+  db: Db,
+  sessionId: string,
+  afterSeq: number,
+  beforeSeq: number,
+  limit: number
+): MessageHead[] {
   return withToolParts(db, prepared<HeadRow>(db, NEWEST_HEADS_SQL).all(sessionId, afterSeq, upper(beforeSeq), limit))
 }
 
@@ -178,7 +206,11 @@ export interface HistoryTotal {
 
 /** The newest seq of a chat (0: no messages). */
 export function newestSeq(db: Db, sessionId: string): number {
-  return prepared<{ seq: number | null }>(db, 'SELECT max(seq) AS seq FROM chat_messages WHERE session_id = ?').get(sessionId)?.seq ?? 0
+  return (
+    prepared<{ seq: number | null }>(db, 'SELECT max(seq) AS seq FROM chat_messages WHERE session_id = ?').get(
+      sessionId
+    )?.seq ?? 0
+  )
 }
 
 export function historyTotals(db: Db, sessionId: string, afterSeq: number, beforeSeq: number): HistoryTotal[] {
@@ -190,7 +222,8 @@ export function findMessages(db: Db, ids: readonly string[]): Map<string, ChatMe
   const out = new Map<string, ChatMessage>()
   for (let i = 0; i < ids.length; i += 500) {
     const batch = ids.slice(i, i + 500)
-    for (const row of db.select().from(chatMessages).where(inArray(chatMessages.id, batch)).all()) out.set(row.id, toChatMessage(row))
+    for (const row of db.select().from(chatMessages).where(inArray(chatMessages.id, batch)).all())
+      out.set(row.id, toChatMessage(row))
   }
   return out
 }

@@ -22,9 +22,20 @@ export function openSecondConnection(file: string): { db: Db; close(): void } {
 
 /** A chat ready to write: new ids assigned, every reference already pointing at them. */
 export interface ChatToRestore {
-  session: Pick<Session, 'id' | 'title' | 'provider' | 'modelId' | 'strategy' | 'autoCompress' | 'systemPrompt' | 'createdAt' | 'updatedAt'>
+  session: Pick<
+    Session,
+    'id' | 'title' | 'provider' | 'modelId' | 'strategy' | 'autoCompress' | 'systemPrompt' | 'createdAt' | 'updatedAt'
+  >
   messages: readonly RestoredRow[]
-  snapshots: ReadonlyArray<{ id: string; kind: Snapshot['kind']; status: Snapshot['status']; content: SummaryContent; messageCutoffId: string; tokenCount: number; createdAt: number }>
+  snapshots: ReadonlyArray<{
+    id: string
+    kind: Snapshot['kind']
+    status: Snapshot['status']
+    content: SummaryContent
+    messageCutoffId: string
+    tokenCount: number
+    createdAt: number
+  }>
   import: { contentHash: string; source: string; importedAt: number }
   /** Write it even when the same content was imported before. */
   again: boolean

@@ -71,14 +71,20 @@ export interface SessionCursor {
  * page of `limit` after `after`. The order (updated_at, then id) is total, so a page never repeats
  * or skips a chat that did not move meanwhile.
  */
-export function listSessions(db: Db, query?: string, page?: { after?: SessionCursor; limit: number }): SessionSummary[] {
+export function listSessions(
+  db: Db,
+  query?: string,
+  page?: { after?: SessionCursor; limit: number }
+): SessionSummary[] {
   const q = query?.trim()
   const after = page?.after
   return summaries(
     db,
     and(
       q ? titleHolds(q) : undefined,
-      after ? sql`(${sessions.updatedAt} < ${after.updatedAt} OR (${sessions.updatedAt} = ${after.updatedAt} AND ${sessions.id} < ${after.id}))` : undefined
+      after
+        ? sql`(${sessions.updatedAt} < ${after.updatedAt} OR (${sessions.updatedAt} = ${after.updatedAt} AND ${sessions.id} < ${after.id}))`
+        : undefined
     ),
     page?.limit
   )
@@ -102,7 +108,9 @@ function summaries(db: Db, filter: SQL | undefined, limit?: number): SessionSumm
     .select({
       session: sessions,
       messageCount: sql<number>`(SELECT count(*) FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" AND m.hidden_in IS NULL)`,
-      lastParts: sql<string | null>`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" AND m.hidden_in IS NULL AND json_array_length(m.parts) > 0 ORDER BY m.seq DESC LIMIT 1)`
+      lastParts: sql<
+        string | null
+      >`(SELECT m.parts FROM ${chatMessages} m WHERE m.session_id = "sessions"."id" AND m.hidden_in IS NULL AND json_array_length(m.parts) > 0 ORDER BY m.seq DESC LIMIT 1)`
     })
     .from(sessions)
     .where(and(eq(sessions.archived, false), filter))
@@ -111,7 +119,9 @@ function summaries(db: Db, filter: SQL | undefined, limit?: number): SessionSumm
   const rows = (limit === undefined ? query : query.limit(limit)).all()
   return rows.map(({ session, messageCount, lastParts }) => {
     // Plain text, not Markdown: a preview reads "Context The user…", not "## Context".
-    const text = lastParts ? markdownToPlainText(messageText(JSON.parse(lastParts) as MessagePart[]).slice(0, PREVIEW_SOURCE_CHARS)) : ''
+    const text = lastParts
+      ? markdownToPlainText(messageText(JSON.parse(lastParts) as MessagePart[]).slice(0, PREVIEW_SOURCE_CHARS))
+      : ''
     return {
       ...toSession(session),
       messageCount,

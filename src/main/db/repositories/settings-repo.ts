@@ -3,10 +3,7 @@ import type { Db } from '../client'
 import { settings } from '../schema'
 
 export function readSettingRows(db: Db): Array<{ key: string; value: unknown }> {
-  return db
-    .select({ key: settings.key, value: settings.valueJson })
-    .from(settings)
-    .all()
+  return db.select({ key: settings.key, value: settings.valueJson }).from(settings).all()
 }
 
 /**

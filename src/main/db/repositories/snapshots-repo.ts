@@ -28,7 +28,13 @@ const withCutoff = (db: Db) =>
 /** The summary the context uses now (FR-1.5.3): the newest active one. */
 export function activeSummary(db: Db, sessionId: string): Snapshot | undefined {
   const row = withCutoff(db)
-    .where(and(eq(sessionSnapshots.sessionId, sessionId), eq(sessionSnapshots.kind, 'summary'), eq(sessionSnapshots.status, 'active')))
+    .where(
+      and(
+        eq(sessionSnapshots.sessionId, sessionId),
+        eq(sessionSnapshots.kind, 'summary'),
+        eq(sessionSnapshots.status, 'active')
+      )
+    )
     .orderBy(desc(sessionSnapshots.createdAt), desc(sessionSnapshots.id))
     .limit(1)
     .get()
@@ -66,7 +72,15 @@ export function listSnapshots(db: Db, sessionId: string): Snapshot[] {
 
 export function insertSummary(
   db: Db,
-  row: { id: string; sessionId: string; content: SummaryContent; messageCutoffId: string; tokenCount: number; createdAt: number; kind?: Snapshot['kind'] }
+  row: {
+    id: string
+    sessionId: string
+    content: SummaryContent
+    messageCutoffId: string
+    tokenCount: number
+    createdAt: number
+    kind?: Snapshot['kind']
+  }
 ): void {
   db.insert(sessionSnapshots)
     .values({
@@ -85,7 +99,12 @@ export function insertSummary(
 }
 
 export function setSnapshotStatus(db: Db, id: string, status: Snapshot['status']): void {
-  const row = db.update(sessionSnapshots).set({ status }).where(eq(sessionSnapshots.id, id)).returning({ sessionId: sessionSnapshots.sessionId }).get()
+  const row = db
+    .update(sessionSnapshots)
+    .set({ status })
+    .where(eq(sessionSnapshots.id, id))
+    .returning({ sessionId: sessionSnapshots.sessionId })
+    .get()
   if (row) noteWrite(db, row.sessionId, Number.POSITIVE_INFINITY)
 }
 

@@ -1,6 +1,11 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { enumValues } from './enum-values'
-import { messageRoleSchema, messageStatusSchema, type MessageError, type MessagePart } from '../../../shared/domain/chat-message'
+import {
+  messageRoleSchema,
+  messageStatusSchema,
+  type MessageError,
+  type MessagePart
+} from '../../../shared/domain/chat-message'
 import { sessions } from './sessions'
 
 export const chatMessages = sqliteTable(

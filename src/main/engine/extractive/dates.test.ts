@@ -3,7 +3,10 @@ import { dayFromTimestamp, formatDay, parseDatePrefix, resolveRelativeDates } fr
 
 describe('dates', () => {
   it('reads a date stated before the text in the usual transcript forms', () => {
-    expect(parseDatePrefix('(1:56 pm on 8 May, 2023) Hey, how are you?')).toEqual({ day: 20230508, rest: 'Hey, how are you?' })
+    expect(parseDatePrefix('(1:56 pm on 8 May, 2023) Hey, how are you?')).toEqual({
+      day: 20230508,
+      rest: 'Hey, how are you?'
+    })
     expect(parseDatePrefix('[2024-02-29 09:15] Standup notes')).toEqual({ day: 20240229, rest: 'Standup notes' })
     expect(parseDatePrefix('March 3, 2021: we shipped it')).toEqual({ day: 20210303, rest: 'we shipped it' })
   })
@@ -22,10 +25,14 @@ describe('dates', () => {
 
   it('resolves relative times against the day the sentence was said', () => {
     const monday = 20230508
-    expect(resolveRelativeDates('I went to the support group yesterday.', monday)).toBe('I went to the support group yesterday (7 May 2023).')
+    expect(resolveRelativeDates('I went to the support group yesterday.', monday)).toBe(
+      'I went to the support group yesterday (7 May 2023).'
+    )
     expect(resolveRelativeDates('Last Saturday I ran a race.', monday)).toBe('Last Saturday (6 May 2023) I ran a race.')
     expect(resolveRelativeDates('We fly out next Monday.', monday)).toBe('We fly out next Monday (15 May 2023).')
-    expect(resolveRelativeDates('I painted it last year and moved 4 years ago.', monday)).toBe('I painted it last year (2022) and moved 4 years ago (2019).')
+    expect(resolveRelativeDates('I painted it last year and moved 4 years ago.', monday)).toBe(
+      'I painted it last year (2022) and moved 4 years ago (2019).'
+    )
     expect(resolveRelativeDates('The show is next month.', 20231220)).toBe('The show is next month (January 2024).')
   })
 

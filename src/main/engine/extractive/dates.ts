@@ -8,7 +8,20 @@
 /** A calendar day as yyyymmdd, e.g. 20230508: ordered and comparable as a number. */
 export type Day = number
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December'
+]
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 const MONTH_INDEX = new Map<string, number>()
 MONTH_NAMES.forEach((m, i) => {
@@ -17,7 +30,8 @@ MONTH_NAMES.forEach((m, i) => {
 })
 MONTH_INDEX.set('sept', 8)
 
-const MONTH = '(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\\.?'
+const MONTH =
+  '(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\\.?'
 const DAY_OF_MONTH = '(\\d{1,2})(?:st|nd|rd|th)?'
 const YEAR = '(\\d{4})'
 const DAY_MONTH_YEAR = new RegExp(`\\b${DAY_OF_MONTH}\\s+(?:of\\s+)?${MONTH},?\\s+${YEAR}\\b`, 'i')
@@ -58,7 +72,11 @@ export function parseDatePrefix(text: string): { day: Day; rest: string } | unde
   if (bare && /^\W*(?:\w+,?\s+)?(?:\d|[A-Z][a-z]{2})/.test(bare[1]!)) {
     const day = parseDate(bare[1]!)
     // The whole prefix must be the date (and perhaps a weekday or time), not a sentence mentioning one.
-    if (day !== undefined && bare[1]!.split(/\s+/).length <= 7 && !/\b(?:I|we|you|he|she|they|is|was|on my|my)\b/.test(bare[1]!)) {
+    if (
+      day !== undefined &&
+      bare[1]!.split(/\s+/).length <= 7 &&
+      !/\b(?:I|we|you|he|she|they|is|was|on my|my)\b/.test(bare[1]!)
+    ) {
       return { day, rest: text.slice(bare[0].length) }
     }
   }
@@ -96,7 +114,24 @@ const monthYear = (year: number, month: number) => {
   return `${MONTH_NAMES[t.getUTCMonth()]} ${t.getUTCFullYear()}`
 }
 
-const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, couple: 2, 'a couple of': 2, few: 3, 'a few': 3 }
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  couple: 2,
+  'a couple of': 2,
+  few: 3,
+  'a few': 3
+}
 const RELATIVE = new RegExp(
   [
     '\\b(yesterday|tomorrow|last night)\\b',
@@ -120,12 +155,12 @@ function resolve(match: RegExpExecArray, d: Day): string | undefined {
     const target = WEEKDAYS.indexOf(wd.toLowerCase())
     const back = /^(?:last|this past)$/i.test(dir)
     const now = weekday(d)
-    const delta = back ? -(((now - target + 7) % 7) || 7) : ((target - now + 7) % 7) || 7
+    const delta = back ? -((now - target + 7) % 7 || 7) : (target - now + 7) % 7 || 7
     return formatDay(shift(d, delta))
   }
   if (wkDir) {
     const now = weekday(d)
-    const saturday = /^next$/i.test(wkDir) ? shift(d, ((6 - now + 7) % 7) || 7) : shift(d, -(((now - 6 + 7) % 7) || 7))
+    const saturday = /^next$/i.test(wkDir) ? shift(d, (6 - now + 7) % 7 || 7) : shift(d, -((now - 6 + 7) % 7 || 7))
     return `weekend of ${formatDay(saturday)}`
   }
   if (unitDir && unit) {
@@ -151,7 +186,8 @@ export function resolveRelativeDates(text: string, d: Day): string {
     const at = args.at(-2) as number
     // Already resolved (a previous pass, or the writer did it); or a figure of speech ("feels like yesterday").
     if (/^\s*\(/.test(text.slice(at + String(args[0]).length))) return String(args[0])
-    if (/\b(?:like|as if|as though)\s+(?:it was\s+|it were\s+)?(?:just\s+|only\s+)?$/i.test(text.slice(0, at))) return String(args[0])
+    if (/\b(?:like|as if|as though)\s+(?:it was\s+|it were\s+)?(?:just\s+|only\s+)?$/i.test(text.slice(0, at)))
+      return String(args[0])
     const when = resolve(match, d)
     return when ? `${String(args[0])} (${when})` : String(args[0])
   })

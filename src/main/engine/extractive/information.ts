@@ -52,7 +52,8 @@ const PHATIC_PHRASES =
   /\b(?:(?:thanks?|thank you|appreciate)(?: so much| a lot)?(?: for)?(?: the| your)? (?:offer|advice|tips?|suggestions?|input|kind words|encouragement|reminder|question)|any ?time|sure thing|no (?:problem|worries)|take care|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend|week|time)|see (?:you|ya)(?: later| soon| around)?|talk (?:to you )?(?:soon|later)|catch (?:you|ya) later|bye for now|how(?:'s| is| are| have) (?:it going|you|things|life)(?: been| doing)?|what about you|how about you|what'?s (?:up|new)|long time no (?:see|talk)|keep (?:me|you|ya) (?:posted|updated|in the loop)|keep (?:on )?(?:going|pushing|working|trying|moving|fighting|growing|learning|shining|smiling|rocking|it up|at it|up the good work)(?: (?:forward|hard|ahead|on))?|(?:so )?much (?:has )?happened|(?:it )?seems like (?:forever|ages)|(?:it'?s )?been (?:a while|ages|forever|too long)|since (?:we|i) (?:last )?(?:spoke|talked|chatted|caught up|saw each other|last (?:spoke|talked|chatted))|means? (?:a lot|the world)|let me know|feel free|you got this|good luck|here for you|(?:i'?m|i am) always here)\b/gi
 
 /** A name set off as an address ("Thanks, Anna!", "Hey Mel,"): not a fact about anyone. */
-const VOCATIVE = /(?:^|[,.!?;:]\s*|\b(?:hi|hey|hello|hiya|thanks|thank you|dear|bye|congrats|yo)[,!]?\s+)\p{Lu}\p{Ll}+(?=\s*[!?.,;:]|\s*$)/gu
+const VOCATIVE =
+  /(?:^|[,.!?;:]\s*|\b(?:hi|hey|hello|hiya|thanks|thank you|dear|bye|congrats|yo)[,!]?\s+)\p{Lu}\p{Ll}+(?=\s*[!?.,;:]|\s*$)/gu
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu
 
@@ -76,7 +77,14 @@ function wordsOf(stripped: string, options: { feelings?: boolean }, limit = Infi
     if (out.length >= limit) break
     const w = m[0].toLowerCase().replace(/['’](?:s|re|ve|ll|d|m|t)$/, '')
     if (w.length < 2 && !/\d/.test(w)) continue
-    if (STOPWORDS.has(w) || STOPWORDS.has(m[0].toLowerCase()) || SOCIAL_WORDS.has(w) || (!feelings && FEELING_WORDS.has(w)) || out.includes(w)) continue
+    if (
+      STOPWORDS.has(w) ||
+      STOPWORDS.has(m[0].toLowerCase()) ||
+      SOCIAL_WORDS.has(w) ||
+      (!feelings && FEELING_WORDS.has(w)) ||
+      out.includes(w)
+    )
+      continue
     out.push(w)
   }
   return out
@@ -99,7 +107,8 @@ const OPENER =
 const FILLER =
   /\s*\b(?:i (?:think|guess|believe|feel like|mean|reckon)(?: that)?|(?<=,\s?)you know(?=[,.!?]|$)|kind of|sort of|kinda|sorta|to be honest|honestly|actually|basically|literally|seriously|really|totally|truly|definitely|absolutely|super(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|pretty(?= \w+(?:ly|ful|ing|ed|ous|ive|able|al|y)\b)|just(?= \w+ed\b)|btw|by the way)\b,?/gi
 /** A clause boundary a note may cut at: a dash, a semicolon, a comma, or "and it was …". */
-const CLAUSE = /(\s+[-–—]+\s+|;\s+|,\s+|,?\s+(?:and|but)\s+(?=(?:it|that|this|they|everyone|everybody)(?:'s|’s| was| is| were| are| felt| feels| made)\b))/
+const CLAUSE =
+  /(\s+[-–—]+\s+|;\s+|,\s+|,?\s+(?:and|but)\s+(?=(?:it|that|this|they|everyone|everybody)(?:'s|’s| was| is| were| are| felt| feels| made)\b))/
 
 /** A clause of small talk: nothing but function words and at least one word or phrase of chat. */
 function smallTalk(clause: string): boolean {
@@ -111,7 +120,8 @@ function smallTalk(clause: string): boolean {
 }
 
 /** Fillers a note does without wherever they stand. */
-const NOTE_FILLER = /\b(?:(?:so|very)(?= (?!that\b|as\b|far\b|long\b|many\b|much\b)[a-z])|such(?= an? )|just(?= [a-z])|even(?= (?!if\b|though\b|when\b|more\b|less\b|better\b|worse\b|after\b|before\b)[a-z]))\s+/g
+const NOTE_FILLER =
+  /\b(?:(?:so|very)(?= (?!that\b|as\b|far\b|long\b|many\b|much\b)[a-z])|such(?= an? )|just(?= [a-z])|even(?= (?!if\b|though\b|when\b|more\b|less\b|better\b|worse\b|after\b|before\b)[a-z]))\s+/g
 /** The writer as the subject at the start: the line's label already says who. */
 const OWN_SUBJECT: Array<[RegExp, string]> = [
   [/^I'm\s+/, ''],

@@ -7,7 +7,8 @@ import { saysNothing } from './information'
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0
 
-const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)'
+const MONTH =
+  '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)'
 const MONEY = /[$€£¥]\s?\d[\d,.]*(?:\s?[kKmM]\b)?|\b\d[\d,.]*\s?(?:USD|EUR|GBP|CHF|dollars|euros|pounds|bucks)\b/g
 const DATE = new RegExp(
   `\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b${MONTH}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b|\\b\\d{1,2}:\\d{2}\\b|\\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\\b`,
@@ -30,7 +31,28 @@ const DOTTED = /\b[a-z][\w-]*\.(?:ts|js|tsx|py|sql|json|ya?ml|toml|md|rs|go|sh|e
 /** Capitalised words that are not the first word of the sentence: names, places, products. */
 const PROPER = /(?<=[\s(,"'“])[A-Z][a-zà-ÿ]+(?:[-'][A-Z]?[a-zà-ÿ]+)?\b/g
 const ACRONYM = /\b[A-Z]{2,6}s?\b/g
-const NOT_NAMES = new Set(['I', 'The', 'This', 'That', 'It', 'We', 'You', 'If', 'And', 'But', 'So', 'Also', 'Then', 'OK', 'Ok', 'Yes', 'No', 'Thanks', 'Sure', 'Great'])
+const NOT_NAMES = new Set([
+  'I',
+  'The',
+  'This',
+  'That',
+  'It',
+  'We',
+  'You',
+  'If',
+  'And',
+  'But',
+  'So',
+  'Also',
+  'Then',
+  'OK',
+  'Ok',
+  'Yes',
+  'No',
+  'Thanks',
+  'Sure',
+  'Great'
+])
 
 const DECISION =
   /\b(?:we|i)\s+(?:(?:have|'ve|just|finally)\s+)?(?:decided|agreed|settled|chose|picked|went with|booked|confirmed|signed|committed)\b|\b(?:let'?s|we'?ll|we will|i'?ll|i will|going to|gonna)\s+(?:go with|use|stick with|book|switch to|keep|pick)\b|\b(?:decision|agreed|decided|settled on|final answer|the plan is|go with)\b/i
@@ -62,7 +84,8 @@ const PERSONAL =
 const WHEN =
   /\b(?:yesterday|tomorrow|tonight|last (?:night|week|weekend|month|year|summer|winter|spring|fall)|next (?:week|weekend|month|year)|(?:days?|weeks?|months?|years?) ago|this (?:week|weekend|month|year)|(?:this|last|next) (?:sun|mon|tues|wednes|thurs|fri|satur)day|since \d{4}|in \d{4})\b/i
 /** Talk about everyone or life in general rather than the speaker's own doings. */
-const GENERAL = /^(?:let'?s|we (?:can|should|all)|it'?s (?:so |really )?(?:important|key|great|nice|good|hard|tough)|(?:life|people|everyone|everybody)\b)|\b(?:ourselves|each other|together)\b/i
+const GENERAL =
+  /^(?:let'?s|we (?:can|should|all)|it'?s (?:so |really )?(?:important|key|great|nice|good|hard|tough)|(?:life|people|everyone|everybody)\b)|\b(?:ourselves|each other|together)\b/i
 /** A name used to address the other person ("Thanks, Anna!") is not a fact about anyone. */
 const VOCATIVE = /(?:,\s*|\b(?:hey|hi|hello|thanks|thank you|dear|bye|congrats)\s+)[A-Z][a-z]+(?=\s*[!?.,]|\s*$)/g
 
@@ -126,7 +149,8 @@ export function scoreUnit(unit: Unit, ctx: ScoreContext): number {
     else if (REACTION.test(t) && !FIRST_PERSON.test(t) && facts === 0 && names === 0 && !/\d/.test(t)) score -= 1
     // Opinions and encouragement in general terms ("Let's keep going", "It's so important to rest"): no
     // event, name, number or identifier that a later question could be about.
-    else if (facts === 0 && names === 0 && idents === 0 && !/\d/.test(t) && (GENERAL.test(t) || !FIRST_PERSON.test(t))) score -= 0.7
+    else if (facts === 0 && names === 0 && idents === 0 && !/\d/.test(t) && (GENERAL.test(t) || !FIRST_PERSON.test(t)))
+      score -= 0.7
   }
 
   if (DECISION.test(t)) score += 2.2

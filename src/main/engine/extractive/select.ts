@@ -96,7 +96,9 @@ export function selectCandidates(candidates: readonly Candidate[], opts: SelectO
 
   const heap = new MaxHeap((i) => candidates[i]!.position)
   // Until its cost is known, a candidate is ranked by the estimate; its first pop computes the real value.
-  candidates.forEach((c, index) => heap.push({ index, value: c.score / Math.sqrt(Math.max(1, opts.estimate(index))), seen: -1 }))
+  candidates.forEach((c, index) =>
+    heap.push({ index, value: c.score / Math.sqrt(Math.max(1, opts.estimate(index))), seen: -1 })
+  )
 
   const selected: number[] = []
   const postings = new Map<number, number[]>()

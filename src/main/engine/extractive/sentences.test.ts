@@ -3,7 +3,12 @@ import { clip, messageUnits, splitSentences, summaryUnits } from './sentences'
 
 describe('splitSentences', () => {
   it('splits on sentence ends followed by a capital or a digit', () => {
-    expect(splitSentences('We met. It rained! Did it? 2027 was fine.')).toEqual(['We met.', 'It rained!', 'Did it?', '2027 was fine.'])
+    expect(splitSentences('We met. It rained! Did it? 2027 was fine.')).toEqual([
+      'We met.',
+      'It rained!',
+      'Did it?',
+      '2027 was fine.'
+    ])
   })
 
   it('keeps abbreviations, decimals, versions and file names whole', () => {
@@ -29,11 +34,12 @@ describe('clip', () => {
 
 describe('messageUnits', () => {
   it('turns a code block into one unit with its first line', () => {
-    const text = 'Here it is:\n```ts\nexport function loadInvoices(cursor: string) {\n  return db.query(cursor)\n}\n```\nThat should do.'
+    const text =
+      'Here it is:\n```ts\nexport function loadInvoices(cursor: string) {\n  return db.query(cursor)\n}\n```\nThat should do.'
     const units = messageUnits(text, 'assistant', 0, { nextPosition: 0 })
     expect(units.map((u) => u.text)).toEqual([
       'Here it is:',
-      "Code (ts): `export function loadInvoices(cursor: string) {` …",
+      'Code (ts): `export function loadInvoices(cursor: string) {` …',
       'That should do.'
     ])
     expect(units.map((u) => u.position)).toEqual([0, 1, 2])
@@ -49,7 +55,8 @@ describe('messageUnits', () => {
 
 describe('summaryUnits', () => {
   it('keeps labels, reads the header count and splits joined sentences', () => {
-    const summary = 'Summary of 12 earlier messages (extractive):\n- User: The port is 5433. … We chose Kestrel Lodge.\n- Assistant: Noted.\nfree text line'
+    const summary =
+      'Summary of 12 earlier messages (extractive):\n- User: The port is 5433. … We chose Kestrel Lodge.\n- Assistant: Noted.\nfree text line'
     const { units, covered, groups } = summaryUnits(summary, { nextPosition: 0 }, 0)
     expect(covered).toBe(12)
     expect(groups).toBe(3)

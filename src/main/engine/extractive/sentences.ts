@@ -28,7 +28,27 @@ export const LABELS: Record<Speaker, string> = { system: 'System', user: 'User',
 export const MAX_SENTENCE_CHARS = 300
 const MAX_CODE_CHARS = 140
 
-const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'mr', 'mrs', 'ms', 'dr', 'st', 'no', 'approx', 'fig', 'cf', 'jr', 'sr', 'inc', 'ltd', 'vol', 'al'])
+const ABBREVIATIONS = new Set([
+  'e.g',
+  'i.e',
+  'etc',
+  'vs',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'st',
+  'no',
+  'approx',
+  'fig',
+  'cf',
+  'jr',
+  'sr',
+  'inc',
+  'ltd',
+  'vol',
+  'al'
+])
 
 export function clip(text: string, max = MAX_SENTENCE_CHARS): string {
   if (text.length <= max) return text
@@ -47,7 +67,8 @@ export function splitSentences(line: string): string[] {
     if (next === undefined || !/[A-Z0-9"'(`[*_]/.test(next)) continue
     const word = /([A-Za-z.]+)[.]+$/.exec(line.slice(Math.max(start, m.index - 12), m.index + 1))
     const before = word?.[1]?.toLowerCase()
-    if (m[0].startsWith('.') && before && (ABBREVIATIONS.has(before.replace(/\.$/, '')) || /^[a-z]$/i.test(before))) continue
+    if (m[0].startsWith('.') && before && (ABBREVIATIONS.has(before.replace(/\.$/, '')) || /^[a-z]$/i.test(before)))
+      continue
     out.push(line.slice(start, end).trim())
     start = end
   }
@@ -70,7 +91,10 @@ function isNoise(line: string): boolean {
 
 /** A code block becomes one unit: its language and its first meaningful line(s). */
 function codeUnitText(lang: string, body: string): string | undefined {
-  const lines = body.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !/^[{}()[\];,]+$/.test(l))
+  const lines = body
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !/^[{}()[\];,]+$/.test(l))
   const first = lines[0]
   if (first === undefined) return undefined
   let head = first
@@ -89,7 +113,15 @@ export interface SplitContext {
 export function messageUnits(text: string, role: Speaker, group: number, ctx: SplitContext, day?: Day): Unit[] {
   const units: Unit[] = []
   const push = (t: string, kind: Unit['kind']) => {
-    units.push({ label: LABELS[role], text: t, group, position: ctx.nextPosition++, role, kind, ...(day !== undefined ? { day } : {}) })
+    units.push({
+      label: LABELS[role],
+      text: t,
+      group,
+      position: ctx.nextPosition++,
+      role,
+      kind,
+      ...(day !== undefined ? { day } : {})
+    })
   }
   const fence = /```([^\n`]*)\n?([\s\S]*?)(?:```|$)/g
   let last = 0
@@ -161,10 +193,25 @@ export function summaryUnits(summary: string, ctx: SplitContext, firstGroup: num
       const isCode = /^Code(?: \([^)]*\))?: `/.test(piece)
       const sentences = isCode ? [piece] : splitSentences(piece.trim())
       for (const s of sentences) {
-        units.push({ label, text: isCode ? s : clip(s), group, position: ctx.nextPosition++, role: 'summary', kind: isCode ? 'code' : 'prose', ...(day !== undefined ? { day } : {}) })
+        units.push({
+          label,
+          text: isCode ? s : clip(s),
+          group,
+          position: ctx.nextPosition++,
+          role: 'summary',
+          kind: isCode ? 'code' : 'prose',
+          ...(day !== undefined ? { day } : {})
+        })
       }
     }
     group++
   }
-  return { units, groups: group - firstGroup, stated, names, ...(covered !== undefined ? { covered } : {}), ...(day !== undefined ? { lastDay: day } : {}) }
+  return {
+    units,
+    groups: group - firstGroup,
+    stated,
+    names,
+    ...(covered !== undefined ? { covered } : {}),
+    ...(day !== undefined ? { lastDay: day } : {})
+  }
 }

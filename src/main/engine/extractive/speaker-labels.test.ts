@@ -24,6 +24,9 @@ describe('speakerNames', () => {
 
   it('keeps the names in the header for the next cascade', () => {
     const note = namesNote({ user: 'Caroline', assistant: 'Mel' })
-    expect(namesFromHeader(`Summary of 3 earlier messages (extractive${note}):`)).toEqual({ user: 'Caroline', assistant: 'Mel' })
+    expect(namesFromHeader(`Summary of 3 earlier messages (extractive${note}):`)).toEqual({
+      user: 'Caroline',
+      assistant: 'Mel'
+    })
   })
 })

@@ -11,12 +11,64 @@ export interface SpeakerNames {
 }
 
 /** A capitalised word set off as an address: after a greeting or thanks, or between punctuation. */
-const GREETINGS = ['hi', 'hey', 'hello', 'hiya', 'thanks', 'thank you', 'dear', 'bye', 'congrats', 'congratulations', 'morning', 'evening', 'yo']
+const GREETINGS = [
+  'hi',
+  'hey',
+  'hello',
+  'hiya',
+  'thanks',
+  'thank you',
+  'dear',
+  'bye',
+  'congrats',
+  'congratulations',
+  'morning',
+  'evening',
+  'yo'
+]
   // Either case for the greeting's first letter; the name itself must be capitalised.
   .map((g) => `[${g[0]!.toUpperCase()}${g[0]}]${g.slice(1)}`)
   .join('|')
-const ADDRESS = new RegExp(`(?:^|[,.!?;:]\\s*|\\b(?:${GREETINGS})[,!]?\\s+)(\\p{Lu}\\p{Ll}{1,20})(?=\\s*[!?.,;:]|\\s*$)`, 'gu')
-const NOT_NAMES = new Set(['I', 'Yes', 'No', 'Ok', 'Okay', 'Thanks', 'Sure', 'Great', 'Wow', 'Oh', 'Hey', 'Hi', 'Hello', 'Bye', 'Cheers', 'Congrats', 'Awesome', 'Cool', 'Nice', 'Right', 'Well', 'Anyway', 'Yeah', 'Haha', 'Lol', 'Omg', 'Agreed', 'Totally', 'Definitely', 'Absolutely', 'Exactly', 'Indeed', 'Thank', 'Sorry'])
+const ADDRESS = new RegExp(
+  `(?:^|[,.!?;:]\\s*|\\b(?:${GREETINGS})[,!]?\\s+)(\\p{Lu}\\p{Ll}{1,20})(?=\\s*[!?.,;:]|\\s*$)`,
+  'gu'
+)
+const NOT_NAMES = new Set([
+  'I',
+  'Yes',
+  'No',
+  'Ok',
+  'Okay',
+  'Thanks',
+  'Sure',
+  'Great',
+  'Wow',
+  'Oh',
+  'Hey',
+  'Hi',
+  'Hello',
+  'Bye',
+  'Cheers',
+  'Congrats',
+  'Awesome',
+  'Cool',
+  'Nice',
+  'Right',
+  'Well',
+  'Anyway',
+  'Yeah',
+  'Haha',
+  'Lol',
+  'Omg',
+  'Agreed',
+  'Totally',
+  'Definitely',
+  'Absolutely',
+  'Exactly',
+  'Indeed',
+  'Thank',
+  'Sorry'
+])
 
 /** The names each side is addressed by, from the messages; a word the chat also writes in lower case is not a name. */
 export function speakerNames(messages: ReadonlyArray<{ role: string; text: string }>): SpeakerNames {
@@ -33,7 +85,10 @@ export function speakerNames(messages: ReadonlyArray<{ role: string; text: strin
       counts.set(name, c)
     }
   }
-  const best: Record<'user' | 'assistant', { name: string; n: number } | undefined> = { user: undefined, assistant: undefined }
+  const best: Record<'user' | 'assistant', { name: string; n: number } | undefined> = {
+    user: undefined,
+    assistant: undefined
+  }
   for (const [name, c] of counts) {
     const role = roleOfName(c)
     if (!role) continue
@@ -50,7 +105,10 @@ export function speakerNames(messages: ReadonlyArray<{ role: string; text: strin
 
 /** The header's mention of the names, so the next cascade keeps them: `; user: Caroline, assistant: Melanie`. */
 export function namesNote(names: SpeakerNames): string {
-  const parts = [names.user ? `user: ${names.user}` : '', names.assistant ? `assistant: ${names.assistant}` : ''].filter(Boolean)
+  const parts = [
+    names.user ? `user: ${names.user}` : '',
+    names.assistant ? `assistant: ${names.assistant}` : ''
+  ].filter(Boolean)
   return parts.length ? `; ${parts.join(', ')}` : ''
 }
 

@@ -20,7 +20,9 @@ const FILLER = [
 describe('summarizeExtractive', () => {
   it('returns a short line for empty input, or nothing when even that does not fit', () => {
     expect(summarizeExtractive({ messages: [], targetTokens: 100, countTokens: quarter })).toBe(EMPTY_SUMMARY)
-    expect(summarizeExtractive({ messages: [{ role: 'user', text: '  ' }], targetTokens: 100, countTokens: quarter })).toBe(EMPTY_SUMMARY)
+    expect(
+      summarizeExtractive({ messages: [{ role: 'user', text: '  ' }], targetTokens: 100, countTokens: quarter })
+    ).toBe(EMPTY_SUMMARY)
     expect(summarizeExtractive({ messages: [], targetTokens: 2, countTokens: quarter })).toBe('')
   })
 
@@ -29,7 +31,7 @@ describe('summarizeExtractive', () => {
       { role: 'user', text: 'Hi there! Thanks so much.' },
       { role: 'user', text: 'The staging database listens on port 5433, not the default.' },
       ...FILLER.map((text, i): Msg => ({ role: i % 2 ? 'assistant' : 'user', text })),
-      { role: 'assistant', text: "We decided to use `pg_stat_statements` for the slow query report. Happy to help!" },
+      { role: 'assistant', text: 'We decided to use `pg_stat_statements` for the slow query report. Happy to help!' },
       ...FILLER.map((text, i): Msg => ({ role: i % 2 ? 'user' : 'assistant', text })),
       { role: 'user', text: 'The deadline is 2027-03-14 and the budget is €1,840.' }
     ]
@@ -47,7 +49,12 @@ describe('summarizeExtractive', () => {
   })
 
   it('labels tool output and keeps only the head of a long code block', () => {
-    const code = ['```python', 'def rebuild_index(shard_id: int) -> None:', ...Array.from({ length: 40 }, (_, i) => `    step_${i}()`), '```'].join('\n')
+    const code = [
+      '```python',
+      'def rebuild_index(shard_id: int) -> None:',
+      ...Array.from({ length: 40 }, (_, i) => `    step_${i}()`),
+      '```'
+    ].join('\n')
     const out = summarizeExtractive({
       messages: [
         { role: 'assistant', text: `Here is the job:\n${code}` },
@@ -63,7 +70,11 @@ describe('summarizeExtractive', () => {
 
   it('clips very long sentences', () => {
     const long = `The contract with Harwell Logistics covers ${'many different warehouses and routes and '.repeat(30)}everything else.`
-    const out = summarizeExtractive({ messages: [{ role: 'user', text: long }], targetTokens: 500, countTokens: quarter })
+    const out = summarizeExtractive({
+      messages: [{ role: 'user', text: long }],
+      targetTokens: 500,
+      countTokens: quarter
+    })
     expect(out).toContain('Harwell Logistics')
     expect(out.split('\n')[1]!.endsWith('…')).toBe(true)
   })
@@ -87,7 +98,12 @@ describe('summarizeExtractive', () => {
     ]
     const target = 30
     const plain = summarizeExtractive({ messages, targetTokens: target, countTokens: quarter })
-    const api = summarizeExtractive({ messages, targetTokens: target, countTokens: quarter, focus: 'the API gateway design' })
+    const api = summarizeExtractive({
+      messages,
+      targetTokens: target,
+      countTokens: quarter,
+      focus: 'the API gateway design'
+    })
     const hotel = summarizeExtractive({ messages, targetTokens: target, countTokens: quarter, focus: 'hotel costs' })
     expect(api).toContain('API gateway')
     expect(hotel).toContain('Porto')
@@ -115,19 +131,49 @@ describe('summarizeExtractive', () => {
       '- Assistant: The ferry to Mull leaves Oban at 09:55 and costs £18.'
     ])
     // A foreign summary (e.g. an llm one) keeps its lines under a Summary label.
-    const foreign = summarizeExtractive({ previousSummary: '## Key Points\n- The client is Brightwater Ltd.', messages: [], targetTokens: 100, countTokens: quarter })
-    expect(foreign).toBe('Summary of the earlier conversation and 0 more messages (extractive):\n- Summary: The client is Brightwater Ltd.')
+    const foreign = summarizeExtractive({
+      previousSummary: '## Key Points\n- The client is Brightwater Ltd.',
+      messages: [],
+      targetTokens: 100,
+      countTokens: quarter
+    })
+    expect(foreign).toBe(
+      'Summary of the earlier conversation and 0 more messages (extractive):\n- Summary: The client is Brightwater Ltd.'
+    )
   })
 
   it('clips the best sentence when no whole sentence fits', () => {
-    const text = 'The production cluster runs Kubernetes 1.29 on twelve nodes in Frankfurt with autoscaling up to thirty nodes at peak.'
+    const text =
+      'The production cluster runs Kubernetes 1.29 on twelve nodes in Frankfurt with autoscaling up to thirty nodes at peak.'
     const out = summarizeExtractive({ messages: [{ role: 'user', text }], targetTokens: 25, countTokens: quarter })
     expect(quarter(out)).toBeLessThanOrEqual(25)
     expect(out).toMatch(/^Summary of 1 earlier message \(extractive\):\n- User: The production .*…$/)
   })
 
   it('never exceeds the target and is deterministic', () => {
-    const word = fc.constantFrom('(1:56 pm on 8 May, 2023)', 'yesterday', 'last Friday', 'the', 'port', '5433', 'Kestrel', 'we decided', 'thanks!', '`run_job()`', '€1,840', 'must', 'café', '```', '\n', '. ', '? ', '…', 'x'.repeat(40), '- ', '🙂')
+    const word = fc.constantFrom(
+      '(1:56 pm on 8 May, 2023)',
+      'yesterday',
+      'last Friday',
+      'the',
+      'port',
+      '5433',
+      'Kestrel',
+      'we decided',
+      'thanks!',
+      '`run_job()`',
+      '€1,840',
+      'must',
+      'café',
+      '```',
+      '\n',
+      '. ',
+      '? ',
+      '…',
+      'x'.repeat(40),
+      '- ',
+      '🙂'
+    )
     const text = fc.array(word, { maxLength: 60 }).map((w) => w.join(' '))
     const message = fc.record(
       {
@@ -186,7 +232,11 @@ describe('summarizeExtractive', () => {
     ]
     // The replayed messages were all written today: the stated dates win over the timestamps.
     const now = new Date(2026, 0, 10, 12).getTime()
-    const out = summarizeExtractive({ messages: messages.map((m) => ({ ...m, createdAt: now })), targetTokens: 300, countTokens: framed })
+    const out = summarizeExtractive({
+      messages: messages.map((m) => ({ ...m, createdAt: now })),
+      targetTokens: 300,
+      countTokens: framed
+    })
     expect(out.split('\n')).toEqual([
       'Summary of 4 earlier messages (extractive, dates as stated in the messages):',
       '8 May 2023:',
@@ -238,10 +288,20 @@ describe('summarizeExtractive', () => {
       'My brother Karim opened a bakery called Levain on Rue Saint-Denis.',
       'I finished my pilot licence after 45 hours of flight training.'
     ]
-    const chatter = ['That sounds great!', 'I totally agree with you.', 'Haha, same here.', 'Thanks so much, you are the best!', 'Keep me posted!', 'Wow, how cool is that?']
+    const chatter = [
+      'That sounds great!',
+      'I totally agree with you.',
+      'Haha, same here.',
+      'Thanks so much, you are the best!',
+      'Keep me posted!',
+      'Wow, how cool is that?'
+    ]
     let summary: string | undefined
     for (let round = 0; round < facts.length; round++) {
-      const messages: Msg[] = [{ role: 'user', text: facts[round]! }, ...chatter.map((text, i): Msg => ({ role: i % 2 ? 'user' : 'assistant', text }))]
+      const messages: Msg[] = [
+        { role: 'user', text: facts[round]! },
+        ...chatter.map((text, i): Msg => ({ role: i % 2 ? 'user' : 'assistant', text }))
+      ]
       summary = summarizeExtractive({ previousSummary: summary, messages, targetTokens: 170, countTokens: framed })
       expect(framed(summary)).toBeLessThanOrEqual(170)
     }
@@ -257,7 +317,8 @@ describe('summarizeExtractive', () => {
       const t = topics[i % topics.length]!
       const body = Array.from(
         { length: 12 },
-        (_, j) => `Sentence ${j} about the ${t} work item ${i * 7 + j} mentions ${topics[(i + j) % topics.length]} and port ${3000 + ((i * 13 + j) % 997)}.`
+        (_, j) =>
+          `Sentence ${j} about the ${t} work item ${i * 7 + j} mentions ${topics[(i + j) % topics.length]} and port ${3000 + ((i * 13 + j) % 997)}.`
       )
       return { role: i % 2 ? 'assistant' : 'user', text: `${body.join(' ')} Thanks!` }
     })

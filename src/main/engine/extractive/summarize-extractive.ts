@@ -54,7 +54,12 @@ function render(header: string, units: readonly Unit[]): string {
   return lines.join('\n')
 }
 
-function headerFor(messages: number, previous: { present: boolean; covered?: number }, stated: boolean, names: SpeakerNames): string {
+function headerFor(
+  messages: number,
+  previous: { present: boolean; covered?: number },
+  stated: boolean,
+  names: SpeakerNames
+): string {
   const kind = `(extractive${stated ? `, ${STATED_DATES}` : ''}${namesNote(names)}):`
   if (previous.present && previous.covered === undefined) {
     return `Summary of the earlier conversation and ${messages} more message${messages === 1 ? '' : 's'} ${kind}`
@@ -64,7 +69,8 @@ function headerFor(messages: number, previous: { present: boolean; covered?: num
 }
 
 /** Interjections that open a chat sentence and carry nothing ("Oh, …", "Yeah! …"). */
-const OPENER = /^(?:(?:oh|wow|yeah|yes|yep|yup|ha(?:ha)+|lol|hey|hmm+|um+|ah+|aw+|well|ok(?:ay)?|so|honestly|totally|definitely|sure|omg)\s*[,!]+\s+)+/i
+const OPENER =
+  /^(?:(?:oh|wow|yeah|yes|yep|yup|ha(?:ha)+|lol|hey|hmm+|um+|ah+|aw+|well|ok(?:ay)?|so|honestly|totally|definitely|sure|omg)\s*[,!]+\s+)+/i
 function tidy(text: string): string {
   const rest = text.replace(OPENER, '')
   return rest.length >= 8 && rest !== text ? rest.charAt(0).toUpperCase() + rest.slice(1) : text
@@ -94,7 +100,12 @@ function scoreAll(units: readonly Unit[], focusText: string | undefined): Scored
   }
   return units.map((unit, i) => {
     const ids = termIds[i] ?? []
-    return { unit, termIds: ids, position: unit.position, score: scoreUnit(unit, { termIds: ids, df: table.df, units: units.length, focus }) }
+    return {
+      unit,
+      termIds: ids,
+      position: unit.position,
+      score: scoreUnit(unit, { termIds: ids, df: table.df, units: units.length, focus })
+    }
   })
 }
 
@@ -160,7 +171,8 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   for (const m of dated) {
     const label = m.role === 'user' || m.role === 'assistant' ? names[m.role] : undefined
     for (const u of messageUnits(m.text, m.role, group++, ctx, m.day)) {
-      const text = u.kind === 'prose' ? tidy(u.day !== undefined ? resolveRelativeDates(u.text, u.day) : u.text) : u.text
+      const text =
+        u.kind === 'prose' ? tidy(u.day !== undefined ? resolveRelativeDates(u.text, u.day) : u.text) : u.text
       fresh.push({ ...u, ...(text === u.text ? {} : { text: clip(text) }), ...(label ? { label } : {}) })
     }
   }
@@ -178,7 +190,9 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   let candidates = scoreAll(fresh, input.focus).filter((c) => c.score >= MIN_SCORE)
   if (candidates.length > maxCandidates(target)) {
     const value = (c: Scored) => c.score / Math.sqrt(estimate(c.unit))
-    candidates = [...candidates].sort((a, b) => value(b) - value(a) || a.position - b.position).slice(0, maxCandidates(target))
+    candidates = [...candidates]
+      .sort((a, b) => value(b) - value(a) || a.position - b.position)
+      .slice(0, maxCandidates(target))
   }
   const carried = scoreAll(old, input.focus)
 
@@ -188,7 +202,8 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   const lineCost = (u: Unit) => countTokens(`${line(u)}\n`) - base
   const days = new Set([...old, ...fresh].map((u) => u.day).filter((d) => d !== undefined))
   const headingCost = days.size === 0 ? 0 : countTokens(`${heading([...days][0]!)}\n`) - base
-  const available = target - countTokens(header) - Math.min(days.size * headingCost, Math.floor((target - countTokens(header)) / 4))
+  const available =
+    target - countTokens(header) - Math.min(days.size * headingCost, Math.floor((target - countTokens(header)) / 4))
   const carriedCost = carried.map((c) => lineCost(c.unit))
   const carriedTotal = carriedCost.reduce((a, b) => a + b, 0)
   // The new messages get at least their share of everything the summary stands for, so every period of
@@ -205,14 +220,27 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   }
   const picked =
     freshBudget > 0 && candidates.length > 0
-      ? selectCandidates(candidates, { budget: freshBudget, cost: (i) => lineCost(noted(i).unit), estimate: (i) => estimate(candidates[i]!.unit) })
+      ? selectCandidates(candidates, {
+          budget: freshBudget,
+          cost: (i) => lineCost(noted(i).unit),
+          estimate: (i) => estimate(candidates[i]!.unit)
+        })
       : []
   let used = picked.reduce((a, i) => a + lineCost(noted(i).unit), 0)
   // The carried block keeps its lines in order; only the lowest-value ones go when the room is needed.
   const keptCarried = new Set(carried.map((_, i) => i))
-  const byValue = carried.map((c, i) => i).sort((a, b) => carried[a]!.score / Math.sqrt(carriedCost[a]!) - carried[b]!.score / Math.sqrt(carriedCost[b]!) || carried[b]!.position - carried[a]!.position)
+  const byValue = carried
+    .map((c, i) => i)
+    .sort(
+      (a, b) =>
+        carried[a]!.score / Math.sqrt(carriedCost[a]!) - carried[b]!.score / Math.sqrt(carriedCost[b]!) ||
+        carried[b]!.position - carried[a]!.position
+    )
   let carriedUsed = carriedTotal
-  for (const i of restated(carried.map((c) => c.unit), picked.map((i) => noted(i).unit))) {
+  for (const i of restated(
+    carried.map((c) => c.unit),
+    picked.map((i) => noted(i).unit)
+  )) {
     keptCarried.delete(i)
     carriedUsed -= carriedCost[i]!
   }
@@ -230,7 +258,9 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   while (chosen.length > 0 && !fits(text)) {
     const over = countTokens(text) - target
     const drop = Math.max(1, Math.floor((chosen.length * over) / Math.max(1, countTokens(text))))
-    chosen = [...chosen].sort((a, b) => b.score - a.score || a.position - b.position).slice(0, Math.max(0, chosen.length - drop))
+    chosen = [...chosen]
+      .sort((a, b) => b.score - a.score || a.position - b.position)
+      .slice(0, Math.max(0, chosen.length - drop))
     text = render(header, chronological())
   }
   if (chosen.length > 0) return text

@@ -24,7 +24,10 @@ function stem(word: string): string {
 export function terms(text: string): string[] {
   const out = new Set<string>()
   for (const m of text.matchAll(WORD)) {
-    const w = m[0].toLowerCase().replace(/['’]s$/, '').replace(/[.,:]+$/, '')
+    const w = m[0]
+      .toLowerCase()
+      .replace(/['’]s$/, '')
+      .replace(/[.,:]+$/, '')
     if (w.length < 2 || STOPWORDS.has(w)) continue
     out.add(stem(w))
   }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { EXCERPT_GAP, excerpt, quotedIn, sentences, withoutQuoted } from './excerpt'
 
 const count = (text: string) => Math.ceil(text.length / 4) + 3
-const filler = (n: number) => Array.from({ length: n }, (_, i) => `We talked about the weather for a while, topic ${i}.`).join(' ')
+const filler = (n: number) =>
+  Array.from({ length: n }, (_, i) => `We talked about the weather for a while, topic ${i}.`).join(' ')
 
 describe('excerpt', () => {
   it('returns a passage that fits unchanged', () => {
@@ -32,32 +33,50 @@ describe('excerpt', () => {
 
   it('never exceeds the limit', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('The cat sleeps.', 'Port 5433 is staging!', 'Why not?', 'Lunch at noon.\n'), { maxLength: 40 }), fc.integer({ min: 12, max: 80 }), (parts, max) => {
-        const out = excerpt(parts.join(' '), ['port', 'cat'], max, count)
-        expect(count(out)).toBeLessThanOrEqual(max)
-      })
+      fc.property(
+        fc.array(fc.constantFrom('The cat sleeps.', 'Port 5433 is staging!', 'Why not?', 'Lunch at noon.\n'), {
+          maxLength: 40
+        }),
+        fc.integer({ min: 12, max: 80 }),
+        (parts, max) => {
+          const out = excerpt(parts.join(' '), ['port', 'cat'], max, count)
+          expect(count(out)).toBeLessThanOrEqual(max)
+        }
+      )
     )
   })
 })
 
 describe('sentences', () => {
   it('splits on sentence ends and line breaks, keeping closing quotes', () => {
-    expect(sentences('I loved "Charlotte\'s Web." Did you? Yes!\nNew line')).toEqual(['I loved "Charlotte\'s Web."', 'Did you?', 'Yes!', 'New line'])
+    expect(sentences('I loved "Charlotte\'s Web." Did you? Yes!\nNew line')).toEqual([
+      'I loved "Charlotte\'s Web."',
+      'Did you?',
+      'Yes!',
+      'New line'
+    ])
   })
 })
 
 describe('withoutQuoted', () => {
-  const quoted = quotedIn(['Summary:\n- User: I went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful.'])
+  const quoted = quotedIn([
+    'Summary:\n- User: I went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful.'
+  ])
 
   it('leaves out the sentences the summary already quotes, dates added or not, with […] in their place', () => {
-    expect(withoutQuoted('I went to a LGBTQ support group yesterday and it was so powerful. The stories were inspiring!', quoted)).toBe(
-      '[…] The stories were inspiring!'
-    )
+    expect(
+      withoutQuoted(
+        'I went to a LGBTQ support group yesterday and it was so powerful. The stories were inspiring!',
+        quoted
+      )
+    ).toBe('[…] The stories were inspiring!')
     expect(withoutQuoted('I went to a LGBTQ support group yesterday and it was so powerful.', quoted)).toBe('')
   })
 
   it('keeps short sentences and passages the summary does not hold', () => {
-    expect(withoutQuoted('So powerful. We painted a lake at sunrise.', quoted)).toBe('So powerful. We painted a lake at sunrise.')
+    expect(withoutQuoted('So powerful. We painted a lake at sunrise.', quoted)).toBe(
+      'So powerful. We painted a lake at sunrise.'
+    )
   })
 })
 

@@ -7,7 +7,12 @@ export const EXCERPT_GAP = ' […] '
 
 /** Sentences, with what ends them; a text without sentence ends is one sentence. */
 export function sentences(text: string): string[] {
-  return text.match(/[^.!?\n]+(?:[.!?]+["')\]]*|\n+|$)\s*/g)?.map((s) => s.trim()).filter(Boolean) ?? [text]
+  return (
+    text
+      .match(/[^.!?\n]+(?:[.!?]+["')\]]*|\n+|$)\s*/g)
+      ?.map((s) => s.trim())
+      .filter(Boolean) ?? [text]
+  )
 }
 
 /** A light stem, enough to match "pets" to "pet" or "married" to "marry" the way the index's porter stemmer does. */
@@ -25,7 +30,11 @@ function matchesTerm(word: string, term: string): boolean {
   return word === term || stem(word) === stem(term) || (term.length >= 5 && word.startsWith(term))
 }
 
-const wordsOf = (text: string): string[] => text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []
+const wordsOf = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .normalize('NFKC')
+    .match(/[\p{L}\p{N}]+/gu) ?? []
 
 /** A sentence this short ("Thanks!") is not worth checking: leaving it out saves nothing. */
 const MIN_QUOTED_WORDS = 4
@@ -36,7 +45,10 @@ const MIN_QUOTED_WORDS = 4
  * adding dates).
  */
 export function quotedIn(present: readonly string[]): (sentence: string) => boolean {
-  const lines = present.flatMap((t) => t.split('\n')).map((l) => new Set(wordsOf(l))).filter((l) => l.size >= MIN_QUOTED_WORDS)
+  const lines = present
+    .flatMap((t) => t.split('\n'))
+    .map((l) => new Set(wordsOf(l)))
+    .filter((l) => l.size >= MIN_QUOTED_WORDS)
   return (sentence) => {
     // The summary prints a sentence as a note (without "I", hedges and small talk): compare that.
     const words = wordsOf(noteOf(sentence))
@@ -61,7 +73,11 @@ export function withoutQuoted(text: string, quoted: (sentence: string) => boolea
 
 /** How many of the terms a sentence holds. */
 function termHits(sentence: string, terms: readonly string[]): number {
-  const words = sentence.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []
+  const words =
+    sentence
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
   return terms.filter((t) => words.some((w) => matchesTerm(w, t))).length
 }
 
@@ -91,7 +107,10 @@ export function excerpt(text: string, terms: readonly string[], maxTokens: numbe
   if (countTokens(render(keep)) > maxTokens) return truncateMiddle(text, maxTokens, countTokens)
   // Other matching sentences first, best first; then the neighbours of what is kept, nearest first.
   const order = [
-    ...parts.map((_, i) => i).filter((i) => i !== best && scores[i]! > 0).sort((a, b) => scores[b]! - scores[a]! || a - b),
+    ...parts
+      .map((_, i) => i)
+      .filter((i) => i !== best && scores[i]! > 0)
+      .sort((a, b) => scores[b]! - scores[a]! || a - b),
     ...[1, -1, 2, -2, 3, -3].map((d) => best + d)
   ]
   for (const i of order) {

@@ -15,14 +15,21 @@ describe('planRecall', () => {
     const plan = planRecall({
       hits: [hit(40, 'The staging database listens on port 5433.', -9), hit(13, 'I adopted a cat called Miso.', -4)],
       // A reply's neighbour is the question before it; a question's is the answer after it.
-      neighbours: [msg(41, 'Anything else?'), msg(39, 'Which port does staging use?'), msg(14, 'What a lovely name!'), msg(12, 'Unrelated.')],
+      neighbours: [
+        msg(41, 'Anything else?'),
+        msg(39, 'Which port does staging use?'),
+        msg(14, 'What a lovely name!'),
+        msg(12, 'Unrelated.')
+      ],
       budget: 400,
       countTokens: count
     })
     expect(plan.messageIds).toEqual(['m13', 'm14', 'm39', 'm40'])
     expect(plan.text.startsWith(RECALL_PREFIX)).toBe(true)
     // One heading per day, each passage under it with its speaker.
-    expect(plan.text).toContain('[13 May 2023]\nuser: I adopted a cat called Miso.\n\n[14 May 2023]\nassistant: What a lovely name!')
+    expect(plan.text).toContain(
+      '[13 May 2023]\nuser: I adopted a cat called Miso.\n\n[14 May 2023]\nassistant: What a lovely name!'
+    )
     expect(plan.text).toContain('[40 May 2023]\nassistant: The staging database listens on port 5433.')
     expect(plan.text.indexOf('Miso')).toBeLessThan(plan.text.indexOf('5433'))
     expect(plan.tokens).toBe(count(plan.text))
@@ -40,7 +47,11 @@ describe('planRecall', () => {
 
   it('does not repeat a hit twice, nor one the summary already quotes whole', () => {
     const plan = planRecall({
-      hits: [hit(3, 'We chose PostgreSQL 16 for the ledger.', -8), hit(3, 'We chose PostgreSQL 16 for the ledger.', -8), hit(7, 'Deploys happen on Tuesdays at 10:00.', -7)],
+      hits: [
+        hit(3, 'We chose PostgreSQL 16 for the ledger.', -8),
+        hit(3, 'We chose PostgreSQL 16 for the ledger.', -8),
+        hit(7, 'Deploys happen on Tuesdays at 10:00.', -7)
+      ],
       budget: 400,
       countTokens: count,
       present: ['Summary: Deploys happen on Tuesdays at 10:00. Other things.']
@@ -64,7 +75,10 @@ describe('planRecall', () => {
 
   it('prefers the own words of the person the message asks about', () => {
     // "What pets does Melanie have?" with Melanie the assistant: her own message, not the user's about pets.
-    const hits = [{ ...hit(10, 'Pets are such good company, I should get one.', -5), role: 'user' as const }, { ...hit(11, 'We have two cats and a dog at home!', -4), role: 'assistant' as const }]
+    const hits = [
+      { ...hit(10, 'Pets are such good company, I should get one.', -5), role: 'user' as const },
+      { ...hit(11, 'We have two cats and a dog at home!', -4), role: 'assistant' as const }
+    ]
     const budget = 30 + count(RECALL_PREFIX)
     expect(planRecall({ hits, budget, countTokens: count }).messageIds).toEqual(['m10'])
     expect(planRecall({ hits, budget, countTokens: count, speaker: 'assistant' }).messageIds).toEqual(['m11'])
@@ -72,7 +86,11 @@ describe('planRecall', () => {
 
   it('ranks a hit that is part of an exchange about the topic above a lone mention', () => {
     const plan = planRecall({
-      hits: [hit(3, 'The marathon is on my list someday.', -5), hit(20, 'Did you run the marathon in the end?', -4), hit(21, 'I ran the whole marathon in four hours!', -4)],
+      hits: [
+        hit(3, 'The marathon is on my list someday.', -5),
+        hit(20, 'Did you run the marathon in the end?', -4),
+        hit(21, 'I ran the whole marathon in four hours!', -4)
+      ],
       budget: 46 + count(RECALL_PREFIX),
       countTokens: count
     })
@@ -82,8 +100,13 @@ describe('planRecall', () => {
   it('does not repeat the sentences the summary quotes, and dates only what it brings', () => {
     const dated: number[] = []
     const plan = planRecall({
-      hits: [{ ...hit(8, 'We moved to Lisbon in March. The new flat has a balcony facing the river.', -6), date: undefined }],
-      neighbours: [{ ...msg(9, 'Is the balcony big enough for tomatoes?'), date: undefined }, { ...msg(30, 'Unrelated.'), date: undefined }],
+      hits: [
+        { ...hit(8, 'We moved to Lisbon in March. The new flat has a balcony facing the river.', -6), date: undefined }
+      ],
+      neighbours: [
+        { ...msg(9, 'Is the balcony big enough for tomatoes?'), date: undefined },
+        { ...msg(30, 'Unrelated.'), date: undefined }
+      ],
       budget: 400,
       countTokens: count,
       present: ['- User: We moved to Lisbon in March (March 2023).'],
@@ -157,7 +180,9 @@ describe('recall dates', () => {
       { month: 5, day: 3, year: 2023 },
       { month: 6, year: 2023 }
     ])
-    expect(datesMentioned('What happened on 2023-05-08 and 8th of May 2023?')).toEqual([{ day: 8, month: 5, year: 2023 }])
+    expect(datesMentioned('What happened on 2023-05-08 and 8th of May 2023?')).toEqual([
+      { day: 8, month: 5, year: 2023 }
+    ])
     expect(datesMentioned('nothing dated here, 45 apples')).toEqual([])
   })
 
@@ -165,7 +190,9 @@ describe('recall dates', () => {
     const written = new Date(2026, 10, 22, 15, 0).getTime()
     const stated = { date: { year: 2023, month: 5, day: 8 }, createdAt: written - 1000 }
     expect(passageDate({ createdAt: written }, stated)).toBe('8 May 2023')
-    expect(passageDate({ createdAt: written }, { ...stated, createdAt: written - STATED_DATE_REACH_MS - 1 })).toBe('22 November 2026')
+    expect(passageDate({ createdAt: written }, { ...stated, createdAt: written - STATED_DATE_REACH_MS - 1 })).toBe(
+      '22 November 2026'
+    )
     expect(passageDate({ createdAt: written })).toBe('22 November 2026')
   })
 })

@@ -148,9 +148,7 @@ export function planRecall(input: RecallInput): RecallPlan {
   }
   // Relevance: higher is better (bm25 scores are negative, lower is better).
   const relevance = (h: RecallHit): number =>
-    -h.score *
-    (onMentioned(h) ? DATE_MATCH_BOOST : 1) *
-    (input.speaker && h.role === input.speaker ? SPEAKER_BOOST : 1)
+    -h.score * (onMentioned(h) ? DATE_MATCH_BOOST : 1) * (input.speaker && h.role === input.speaker ? SPEAKER_BOOST : 1)
   const own = new Map<number, number>()
   for (const h of input.hits) own.set(h.seq, Math.max(own.get(h.seq) ?? 0, relevance(h)))
   const adjacent = (seq: number) => Math.max(own.get(seq - 1) ?? 0, own.get(seq + 1) ?? 0)
@@ -195,7 +193,14 @@ export function planRecall(input: RecallInput): RecallPlan {
       if (cost > limit) return false
     }
     const truncatedChars = whole.length - text.length
-    chosen.push({ ...c, date, ...(day ? { day } : {}), line: label + text, ...(truncatedChars > 0 ? { truncatedChars } : {}), ...(contextFor ? { contextFor } : {}) })
+    chosen.push({
+      ...c,
+      date,
+      ...(day ? { day } : {}),
+      line: label + text,
+      ...(truncatedChars > 0 ? { truncatedChars } : {}),
+      ...(contextFor ? { contextFor } : {})
+    })
     ids.add(c.id)
     days.add(date)
     used += cost

@@ -4,8 +4,22 @@
  * "(1:56 pm on 8 May, 2023) …"; such a stated date applies to the messages after it.
  */
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?'
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December'
+]
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?'
 const WEEKDAY = '(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*,?\\s+)?'
 /** An opening bracket, a clock time ("1:56 pm on", "10:00,") and a weekday may come before the date. */
 const LEAD = `^\\s*[(\\[]?\\s*(?:(?:at\\s+)?\\d{1,2}[:.]\\d{2}(?:\\s*[ap]\\.?m\\.?)?\\s*(?:on\\s+|,\\s*|-\\s*)?)?${WEEKDAY}`
@@ -57,7 +71,10 @@ export const STATED_DATE_REACH_MS = 12 * 60 * 60 * 1000
  * The day of a message: the date stated by the nearest earlier message (or itself) when that was
  * written in the same sitting, else the message's own createdAt.
  */
-export function passageDay(message: { createdAt: number }, stated?: { date: StatedDate; createdAt: number }): StatedDate {
+export function passageDay(
+  message: { createdAt: number },
+  stated?: { date: StatedDate; createdAt: number }
+): StatedDate {
   if (stated && Math.abs(message.createdAt - stated.createdAt) <= STATED_DATE_REACH_MS) return stated.date
   return dayOf(message.createdAt)
 }
@@ -85,8 +102,10 @@ export function datesMentioned(text: string): MentionedDate[] {
     if (d.month < 1 || d.month > 12 || d.year < 1000 || (d.day !== undefined && (d.day < 1 || d.day > 31))) return
     if (!out.some((o) => o.year === d.year && o.month === d.month && o.day === d.day)) out.push(d)
   }
-  for (const m of text.matchAll(ANY_DAY_MONTH_YEAR)) add({ day: Number(m[1]), month: monthNumber(m[2]!), year: Number(m[3]) })
-  for (const m of text.matchAll(ANY_MONTH_DAY_YEAR)) add({ month: monthNumber(m[1]!), day: Number(m[2]), year: Number(m[3]) })
+  for (const m of text.matchAll(ANY_DAY_MONTH_YEAR))
+    add({ day: Number(m[1]), month: monthNumber(m[2]!), year: Number(m[3]) })
+  for (const m of text.matchAll(ANY_MONTH_DAY_YEAR))
+    add({ month: monthNumber(m[1]!), day: Number(m[2]), year: Number(m[3]) })
   for (const m of text.matchAll(ANY_ISO)) add({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) })
   // A month and year alone, unless it is part of a full date found above.
   for (const m of text.matchAll(ANY_MONTH_YEAR)) {
@@ -98,5 +117,7 @@ export function datesMentioned(text: string): MentionedDate[] {
 
 /** Whether a passage's day is one the message asks about (a mentioned month matches any of its days). */
 export function matchesMentioned(day: StatedDate, mentioned: readonly MentionedDate[]): boolean {
-  return mentioned.some((m) => m.year === day.year && m.month === day.month && (m.day === undefined || m.day === day.day))
+  return mentioned.some(
+    (m) => m.year === day.year && m.month === day.month && (m.day === undefined || m.day === day.day)
+  )
 }

@@ -5,8 +5,15 @@ import { contentWords, recallQuery } from './recall-query'
 
 describe('recallQuery', () => {
   it('keeps the content words of a question, OR-ed, with prefix terms for longer words', () => {
-    expect(contentWords('When did Caroline go to the LGBTQ support group?')).toEqual(['caroline', 'lgbtq', 'support', 'group'])
-    expect(recallQuery('When did Caroline go to the LGBTQ support group?')).toBe('"caroline"* OR "lgbtq"* OR "support"* OR "group"*')
+    expect(contentWords('When did Caroline go to the LGBTQ support group?')).toEqual([
+      'caroline',
+      'lgbtq',
+      'support',
+      'group'
+    ])
+    expect(recallQuery('When did Caroline go to the LGBTQ support group?')).toBe(
+      '"caroline"* OR "lgbtq"* OR "support"* OR "group"*'
+    )
     expect(recallQuery('What port does the staging db listen on?')).toBe('"staging"* OR "listen"* OR "port" OR "db"')
   })
 
@@ -23,7 +30,19 @@ describe('recallQuery', () => {
   afterAll(() => db.close())
 
   it('is never an FTS5 syntax error, whatever the input', () => {
-    const odd = ['"unclosed', 'NEAR(a b', 'a AND OR NOT b', 'col:value', '^start', 'x* *y', "l'été à Zürich", '日本語のテキスト', '- + ( ) { } [ ]', 'AND', 'or']
+    const odd = [
+      '"unclosed',
+      'NEAR(a b',
+      'a AND OR NOT b',
+      'col:value',
+      '^start',
+      'x* *y',
+      "l'été à Zürich",
+      '日本語のテキスト',
+      '- + ( ) { } [ ]',
+      'AND',
+      'or'
+    ]
     for (const text of odd) {
       const q = recallQuery(text)
       if (q) expect(() => search.all(q), text).not.toThrow()

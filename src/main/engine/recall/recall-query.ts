@@ -30,7 +30,11 @@ export const MAX_TERMS = 16
 
 /** The content words of a text, lower-cased, in first-seen order, without repeats. */
 export function contentWords(text: string): string[] {
-  const words = text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []
+  const words =
+    text
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
   const out: string[] = []
   const seen = new Set<string>()
   for (const w of words) {
@@ -56,11 +60,15 @@ export function recallQuery(text: string, without: readonly string[] = []): stri
 
 /** The query's terms, each a valid FTS5 expression on its own ("shoes"*, "new"). */
 export function recallTerms(text: string, without: readonly string[] = []): string[] {
-  return contentWords(text)
-    .filter((w) => !without.includes(w))
-    // Longer words first: they are usually the specific ones when the message has many.
-    .map((w, i) => ({ w, i }))
-    .sort((a, b) => (a.w.length >= PREFIX_MIN_LENGTH ? 0 : 1) - (b.w.length >= PREFIX_MIN_LENGTH ? 0 : 1) || a.i - b.i)
-    .slice(0, MAX_TERMS)
-    .map(({ w }) => (w.length >= PREFIX_MIN_LENGTH ? `"${w}"*` : `"${w}"`))
+  return (
+    contentWords(text)
+      .filter((w) => !without.includes(w))
+      // Longer words first: they are usually the specific ones when the message has many.
+      .map((w, i) => ({ w, i }))
+      .sort(
+        (a, b) => (a.w.length >= PREFIX_MIN_LENGTH ? 0 : 1) - (b.w.length >= PREFIX_MIN_LENGTH ? 0 : 1) || a.i - b.i
+      )
+      .slice(0, MAX_TERMS)
+      .map(({ w }) => (w.length >= PREFIX_MIN_LENGTH ? `"${w}"*` : `"${w}"`))
+  )
 }

@@ -3,7 +3,11 @@ import { addressCounts, nameCandidates, roleOfName } from './speaker-names'
 
 describe('who a name in a message is', () => {
   it('takes capitalised words past the start of a sentence as names', () => {
-    expect(nameCandidates("What are Melanie's pets' names? Did Caroline and Mel see them?")).toEqual(['melanie', 'caroline', 'mel'])
+    expect(nameCandidates("What are Melanie's pets' names? Did Caroline and Mel see them?")).toEqual([
+      'melanie',
+      'caroline',
+      'mel'
+    ])
     expect(nameCandidates('Where did we go?')).toEqual([])
   })
 

@@ -30,7 +30,10 @@ function addressPattern(name: string): RegExp {
 }
 
 /** How many of each side's messages address `name`. */
-export function addressCounts(name: string, messages: ReadonlyArray<{ role: EngineRole; text: string }>): { user: number; assistant: number } {
+export function addressCounts(
+  name: string,
+  messages: ReadonlyArray<{ role: EngineRole; text: string }>
+): { user: number; assistant: number } {
   const re = addressPattern(name)
   const counts = { user: 0, assistant: 0 }
   for (const m of messages) if ((m.role === 'user' || m.role === 'assistant') && re.test(m.text)) counts[m.role]++

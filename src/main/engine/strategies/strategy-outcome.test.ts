@@ -8,7 +8,13 @@ const count = (text: string) => (text ? Math.ceil(text.length / 4) + 1 : 0)
 const NAMES = ['Alice Martin', 'Bruno Keller', 'Chen Wei', 'Dana Ortiz', 'Emeka Obi', 'Farah Haddad']
 const PLACES = ['Lisbon', 'Kyoto', 'Nairobi', 'Oslo', 'Quito', 'Tbilisi']
 const THINGS = ['pottery class', 'marathon', 'job interview', 'camping trip', 'charity run', 'piano recital']
-const PHATIC = ['Thanks so much!', 'That sounds great, I agree.', 'Haha, totally!', 'Wow, nice!', 'Take care, talk soon!']
+const PHATIC = [
+  'Thanks so much!',
+  'That sounds great, I agree.',
+  'Haha, totally!',
+  'Wow, nice!',
+  'Take care, talk soon!'
+]
 
 /** A long, steady two-person chat: news with names, places and dates, and small talk in between. */
 function chat(n: number): EngineMessage[] {
@@ -16,7 +22,14 @@ function chat(n: number): EngineMessage[] {
     const k = i % 6
     const news = `On ${(i % 28) + 1} May 2023 ${NAMES[(i * 5) % 6]} went to the ${THINGS[(i * 7) % 6]} in ${PLACES[(i * 11) % 6]} and paid ${100 + i} dollars for it. It was turn ${i} of our story, and the weather there was mild.`
     const text = k === 2 || k === 5 ? PHATIC[i % PHATIC.length]! : news
-    return { id: `m${i}`, seq: i + 1, role: i % 2 ? 'assistant' : 'user', text, tokens: count(text) + 3, createdAt: i * 60_000 }
+    return {
+      id: `m${i}`,
+      seq: i + 1,
+      role: i % 2 ? 'assistant' : 'user',
+      text,
+      tokens: count(text) + 3,
+      createdAt: i * 60_000
+    }
   })
 }
 
@@ -24,7 +37,11 @@ function chat(n: number): EngineMessage[] {
  * The auto-compression loop as a chat runs it: before each user message, compress when the context
  * passes the threshold, to 70% of it, as the service asks.
  */
-function replay(msgs: EngineMessage[], threshold: number, run: (all: EngineMessage[], historyTokens: number) => StrategyOutcome) {
+function replay(
+  msgs: EngineMessage[],
+  threshold: number,
+  run: (all: EngineMessage[], historyTokens: number) => StrategyOutcome
+) {
   let cutoff = -1
   let summary = ''
   const context = (upto: number) => count(summary) + msgs.slice(cutoff + 1, upto + 1).reduce((s, m) => s + m.tokens, 0)
@@ -48,8 +65,16 @@ function replay(msgs: EngineMessage[], threshold: number, run: (all: EngineMessa
 }
 
 describe.each([
-  ['importance', (all: EngineMessage[], h: number) => importanceOutcome({ messages: all, historyTokens: h, countTokens: count, retentionTokens: 1000 })],
-  ['tiered', (all: EngineMessage[], h: number) => tieredOutcome({ messages: all, historyTokens: h, countTokens: count, userBoundaries: new Set() })]
+  [
+    'importance',
+    (all: EngineMessage[], h: number) =>
+      importanceOutcome({ messages: all, historyTokens: h, countTokens: count, retentionTokens: 1000 })
+  ],
+  [
+    'tiered',
+    (all: EngineMessage[], h: number) =>
+      tieredOutcome({ messages: all, historyTokens: h, countTokens: count, userBoundaries: new Set() })
+  ]
 ] as const)('%s over a long chat', (_name, run) => {
   const msgs = chat(400)
   const threshold = 3000
@@ -59,7 +84,8 @@ describe.each([
     expect(r.compressedAt.length).toBeGreaterThan(3)
     for (const a of r.after) expect(a).toBeLessThanOrEqual(threshold * 0.7)
     // Steady input: never on two user turns in a row, and far fewer compressions than turns.
-    for (let k = 1; k < r.compressedAt.length; k++) expect(r.compressedAt[k]! - r.compressedAt[k - 1]!).toBeGreaterThan(2)
+    for (let k = 1; k < r.compressedAt.length; k++)
+      expect(r.compressedAt[k]! - r.compressedAt[k - 1]!).toBeGreaterThan(2)
     expect(r.compressedAt.length).toBeLessThan(msgs.length / 10)
   })
 
@@ -69,7 +95,10 @@ describe.each([
 
   it('keeps facts from the whole chat, not only the recent turns', () => {
     // A date from the first tenth of the chat is still somewhere in the summary.
-    const early = msgs.slice(0, 40).filter((m) => m.text.startsWith('On ')).map((m) => m.text.split(' went')[0]!)
+    const early = msgs
+      .slice(0, 40)
+      .filter((m) => m.text.startsWith('On '))
+      .map((m) => m.text.split(' went')[0]!)
     expect(early.some((d) => r.summary.includes(d.slice(3)))).toBe(true)
   })
 })
@@ -78,7 +107,10 @@ describe('importanceOutcome', () => {
   it('never goes over its budget, whatever the chat (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.string({ maxLength: 200 })), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.string({ maxLength: 200 })), {
+          minLength: 1,
+          maxLength: 60
+        }),
         fc.integer({ min: 60, max: 4000 }),
         (specs, historyTokens) => {
           const base = chat(specs.length)

@@ -25,7 +25,15 @@ export interface StrategyOutcome {
   cutoffIndex: number
   summaryText: string
   tiered?: {
-    topics: Array<{ id: string; firstSeq: number; lastSeq: number; sealedBy?: string; summary?: string; summaryTokens?: number; messages: number }>
+    topics: Array<{
+      id: string
+      firstSeq: number
+      lastSeq: number
+      sealedBy?: string
+      summary?: string
+      summaryTokens?: number
+      messages: number
+    }>
     bulks: Array<{ id: string; firstSeq: number; lastSeq: number; topicIds: string[]; summary: string; tokens: number }>
     events: TieredEvent[]
   }
@@ -62,11 +70,15 @@ export function tieredOutcome(options: {
     state = addMessage(state, m, { historyTokens: options.historyTokens, config })
     if (options.userBoundaries.has(m.id) && state.current.messages.length > 0) state = sealCurrentTopic(state, 'user')
   }
-  const result = compressTiered(state, { historyTokens: options.historyTokens }, {
-    countTokens: options.countTokens,
-    summarize: extractiveSummarizer(options.countTokens),
-    config
-  })
+  const result = compressTiered(
+    state,
+    { historyTokens: options.historyTokens },
+    {
+      countTokens: options.countTokens,
+      summarize: extractiveSummarizer(options.countTokens),
+      config
+    }
+  )
   const items = getTieredContext(result.state)
   // The summary covers everything up to the newest compressed item; verbatim messages after it follow.
   const cutoffSeq = Math.max(-1, ...items.filter((i) => i.kind !== 'message').map((i) => i.lastSeq))
@@ -84,7 +96,14 @@ export function tieredOutcome(options: {
     ...(t.summary !== undefined ? { summary: t.summary, summaryTokens: t.summaryTokens } : {}),
     messages: t.messages.length
   }))
-  const bulks = result.state.bulks.map((b) => ({ id: b.id, firstSeq: b.firstSeq, lastSeq: b.lastSeq, topicIds: b.topicIds, summary: b.summary, tokens: b.tokens }))
+  const bulks = result.state.bulks.map((b) => ({
+    id: b.id,
+    firstSeq: b.firstSeq,
+    lastSeq: b.lastSeq,
+    topicIds: b.topicIds,
+    summary: b.summary,
+    tokens: b.tokens
+  }))
   return { cutoffIndex, summaryText, tiered: { topics, bulks, events: result.events } }
 }
 
@@ -92,7 +111,8 @@ export function tieredOutcome(options: {
 const summaryFrame = (countTokens: CountTokens) => countTokens(SUMMARY_PREFIX) + 8
 
 /** One line per shown turn; a condensed one ends with "…" (cheaper than a label, and the frame says details may be missing). */
-const importanceLine = (i: { role: string; action: string; text: string }) => `${LABEL[i.role] ?? i.role}: ${i.text}${i.action === 'compress' ? ' …' : ''}`
+const importanceLine = (i: { role: string; action: string; text: string }) =>
+  `${LABEL[i.role] ?? i.role}: ${i.text}${i.action === 'compress' ? ' …' : ''}`
 
 /**
  * Sigma ADR-006 over the whole history: shifts verbatim, important turns ~30%, routine ~10%, within
@@ -111,12 +131,17 @@ export function importanceOutcome(options: {
   // them), which gets DIGEST_SHARE of the room and whatever the plan leaves unused.
   const digestRoom = Math.floor(room * DIGEST_SHARE)
   const lineTokens = countTokens(`${importanceLine({ role: 'assistant', action: 'compress', text: '' })}\n`) + 1
-  const plan = planImportance(messages, scores, { historyTokens: room - digestRoom }, {
-    countTokens,
-    summarize: extractiveSummarizer(countTokens),
-    retentionTokens: options.retentionTokens,
-    lineTokens
-  })
+  const plan = planImportance(
+    messages,
+    scores,
+    { historyTokens: room - digestRoom },
+    {
+      countTokens,
+      summarize: extractiveSummarizer(countTokens),
+      retentionTokens: options.retentionTokens,
+      lineTokens
+    }
+  )
   // The summary stands for everything up to the last turn not sent verbatim as it is.
   const cutoffIndex = plan.acted ? plan.items.findLastIndex((i) => !(i.retained && i.action === 'keep')) : -1
   const before = plan.items.slice(0, cutoffIndex + 1)
@@ -132,8 +157,14 @@ export function importanceOutcome(options: {
   const TURNS = '### Turns by importance'
 
   const render = (digestTokens: number, lines: typeof shown) => {
-    const digest = dropped.length > 0 && digestTokens > 0 ? summarizeExtractive({ messages: dropped, targetTokens: digestTokens, countTokens }) : ''
-    return [...(digest ? [`${header(dropped.length)}\n${digest}\n`, ...(lines.length ? [TURNS] : [])] : []), ...lines.map(importanceLine)].join('\n')
+    const digest =
+      dropped.length > 0 && digestTokens > 0
+        ? summarizeExtractive({ messages: dropped, targetTokens: digestTokens, countTokens })
+        : ''
+    return [
+      ...(digest ? [`${header(dropped.length)}\n${digest}\n`, ...(lines.length ? [TURNS] : [])] : []),
+      ...lines.map(importanceLine)
+    ].join('\n')
   }
   const shownTokens = () => countTokens(shown.map(importanceLine).join('\n'))
   let digestTokens = room - verbatimAfter - shownTokens() - countTokens(`${header(dropped.length)}\n\n${TURNS}\n`)

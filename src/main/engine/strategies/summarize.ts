@@ -33,7 +33,11 @@ export interface StrategyContext {
  * middle with the [...N...] marker, or nothing at all when even the marker does not fit. An empty
  * text counts 0 tokens: the caller leaves it out of the context.
  */
-export function fitText(text: string, targetTokens: number, countTokens: CountTokens): { text: string; tokens: number } {
+export function fitText(
+  text: string,
+  targetTokens: number,
+  countTokens: CountTokens
+): { text: string; tokens: number } {
   const trimmed = text.trim()
   if (trimmed === '' || targetTokens <= 0) return { text: '', tokens: 0 }
   const cut = truncateMiddle(trimmed, targetTokens, countTokens)
@@ -47,7 +51,11 @@ function condenseTurn(input: SummarizeInput, countTokens: CountTokens): string {
   const label = role.charAt(0).toUpperCase() + role.slice(1)
   // The header and the "- User: " label are stripped afterwards: give the selection their room back.
   const allowance = countTokens(`Summary of 1 earlier message (extractive):\n- ${label}: `) - countTokens('')
-  const raw = summarizeExtractive({ messages: input.messages, targetTokens: input.targetTokens + Math.max(0, allowance), countTokens })
+  const raw = summarizeExtractive({
+    messages: input.messages,
+    targetTokens: input.targetTokens + Math.max(0, allowance),
+    countTokens
+  })
   return raw
     .split('\n')
     .filter((line) => !HEADER_PATTERN.test(line.trim()) && line.trim() !== '')

@@ -61,7 +61,9 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     const answer = reply(messages)
     expect(answer.parts).toEqual([{ type: 'text', text: 'Reply to: What is the capital of France?' }])
     const recorded = fake.requests.at(-1)!
-    expect(recorded.provider).toBe({ openai: 'openai-chat', anthropic: 'anthropic', google: 'gemini', 'openai-compatible': 'openai-chat' }[provider])
+    expect(recorded.provider).toBe(
+      { openai: 'openai-chat', anthropic: 'anthropic', google: 'gemini', 'openai-compatible': 'openai-chat' }[provider]
+    )
     expect(answer.inputTokens).toBe(recorded.inputTokens)
     expect(answer.outputTokens).toBeGreaterThan(0)
     const deltas = events.filter((e) => e.event === 'chat.delta').map((e) => (e.payload as { delta: string }).delta)
@@ -89,7 +91,11 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
   it('explains a refused key and keeps the user message', async () => {
     const { app } = open({ OPENAI_API_KEY: 'bad-key' })
     const { messages } = await chat(app, 'hello there')
-    expect(messages[0]).toMatchObject({ role: 'user', status: 'complete', parts: [{ type: 'text', text: 'hello there' }] })
+    expect(messages[0]).toMatchObject({
+      role: 'user',
+      status: 'complete',
+      parts: [{ type: 'text', text: 'hello there' }]
+    })
     expect(reply(messages)).toMatchObject({
       status: 'error',
       error: { code: 'invalid_key', message: 'OpenAI refused the API key (401). Check the key in Settings.' }
@@ -107,7 +113,10 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     const { app } = open()
     fake.script([0, 1, 2].map(() => ({ fault: 'http429' as const, retryAfterSeconds: 0 })))
     const { messages } = await chat(app, 'busy?')
-    expect(reply(messages)).toMatchObject({ status: 'error', error: { code: 'rate_limited', message: 'OpenAI is limiting requests (429). Try again in 0 s.' } })
+    expect(reply(messages)).toMatchObject({
+      status: 'error',
+      error: { code: 'rate_limited', message: 'OpenAI is limiting requests (429). Try again in 0 s.' }
+    })
   })
 
   it('reports server errors after the retries', async () => {
@@ -140,13 +149,18 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     // A port that was just free: nothing listens there.
     const { createServer } = await import('node:net')
     const probe = createServer()
-    const port = await new Promise<number>((r) => probe.listen(0, '127.0.0.1', () => r((probe.address() as { port: number }).port)))
+    const port = await new Promise<number>((r) =>
+      probe.listen(0, '127.0.0.1', () => r((probe.address() as { port: number }).port))
+    )
     await new Promise((r) => probe.close(r))
     const { app } = open({ OPENAI_COMPATIBLE_BASE_URL: `http://127.0.0.1:${port}/v1` })
     const { messages } = await chat(app, 'local?', { provider: 'openai-compatible', modelId: 'llama3' })
     expect(reply(messages)).toMatchObject({
       status: 'error',
-      error: { code: 'unreachable', message: `Cannot reach Local / OpenAI-compatible at http://127.0.0.1:${port}. Is the server running?` }
+      error: {
+        code: 'unreachable',
+        message: `Cannot reach Local / OpenAI-compatible at http://127.0.0.1:${port}. Is the server running?`
+      }
     })
   })
 
@@ -186,11 +200,17 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     const first = openApp({ dbFile: file })
     const session = first.services.sessions.create()
     first.database.sqlite
-      .prepare("INSERT INTO chat_messages (id, session_id, seq, role, parts, status, created_at) VALUES ('m1', ?, 1, 'assistant', '[{\"type\":\"text\",\"text\":\"half\"}]', 'streaming', 0)")
+      .prepare(
+        'INSERT INTO chat_messages (id, session_id, seq, role, parts, status, created_at) VALUES (\'m1\', ?, 1, \'assistant\', \'[{"type":"text","text":"half"}]\', \'streaming\', 0)'
+      )
       .run(session.id)
     // A crash: the database is closed under the running reply, nothing else is shut down.
     first.database.close()
     const second = openApp({ dbFile: file })
-    expect(second.services.chat.message('m1')).toMatchObject({ status: 'aborted', error: { code: 'interrupted' }, parts: [{ type: 'text', text: 'half' }] })
+    expect(second.services.chat.message('m1')).toMatchObject({
+      status: 'aborted',
+      error: { code: 'interrupted' },
+      parts: [{ type: 'text', text: 'half' }]
+    })
   })
 })

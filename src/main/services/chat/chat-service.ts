@@ -10,7 +10,16 @@ import {
   markInterruptedReplies,
   updateMessage
 } from '../../db/repositories/messages-repo'
-import { isOnPath, listVersions, restoreVersion, setAsideFrom, versionGroupOf, versionInfo, versionsOf, versionsOnPath } from '../../db/repositories/message-versions-repo'
+import {
+  isOnPath,
+  listVersions,
+  restoreVersion,
+  setAsideFrom,
+  versionGroupOf,
+  versionInfo,
+  versionsOf,
+  versionsOnPath
+} from '../../db/repositories/message-versions-repo'
 import { pathSeqBefore } from '../../db/repositories/message-page-repo'
 import type { MessageCursor } from '../../../shared/contract/message-page'
 import { readPage } from './message-page'
@@ -71,10 +80,13 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   /** One reply at a time per chat; Stop aborts it. */
   const active = new Map<string, { controller: AbortController; done: Promise<void> }>()
 
-  const interrupted = deps.repairInterrupted === false ? 0 : markInterruptedReplies(db, {
-    code: 'interrupted',
-    message: 'Distill was closed while this reply was streaming.'
-  })
+  const interrupted =
+    deps.repairInterrupted === false
+      ? 0
+      : markInterruptedReplies(db, {
+          code: 'interrupted',
+          message: 'Distill was closed while this reply was streaming.'
+        })
   if (interrupted > 0) log.warn(`Marked ${interrupted} interrupted replies as stopped`)
 
   function publish(message: ChatMessage): ChatMessage {
@@ -118,10 +130,17 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       if (leftOut) {
         const noted = updateMessage(db, reply.id, { sentWithoutMessages: leftOut.messages })
         if (noted) publish(noted)
-        log.warn(`A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`)
+        log.warn(
+          `A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`
+        )
       }
       const messages = deps.attachments
-        ? await deps.attachments.resolve(request.messages, { provider, modelId, sessionId: session.id, cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0 })
+        ? await deps.attachments.resolve(request.messages, {
+            provider,
+            modelId,
+            sessionId: session.id,
+            cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0
+          })
         : request.messages
       if (controller.signal.aborted) {
         publish(updateMessage(db, reply.id, { status: 'aborted', error: null })!)
@@ -139,7 +158,8 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         firstChunkMs: deps.firstChunkMs ?? deps.settings.get().firstChunkTimeoutSeconds * 1000,
         retry: deps.retry,
         now: () => clock.now(),
-        onRetry: ({ attempt, delayMs }) => log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
+        onRetry: ({ attempt, delayMs }) =>
+          log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
         onDelta: (delta) => {
           text += delta
           emit('chat.delta', { sessionId: session.id, messageId: reply.id, delta })
@@ -165,7 +185,10 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
       } else {
         const error = describeProviderError(result.error, provider, { stalled: result.stalled, now: clock.now() })
-        log.warn(`Reply failed (${provider}/${modelId}): ${error.code}`, result.error instanceof Error ? result.error.message : result.error)
+        log.warn(
+          `Reply failed (${provider}/${modelId}): ${error.code}`,
+          result.error instanceof Error ? result.error.message : result.error
+        )
         final = updateMessage(db, reply.id, { parts, status: 'error', error })!
       }
       publish(final)
@@ -199,16 +222,28 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         createdAt: clock.now(),
         ...(versionGroup ? { versionGroup } : {})
       })
-      const reply = appendMessage(tx, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now() })
+      const reply = appendMessage(tx, {
+        id: ids(),
+        sessionId,
+        role: 'assistant',
+        parts: [],
+        status: 'streaming',
+        createdAt: clock.now()
+      })
       const isFirst = message.seq === 1 && session.title === DEFAULT_SESSION_TITLE
-      const firstLine = text.trim() !== '' ? text : files.flatMap((f) => (f.type === 'attachment' ? [f.filename] : [])).join(', ')
+      const firstLine =
+        text.trim() !== '' ? text : files.flatMap((f) => (f.type === 'attachment' ? [f.filename] : [])).join(', ')
       const touched = sessions.touch(sessionId, isFirst && firstLine ? { title: titleFromText(firstLine) } : {})
       return { message, reply, session: touched }
     })
   }
 
   /** The parts of the files being sent, refused before anything is written when the chat's model cannot take them. */
-  function attachmentParts(sessionId: string, attached: readonly { hash: string; filename: string }[], text: string): MessagePart[] {
+  function attachmentParts(
+    sessionId: string,
+    attached: readonly { hash: string; filename: string }[],
+    text: string
+  ): MessagePart[] {
     if (attached.length === 0) return []
     if (!deps.attachments) throw new AppError('invalid_input', 'This process cannot take attachments.')
     const session = sessions.get(sessionId)
@@ -220,7 +255,12 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   function attachmentsAccepted(sessionId: string): { vision: boolean; imageRefusal: string | null } {
     const session = sessions.get(sessionId)
     const { provider, modelId } = deps.settings.forChat(session)
-    return deps.attachments?.accepts(provider, modelId) ?? { vision: false, imageRefusal: 'This process cannot take attachments.' }
+    return (
+      deps.attachments?.accepts(provider, modelId) ?? {
+        vision: false,
+        imageRefusal: 'This process cannot take attachments.'
+      }
+    )
   }
 
   /** A message on the chat's path that may get a new version: not summarized, nothing running. */
@@ -230,9 +270,13 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     const message = found?.sessionId === sessionId && isOnPath(db, messageId) ? found : undefined
     if (!message || message.role !== role) throw new AppError('not_found', 'That message is not in this chat any more.')
     const state = deps.summaryState?.(sessionId) ?? { cutoffSeq: 0, running: false }
-    if (state.running) throw new AppError('busy', 'A summary is being written for this chat. Try again when it is done.')
+    if (state.running)
+      throw new AppError('busy', 'A summary is being written for this chat. Try again when it is done.')
     if (message.seq <= state.cutoffSeq) {
-      throw new AppError('conflict', 'This message is already summarized, so it can no longer be changed. Its summary stands for it.')
+      throw new AppError(
+        'conflict',
+        'This message is already summarized, so it can no longer be changed. Its summary stands for it.'
+      )
     }
     return message
   }
@@ -242,15 +286,28 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     sessions.get(sessionId)
     const versions = versionsOnPath(db, sessionId)
     const messages = listMessages(db, sessionId)
-    return versions.size ? messages.map((m) => (versions.has(m.id) ? { ...m, version: versions.get(m.id)! } : m)) : messages
+    return versions.size
+      ? messages.map((m) => (versions.has(m.id) ? { ...m, version: versions.get(m.id)! } : m))
+      : messages
   }
 
   /** A page of the conversation, each versioned message of it with its number. */
-  function page(sessionId: string, cursor: MessageCursor = {}): { messages: ChatMessage[]; hasOlder: boolean; hasNewer: boolean } {
+  function page(
+    sessionId: string,
+    cursor: MessageCursor = {}
+  ): { messages: ChatMessage[]; hasOlder: boolean; hasNewer: boolean } {
     sessions.get(sessionId)
     const read = readPage(db, sessionId, cursor)
-    const versions = versionsOf(db, read.messages.map((m) => m.id))
-    return versions.size ? { ...read, messages: read.messages.map((m) => (versions.has(m.id) ? { ...m, version: versions.get(m.id)! } : m)) } : read
+    const versions = versionsOf(
+      db,
+      read.messages.map((m) => m.id)
+    )
+    return versions.size
+      ? {
+          ...read,
+          messages: read.messages.map((m) => (versions.has(m.id) ? { ...m, version: versions.get(m.id)! } : m))
+        }
+      : read
   }
 
   return {
@@ -265,7 +322,15 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const reply = db.transaction((tx) => {
         const group = versionGroupOf(tx, old.id) ?? old.id
         setAsideFrom(tx, sessionId, old)
-        return appendMessage(tx, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now(), versionGroup: group })
+        return appendMessage(tx, {
+          id: ids(),
+          sessionId,
+          role: 'assistant',
+          parts: [],
+          status: 'streaming',
+          createdAt: clock.now(),
+          versionGroup: group
+        })
       })
       const shown = publish(reply)
       startReply(sessions.get(sessionId), reply)
@@ -278,7 +343,12 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const { message, reply, session } = db.transaction((tx) => {
         const group = versionGroupOf(tx, old.id) ?? old.id
         setAsideFrom(tx, sessionId, old)
-        return writeTurn(sessionId, text, group, old.parts.filter((p) => p.type === 'attachment'))
+        return writeTurn(
+          sessionId,
+          text,
+          group,
+          old.parts.filter((p) => p.type === 'attachment')
+        )
       })
       const shown = publish(message)
       publish(reply)
@@ -291,7 +361,11 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
      * Puts version `number` of a message, with the turns that followed it, back in use. Returns the
      * conversation from that message on (a page): everything before it is unchanged.
      */
-    switchVersion(sessionId: string, messageId: string, number: number): { messages: ChatMessage[]; hasOlder: boolean; hasNewer: boolean } {
+    switchVersion(
+      sessionId: string,
+      messageId: string,
+      number: number
+    ): { messages: ChatMessage[]; hasOlder: boolean; hasNewer: boolean } {
       const current = editable(sessionId, messageId, findMessage(db, messageId)?.role ?? 'user')
       const group = versionGroupOf(db, current.id)
       const versions = group ? listVersions(db, group) : []
@@ -314,7 +388,11 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
      * Stores the user's message first (nothing typed is ever lost), then starts the reply, which
      * streams in through events. Returns both rows at once.
      */
-    send(sessionId: string, text: string, attached: readonly { hash: string; filename: string }[] = []): { message: ChatMessage; reply: ChatMessage } {
+    send(
+      sessionId: string,
+      text: string,
+      attached: readonly { hash: string; filename: string }[] = []
+    ): { message: ChatMessage; reply: ChatMessage } {
       assertIdle(sessionId)
       const files = attachmentParts(sessionId, attached, text)
       const { message, reply, session } = writeTurn(sessionId, text, undefined, files)
@@ -326,7 +404,10 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     },
 
     /** Stores a message as it is, with no reply (import, replay); resolves once it is counted. */
-    async append(sessionId: string, message: Pick<ChatMessage, 'role' | 'parts'> & { createdAt?: number }): Promise<ChatMessage> {
+    async append(
+      sessionId: string,
+      message: Pick<ChatMessage, 'role' | 'parts'> & { createdAt?: number }
+    ): Promise<ChatMessage> {
       const session = sessions.get(sessionId)
       const stored = appendMessage(db, {
         id: ids(),
@@ -347,9 +428,22 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const last = lastMessage(db, sessionId)
       let reply: ChatMessage
       if (last?.role === 'assistant' && (last.status === 'error' || last.status === 'aborted')) {
-        reply = updateMessage(db, last.id, { parts: [], status: 'streaming', error: null, inputTokens: null, outputTokens: null })!
+        reply = updateMessage(db, last.id, {
+          parts: [],
+          status: 'streaming',
+          error: null,
+          inputTokens: null,
+          outputTokens: null
+        })!
       } else if (last?.role === 'user') {
-        reply = appendMessage(db, { id: ids(), sessionId, role: 'assistant', parts: [], status: 'streaming', createdAt: clock.now() })
+        reply = appendMessage(db, {
+          id: ids(),
+          sessionId,
+          role: 'assistant',
+          parts: [],
+          status: 'streaming',
+          createdAt: clock.now()
+        })
       } else {
         throw new AppError('nothing_to_do', 'There is nothing to retry in this chat.')
       }

@@ -11,6 +11,9 @@ export async function countFirst(services: Services, sessionId: string, text: st
   if (text.length < SLICED_MIN) return
   const session = services.sessions.get(sessionId)
   const settings = services.settings.get()
-  const spec = services.models.spec(session.provider ?? settings.defaultProvider, session.modelId ?? settings.defaultModel)
+  const spec = services.models.spec(
+    session.provider ?? settings.defaultProvider,
+    session.modelId ?? settings.defaultModel
+  )
   await countMessageAsync({ role: 'user', parts: [{ type: 'text', text }] }, spec)
 }

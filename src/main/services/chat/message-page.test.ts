@@ -9,7 +9,10 @@ describe('chat.messages and history.list in pages', () => {
   async function chatOf(app: App, n: number): Promise<string> {
     const session = app.services.sessions.create()
     for (let i = 1; i <= n; i++) {
-      await app.services.chat.append(session.id, { role: i % 2 ? 'user' : 'assistant', parts: [{ type: 'text', text: `Message number ${i}` }] })
+      await app.services.chat.append(session.id, {
+        role: i % 2 ? 'user' : 'assistant',
+        parts: [{ type: 'text', text: `Message number ${i}` }]
+      })
     }
     return session.id
   }
@@ -19,7 +22,11 @@ describe('chat.messages and history.list in pages', () => {
     if (!out.ok) throw new Error(JSON.stringify(out.error))
     return out.data!
   }
-  type Page = { messages: Array<{ id: string; seq: number; inContext?: boolean }>; hasOlder: boolean; hasNewer: boolean }
+  type Page = {
+    messages: Array<{ id: string; seq: number; inContext?: boolean }>
+    hasOlder: boolean
+    hasNewer: boolean
+  }
 
   it('opens a chat at its newest page, and the pages before it add up to the whole conversation', async () => {
     const app = openApp()
@@ -52,8 +59,14 @@ describe('chat.messages and history.list in pages', () => {
     expect(newer.hasNewer).toBe(false)
 
     const elsewhere = app.services.sessions.create()
-    expect(await app.router.call('chat.messages', { sessionId: elsewhere.id, around: hit.messageId })).toMatchObject({ ok: false, error: { code: 'not_found' } })
-    expect(await app.router.call('chat.messages', { sessionId: 'no-such-chat' })).toMatchObject({ ok: false, error: { code: 'not_found' } })
+    expect(await app.router.call('chat.messages', { sessionId: elsewhere.id, around: hit.messageId })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' }
+    })
+    expect(await app.router.call('chat.messages', { sessionId: 'no-such-chat' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' }
+    })
   })
 
   it('marks a history page by the summary of the whole chat, and counts what it represents', async () => {
@@ -63,26 +76,46 @@ describe('chat.messages and history.list in pages', () => {
     const cutoff = app.services.history.list(sessionId).summaryCutoffSeq
     expect(cutoff).toBeGreaterThan(10)
 
-    const newest = await call<Page & { summaryCutoffSeq: number; summarizedCount: number }>(app, 'history.list', { sessionId, limit: 10 })
+    const newest = await call<Page & { summaryCutoffSeq: number; summarizedCount: number }>(app, 'history.list', {
+      sessionId,
+      limit: 10
+    })
     expect(newest.summaryCutoffSeq).toBe(cutoff)
     expect(newest.summarizedCount).toBe(cutoff)
     expect(newest.messages.map((m) => m.inContext)).toEqual(newest.messages.map((m) => m.seq > cutoff))
     expect(newest.messages.at(-1)!.inContext).toBe(true)
     const first = await call<Page>(app, 'history.list', { sessionId, after: 0, limit: 10 })
-    expect(first.messages.map((m) => [m.seq, m.inContext])).toEqual(Array.from({ length: 10 }, (_, i) => [i + 1, false]))
+    expect(first.messages.map((m) => [m.seq, m.inContext])).toEqual(
+      Array.from({ length: 10 }, (_, i) => [i + 1, false])
+    )
     expect(first).toMatchObject({ hasOlder: false, hasNewer: true })
   })
 
   it('lists the files the summary stands for from the server, past what the newest page holds', async () => {
     const app = openApp()
     const session = app.services.sessions.create()
-    const part = await app.services.attachments.upload({ filename: 'chart.png', mediaType: 'image/png', data: samplePng(8, 6) })
-    await app.services.chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: 'Here is the chart' }, part] })
-    for (let i = 2; i <= 260; i++) await app.services.chat.append(session.id, { role: i % 2 ? 'user' : 'assistant', parts: [{ type: 'text', text: `Message ${i}` }] })
+    const part = await app.services.attachments.upload({
+      filename: 'chart.png',
+      mediaType: 'image/png',
+      data: samplePng(8, 6)
+    })
+    await app.services.chat.append(session.id, {
+      role: 'user',
+      parts: [{ type: 'text', text: 'Here is the chart' }, part]
+    })
+    for (let i = 2; i <= 260; i++)
+      await app.services.chat.append(session.id, {
+        role: i % 2 ? 'user' : 'assistant',
+        parts: [{ type: 'text', text: `Message ${i}` }]
+      })
     await app.services.compression.run(session.id, { summarizer: 'truncate', retentionOverride: 40 })
     const page = await call<Page>(app, 'chat.messages', { sessionId: session.id })
     expect(page.messages.some((m) => m.seq === 1)).toBe(false)
-    const manifest = await call<{ cutoffSeq: number; items: Array<{ filename: string; seq: number }> }>(app, 'attachments.manifest', { sessionId: session.id })
+    const manifest = await call<{ cutoffSeq: number; items: Array<{ filename: string; seq: number }> }>(
+      app,
+      'attachments.manifest',
+      { sessionId: session.id }
+    )
     expect(manifest.cutoffSeq).toBeGreaterThan(200)
     expect(manifest.items).toMatchObject([{ filename: 'chart.png', seq: 1, hash: part.hash }])
   })
@@ -108,7 +141,10 @@ describe('chat.messages and history.list in pages', () => {
     ]
     for (const route of ['chat.messages', 'history.list']) {
       for (const input of bad) {
-        expect(await app.router.call(route as 'chat.messages', input as never), `${route} ${JSON.stringify(input)}`).toMatchObject({
+        expect(
+          await app.router.call(route as 'chat.messages', input as never),
+          `${route} ${JSON.stringify(input)}`
+        ).toMatchObject({
           ok: false,
           error: { code: 'invalid_input' }
         })

@@ -1,7 +1,12 @@
 import { AppError } from '../../../shared/app-error'
 import { MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX, type MessageCursor } from '../../../shared/contract/message-page'
 import type { Db } from '../../db/client'
-import { readMessagePage, seqOfMessage, type MessagePage, type PageCursor } from '../../db/repositories/message-page-repo'
+import {
+  readMessagePage,
+  seqOfMessage,
+  type MessagePage,
+  type PageCursor
+} from '../../db/repositories/message-page-repo'
 
 /**
  * A page of a chat's conversation for a cursor of the contract: the newest messages, those before

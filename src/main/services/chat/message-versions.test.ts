@@ -74,7 +74,12 @@ describe('versions of messages: regenerate and edit keep what came before', () =
   it('edits a user message: the original and its turns stay as version 1, and the meter follows the version in use', async () => {
     const { app, id } = open()
     await turn(app, id, 'Plan a trip to Oslo', 'Oslo it is')
-    await turn(app, id, 'Three days, please', 'Day one: the fjord. ' + 'More detail about the museums and the harbour. '.repeat(60))
+    await turn(
+      app,
+      id,
+      'Three days, please',
+      'Day one: the fjord. ' + 'More detail about the museums and the harbour. '.repeat(60)
+    )
     await turn(app, id, 'Any food tips?', 'Try the fish soup')
     const before = app.services.usage.context(id).tokens
     const days = app.services.chat.messages(id)[2]!
@@ -92,7 +97,14 @@ describe('versions of messages: regenerate and edit keep what came before', () =
     expect(app.services.sessions.list().find((s) => s.id === id)!.messageCount).toBe(4)
 
     const original = switchTo(app, id, edited[2]!.id, 1)
-    expect(texts(original)).toEqual(['Plan a trip to Oslo', 'Oslo it is', 'Three days, please', expect.stringMatching(/^Day one/), 'Any food tips?', 'Try the fish soup'])
+    expect(texts(original)).toEqual([
+      'Plan a trip to Oslo',
+      'Oslo it is',
+      'Three days, please',
+      expect.stringMatching(/^Day one/),
+      'Any food tips?',
+      'Try the fish soup'
+    ])
     expect(app.services.history.search(id, 'fish soup').hits).toHaveLength(1)
     expect(app.services.sessions.search('fish soup')).toHaveLength(1)
     await expect.poll(() => app.services.usage.context(id).tokens).toBe(before)

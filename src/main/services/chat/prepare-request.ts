@@ -19,7 +19,11 @@ export interface PreparedRequest extends Pick<ModelRequest, 'system' | 'messages
  * 3. recall summarized originals the pending message is about, into the room left;
  * 4. build the request: system prompt, summary, recalled passages, retained messages, the message.
  */
-export function createRequestPreparer(deps: { compression: CompressionService; usage: UsageService; recall: RecallService }) {
+export function createRequestPreparer(deps: {
+  compression: CompressionService
+  usage: UsageService
+  recall: RecallService
+}) {
   return async function prepareRequest(sessionId: string, replySeq: number): Promise<PreparedRequest> {
     await deps.compression.beforeRequest(sessionId, replySeq)
     const conv = deps.usage.conversation(sessionId, replySeq)

@@ -40,7 +40,9 @@ describe('generated chat titles', () => {
     expect(body).toContain('how long should i knead bread dough by hand??')
     expect(body).toContain('Sure: knead it for ten minutes.')
     // The reply itself took the reply step, not the title's.
-    expect(app.services.chat.messages(session.id).at(-1)!.parts).toEqual([{ type: 'text', text: 'Sure: knead it for ten minutes.' }])
+    expect(app.services.chat.messages(session.id).at(-1)!.parts).toEqual([
+      { type: 'text', text: 'Sure: knead it for ten minutes.' }
+    ])
 
     // Later replies leave the title alone.
     fake.script([{ for: 'title', reply: 'Something else' }])
@@ -66,7 +68,10 @@ describe('generated chat titles', () => {
   it('never replaces a title the user chose', async () => {
     const app = open()
     const session = app.services.sessions.create()
-    fake.script([{ reply: 'Here you go.', delayMs: 20 }, { for: 'title', reply: 'Generated' }])
+    fake.script([
+      { reply: 'Here you go.', delayMs: 20 },
+      { for: 'title', reply: 'Generated' }
+    ])
     app.services.chat.send(session.id, 'Draft an email to the landlord')
     app.services.sessions.rename(session.id, 'Landlord')
     await app.services.chat.idle()
@@ -78,6 +83,8 @@ describe('generated chat titles', () => {
     expect(cleanTitle('Title: **Sourdough Starter Care**.')).toBe('Sourdough Starter Care')
     expect(cleanTitle('# “Trip to Lisbon”\nSome explanation')).toBe('Trip to Lisbon')
     expect(cleanTitle('   \n  ')).toBe('')
-    expect(cleanTitle('A very long title that goes on and on about many different things at the same time').length).toBeLessThanOrEqual(61)
+    expect(
+      cleanTitle('A very long title that goes on and on about many different things at the same time').length
+    ).toBeLessThanOrEqual(61)
   })
 })

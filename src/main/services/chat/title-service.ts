@@ -23,7 +23,11 @@ const DEFAULT_TIMEOUT_MS = 15_000
 
 /** The model's answer as a title: one line, no quotes, label, Markdown or final full stop; empty when unusable. */
 export function cleanTitle(raw: string): string {
-  const line = raw.trim().split('\n').find((l) => l.trim() !== '') ?? ''
+  const line =
+    raw
+      .trim()
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? ''
   const cleaned = line
     .replace(/^\s*(#+\s*|title\s*:\s*)/i, '')
     .replace(/[*_`]+/g, '')
@@ -57,7 +61,8 @@ export function createTitleService(
   async function generate(session: Session, first: ChatMessage, reply: ChatMessage, automatic: string): Promise<void> {
     const { provider, modelId: chatModel } = settings.forChat(session)
     if (!providers.status(provider).ready) return
-    const modelId = settings.get().summarizationModel?.trim() || models.spec(provider, chatModel).summarizationModel || chatModel
+    const modelId =
+      settings.get().summarizationModel?.trim() || models.spec(provider, chatModel).summarizationModel || chatModel
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_TIMEOUT_MS)])
     const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const result = await streamReply({
@@ -77,7 +82,9 @@ export function createTitleService(
       onDelta: () => {}
     })
     if (result.outcome !== 'complete') {
-      log.info(`No generated title for a chat (${result.outcome === 'error' ? 'the model failed' : 'timed out or closing'}); it keeps its first-message title.`)
+      log.info(
+        `No generated title for a chat (${result.outcome === 'error' ? 'the model failed' : 'timed out or closing'}); it keeps its first-message title.`
+      )
       return
     }
     const title = cleanTitle(result.text)

@@ -17,22 +17,37 @@ describe('model summaries off the send path', () => {
     // the summarizer's does, is answered with a 500. Chat replies echo the last message only.
     for (let i = 1; events.every((e) => e.event !== 'compression.done') && i < 40; i++) {
       const phrase = i === 1 ? ' [fake:500]' : ''
-      app.services.chat.send(session.id, `Turn ${i}: remember the number ${1000 + i}.${phrase} ` + 'More words here to use tokens. '.repeat(30))
+      app.services.chat.send(
+        session.id,
+        `Turn ${i}: remember the number ${1000 + i}.${phrase} ` + 'More words here to use tokens. '.repeat(30)
+      )
       await app.services.chat.idle()
     }
-    const done = events.find((e) => e.event === 'compression.done')!.payload as { snapshot: { id: string }; report: { fellBack: boolean; summarizer: string; background?: string } }
+    const done = events.find((e) => e.event === 'compression.done')!.payload as {
+      snapshot: { id: string }
+      report: { fellBack: boolean; summarizer: string; background?: string }
+    }
     expect(done.report).toMatchObject({ fellBack: false, summarizer: 'extractive', background: 'writing' })
     await app.services.compression.backgroundSettled(session.id)
     // Three tries (the first and two retries), each with the provider's own retries; the quick summary stays.
     expect(events.filter((e) => e.event === 'compression.failed')).toHaveLength(3)
     expect(summaryRequests().length).toBeGreaterThanOrEqual(3)
-    expect(app.services.compression.active(session.id)).toMatchObject({ summary: { id: done.snapshot.id }, running: false })
+    expect(app.services.compression.active(session.id)).toMatchObject({
+      summary: { id: done.snapshot.id },
+      running: false
+    })
   })
 
   it('falls back to the extractive summary while waiting for the model, as replay does (FR-5.1.1)', async () => {
     const { app, session } = open()
     app.services.settings.update({ autoCompress: false })
-    for (let i = 1; i <= 16; i++) await turn(app, session.id, `Turn ${i}: the number ${1000 + i}. ` + 'More words here to use tokens. '.repeat(30), 'ok')
+    for (let i = 1; i <= 16; i++)
+      await turn(
+        app,
+        session.id,
+        `Turn ${i}: the number ${1000 + i}. ` + 'More words here to use tokens. '.repeat(30),
+        'ok'
+      )
     fake.script([0, 1, 2].map(() => ({ for: 'summary' as const, fault: 'http500' as const })))
     app.services.settings.update({ autoCompress: true })
     const last = app.services.chat.messages(session.id).at(-1)!
@@ -53,7 +68,13 @@ describe('model summaries off the send path', () => {
     })
     for (let i = 1; i <= 40 && !events.some((e) => e.event === 'compression.started'); i++) {
       // Two seconds per summary request; the reply itself is immediate.
-      fake.script(Array.from({ length: 4 }, () => ({ for: 'summary' as const, chunks: Array.from({ length: 10 }, (_, k) => `MODEL${k} `), delayMs: 200 })))
+      fake.script(
+        Array.from({ length: 4 }, () => ({
+          for: 'summary' as const,
+          chunks: Array.from({ length: 10 }, (_, k) => `MODEL${k} `),
+          delayMs: 200
+        }))
+      )
       const started = performance.now()
       await turn(app, session.id, `Question ${i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
       // The reply arrived long before one summary request could finish.
@@ -68,7 +89,9 @@ describe('model summaries off the send path', () => {
     expect(model.cutoffSeq).toBe(quick.cutoffSeq)
     // The next request carries the model's summary; Undo goes back to before the quick one.
     await turn(app, session.id, 'And now?', 'Now this.')
-    expect((lastChatRequest().body as { messages: Array<{ content: string }> }).messages[0]!.content).toContain('MODEL9')
+    expect((lastChatRequest().body as { messages: Array<{ content: string }> }).messages[0]!.content).toContain(
+      'MODEL9'
+    )
     expect((await app.services.compression.undo(session.id)).active).toBeNull()
   })
 
@@ -95,7 +118,8 @@ describe('model summaries off the send path', () => {
       const prepared = () => app.services.usage.context(session.id).preparedSummary
       fake.script([{ for: 'summary', reply: '## Context\nPREPARED SUMMARY of the plan.' }])
       let i = 0
-      while (!prepared() && i < 40) await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      while (!prepared() && i < 40)
+        await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
       // Past the preparation point, below the threshold: written in the background, shown to the meter.
       expect(events.some((e) => e.event === 'compression.done')).toBe(false)
       await until(() => prepared()?.state === 'ready')
@@ -104,8 +128,12 @@ describe('model summaries off the send path', () => {
       expect(ready.lastSeq).toBeGreaterThan(ready.firstSeq)
       const writtenAhead = summaryRequests().length
       expect(writtenAhead).toBe(1)
-      while (!events.some((e) => e.event === 'compression.done') && i < 60) await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
-      const done = events.find((e) => e.event === 'compression.done')!.payload as { snapshot: { cutoffSeq: number; content: { summaryText: string } }; report: { background?: string; summarizer: string } }
+      while (!events.some((e) => e.event === 'compression.done') && i < 60)
+        await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      const done = events.find((e) => e.event === 'compression.done')!.payload as {
+        snapshot: { cutoffSeq: number; content: { summaryText: string } }
+        report: { background?: string; summarizer: string }
+      }
       expect(done.report).toMatchObject({ background: 'prepared', summarizer: 'wide-32k' })
       expect(done.snapshot.content.summaryText).toContain('PREPARED SUMMARY')
       expect(done.snapshot.cutoffSeq).toBe(ready.lastSeq)
@@ -113,7 +141,9 @@ describe('model summaries off the send path', () => {
       // The request after it carries the prepared summary and everything after its span.
       const body = lastChatRequest().body as { messages: Array<{ role: string; content: string }> }
       expect(body.messages[0]!.content).toContain('PREPARED SUMMARY')
-      expect(app.services.usage.context(session.id).tokens).toBeLessThan(app.services.usage.context(session.id).budget.threshold)
+      expect(app.services.usage.context(session.id).tokens).toBeLessThan(
+        app.services.usage.context(session.id).budget.threshold
+      )
     })
 
     it('with a paid summarization model, waits for the user to type the next message, and says what it cost', async () => {
@@ -121,7 +151,8 @@ describe('model summaries off the send path', () => {
       app.services.settings.update({ summarizationModel: 'gpt-4o-mini' })
       const usage = () => app.services.usage.context(session.id)
       fake.script([{ for: 'summary', reply: 'PAID SUMMARY' }])
-      for (let i = 1; usage().tokens < usage().budget.threshold * 0.62 && i < 40; i++) await turn(app, session.id, `Question ${i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      for (let i = 1; usage().tokens < usage().budget.threshold * 0.62 && i < 40; i++)
+        await turn(app, session.id, `Question ${i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
       expect(usage().preparedSummary).toBeNull()
       expect(summaryRequests()).toHaveLength(0)
       // The meter asks with a draft while the user types: now it is worth preparing.
@@ -135,7 +166,8 @@ describe('model summaries off the send path', () => {
       const prepared = () => app.services.usage.context(session.id).preparedSummary
       fake.script([{ for: 'summary', reply: 'STALE SUMMARY' }])
       let i = 0
-      while (!prepared() && i < 40) await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      while (!prepared() && i < 40)
+        await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
       await until(() => prepared()?.state === 'ready')
       // An edit of a message inside the prepared span: the next reply's check drops it.
       const inSpan = app.services.chat.messages(session.id).find((m) => m.seq === prepared()!.firstSeq + 1)!
@@ -145,9 +177,12 @@ describe('model summaries off the send path', () => {
       app.services.compression.prepareAhead(session.id)
       expect(prepared()).toBeNull()
       fake.script(Array.from({ length: 4 }, () => ({ for: 'summary' as const, reply: 'FRESH MODEL SUMMARY' })))
-      while (!events.some((e) => e.event === 'compression.done') && i < 60) await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      while (!events.some((e) => e.event === 'compression.done') && i < 60)
+        await turn(app, session.id, `Question ${++i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
       await app.services.compression.backgroundSettled(session.id)
-      const reports = events.filter((e) => e.event === 'compression.done').map((e) => (e.payload as { report: { background?: string } }).report.background)
+      const reports = events
+        .filter((e) => e.event === 'compression.done')
+        .map((e) => (e.payload as { report: { background?: string } }).report.background)
       expect(reports[0]).not.toBe('prepared')
       expect(app.services.compression.active(session.id).summary!.content.summaryText).not.toContain('STALE SUMMARY')
     })

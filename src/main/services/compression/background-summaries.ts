@@ -61,7 +61,11 @@ export function createBackgroundSummaries(deps: BackgroundSummariesDeps) {
         const code = err instanceof AppError ? err.code : 'internal'
         const final = job.cancelled || code === 'cancelled' || code === 'conflict' || tries >= delays.length
         if (final) {
-          if (!job.cancelled && code !== 'cancelled' && code !== 'conflict') deps.log.warn('The model summary could not be written; the quick one stays', err instanceof Error ? err.message : err)
+          if (!job.cancelled && code !== 'cancelled' && code !== 'conflict')
+            deps.log.warn(
+              'The model summary could not be written; the quick one stays',
+              err instanceof Error ? err.message : err
+            )
           if (jobs.get(sessionId) === job) jobs.delete(sessionId)
           return
         }

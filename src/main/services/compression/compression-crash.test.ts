@@ -10,11 +10,17 @@ const ROOT = join(__dirname, '..', '..', '..', '..')
 const CHILD = join(ROOT, 'test', 'support', 'crash-child.ts')
 
 /** Runs the child until `killAfterMs` after its first commit, then SIGKILLs it; returns the committed ids. */
-function runAndKill(dbFile: string, sessionId: string | undefined, killAfterMs: number): Promise<{ sessionId: string; stored: string[]; compressions: number }> {
+function runAndKill(
+  dbFile: string,
+  sessionId: string | undefined,
+  killAfterMs: number
+): Promise<{ sessionId: string; stored: string[]; compressions: number }> {
   return new Promise((resolve, reject) => {
     // tsx as a loader in this very process: its CLI would run the script in a grandchild that
     // SIGKILL could not reach.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'))
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS')
+    )
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dbFile, ...(sessionId ? [sessionId] : [])], {
       cwd: ROOT,
       env,
@@ -72,7 +78,9 @@ describe('a crash in the middle of compression', () => {
       for (const id of committed) expect(ids.has(id)).toBe(true)
       // The full-text index stayed in step with the messages.
       expect(db.prepare('SELECT count(*) AS n FROM messages_fts').get()).toEqual({ n: ids.size })
-      const active = db.prepare("SELECT id, message_cutoff_id FROM session_snapshots WHERE status = 'active' AND kind = 'summary'").all() as Array<{ message_cutoff_id: string }>
+      const active = db
+        .prepare("SELECT id, message_cutoff_id FROM session_snapshots WHERE status = 'active' AND kind = 'summary'")
+        .all() as Array<{ message_cutoff_id: string }>
       expect(active.length).toBeLessThanOrEqual(1)
       for (const a of active) expect(ids.has(a.message_cutoff_id)).toBe(true)
       db.close()

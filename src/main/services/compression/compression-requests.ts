@@ -63,7 +63,11 @@ export function createRunRequests(deps: RunRequestDeps) {
     return { history: pending ? conv.history.slice(0, -1) : conv.history, pending }
   }
 
-  function planFor(conv: Conversation, options: RunOptions, summaryTokensCap?: number): CompressionPlan & { pending?: EngineMessage } {
+  function planFor(
+    conv: Conversation,
+    options: RunOptions,
+    summaryTokensCap?: number
+  ): CompressionPlan & { pending?: EngineMessage } {
     const { history, pending } = split(conv, options.beforeSeq)
     const summary = conv.summary
       ? {
@@ -92,13 +96,27 @@ export function createRunRequests(deps: RunRequestDeps) {
     return { ...plan, pending }
   }
 
-  const summaryDeps = { clock, settings, providers, models, log, emit, stallMs: deps.stallMs, retry: deps.retry, extractive: deps.extractive }
+  const summaryDeps = {
+    clock,
+    settings,
+    providers,
+    models,
+    log,
+    emit,
+    stallMs: deps.stallMs,
+    retry: deps.retry,
+    extractive: deps.extractive
+  }
 
   /**
    * The tiered and importance strategies (DESIGN §5) decide over the whole stored history, locally;
    * their result is stored like any summary, so context, undo and the UI work the same.
    */
-  async function strategyRun(conv: Conversation, strategy: 'tiered' | 'importance', options: RunOptions): Promise<RunRequest | undefined> {
+  async function strategyRun(
+    conv: Conversation,
+    strategy: 'tiered' | 'importance',
+    options: RunOptions
+  ): Promise<RunRequest | undefined> {
     const sessionId = conv.session.id
     // Not `split`: that reads the history after the summary at once, and the strategy reads it all in pages.
     const pending = options.beforeSeq !== undefined ? conv.pending : undefined
@@ -113,7 +131,10 @@ export function createRunRequests(deps: RunRequestDeps) {
       retentionTokens: settings.get().retentionTokens,
       focus: options.focus,
       userBoundaries: topicBoundaries(db, sessionId),
-      decide: (ask) => (deps.extractive ? deps.extractive.strategy({ ...ask, spec: conv.spec }) : Promise.resolve(runStrategyJob(inlineStrategyJob(ask, conv))))
+      decide: (ask) =>
+        deps.extractive
+          ? deps.extractive.strategy({ ...ask, spec: conv.spec })
+          : Promise.resolve(runStrategyJob(inlineStrategyJob(ask, conv)))
     })
     if (!run) return undefined
     const { summaryText, summarizer: _s, warnings, ...content } = run.content
@@ -164,7 +185,10 @@ export function createRunRequests(deps: RunRequestDeps) {
           signal
         }),
       content: {
-        messageRange: { firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? first.id, lastMessageId: last.id },
+        messageRange: {
+          firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? first.id,
+          lastMessageId: last.id
+        },
         compressionType: options.type === 'auto' ? 'auto' : 'manual',
         originalTokenCount: (conv.summary?.content.originalTokenCount ?? 0) + totalTokens(plan.toSummarize),
         messagesIncluded,
@@ -188,7 +212,12 @@ export function createRunRequests(deps: RunRequestDeps) {
    * `upgrade`: the model summary that replaces a quick one, as if the quick one had never been
    * (Undo goes back to what was before it).
    */
-  async function regenerateRun(conv: Conversation, active: Snapshot, focus?: string, upgrade = false): Promise<RunRequest> {
+  async function regenerateRun(
+    conv: Conversation,
+    active: Snapshot,
+    focus?: string,
+    upgrade = false
+  ): Promise<RunRequest> {
     const base = cascadeBase(db, active)
     const messages = await usage.engineMessagesInPages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
     await conv.loadHistory()

@@ -17,17 +17,42 @@ describe('compression against the real stack', () => {
       i++
       // The summarizer's calls (a long span is summarized in parts, each within the small model's
       // window) get real-looking summaries.
-      fake.script(Array.from({ length: 12 }, () => ({ for: 'summary' as const, reply: `## Context\nPlanning session ${i}.\n## Key Points\n- The codename is BLUE HERON.` })))
-      await turn(app, session.id, `Question ${i}: the codename is BLUE HERON; ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
+      fake.script(
+        Array.from({ length: 12 }, () => ({
+          for: 'summary' as const,
+          reply: `## Context\nPlanning session ${i}.\n## Key Points\n- The codename is BLUE HERON.`
+        }))
+      )
+      await turn(
+        app,
+        session.id,
+        `Question ${i}: the codename is BLUE HERON; ` + 'please elaborate on the plan. '.repeat(8),
+        LONG_REPLY(i)
+      )
       await app.services.compression.backgroundSettled(session.id)
       fake.reset()
     }
-    type Done = { snapshot: { id: string; content: Record<string, unknown>; cutoffSeq: number }; report: { type: string; messagesSummarized: number; tokensAfter: number; tokensBefore: number; background?: string; summarizer: string } }
+    type Done = {
+      snapshot: { id: string; content: Record<string, unknown>; cutoffSeq: number }
+      report: {
+        type: string
+        messagesSummarized: number
+        tokensAfter: number
+        tokensBefore: number
+        background?: string
+        summarizer: string
+      }
+    }
     const [quick, replaced] = events.filter((e) => e.event === 'compression.done').map((e) => e.payload as Done)
     const done = replaced!
     // The send did not wait for the model: a quick offline summary went in first, then the model's replaced it.
     expect(quick!.report).toMatchObject({ type: 'auto', background: 'writing', summarizer: 'extractive' })
-    expect(done.report).toMatchObject({ type: 'auto', background: 'replaced', summarizer: 'tiny-4k', tokensBefore: quick!.report.tokensBefore })
+    expect(done.report).toMatchObject({
+      type: 'auto',
+      background: 'replaced',
+      summarizer: 'tiny-4k',
+      tokensBefore: quick!.report.tokensBefore
+    })
     expect(done.snapshot.cutoffSeq).toBe(quick!.snapshot.cutoffSeq)
     expect(done.snapshot.content).toMatchObject({ restoresSnapshotId: null, baseSnapshotId: null })
     expect(done.report.type).toBe('auto')
@@ -68,8 +93,12 @@ describe('compression against the real stack', () => {
     expect(preview).toMatchObject({ totalMessages: 6, messagesToSummarize: 6, messagesKept: 0, summaryExists: false })
     expect(preview.estimatedTokensAfter).toBeLessThan(preview.tokensBefore + preview.targetSummaryTokens)
 
-    fake.script([{ reply: '## Context\nAPI design review.\n## Decisions and Outcomes\n- REST with cursor pagination.' }])
-    const { snapshot, report } = await app.services.compression.run(session.id, { focus: 'keep the API design decisions' })
+    fake.script([
+      { reply: '## Context\nAPI design review.\n## Decisions and Outcomes\n- REST with cursor pagination.' }
+    ])
+    const { snapshot, report } = await app.services.compression.run(session.id, {
+      focus: 'keep the API design decisions'
+    })
     expect(report).toMatchObject({ type: 'manual', messagesSummarized: 6, summarizer: 'tiny-4k', fellBack: false })
     expect(report.summaryPreview).toBe(snapshot.content.summaryText.slice(0, 200))
     expect(snapshot.content.focus).toBe('keep the API design decisions')
@@ -94,10 +123,19 @@ describe('compression against the real stack', () => {
     expect(prompt).toContain('FIRST SUMMARY: budgets were discussed.')
     expect(prompt).toContain('Second topic: hiring')
     expect(prompt).not.toContain('First topic: budgets')
-    expect(second.snapshot.content).toMatchObject({ restoresSnapshotId: first.snapshot.id, baseSnapshotId: first.snapshot.id, messagesIncluded: 4 })
+    expect(second.snapshot.content).toMatchObject({
+      restoresSnapshotId: first.snapshot.id,
+      baseSnapshotId: first.snapshot.id,
+      messagesIncluded: 4
+    })
     expect(second.snapshot.content.messageRange.firstMessageId).toBe(first.snapshot.content.messageRange.firstMessageId)
     const statuses = app.services.compression.snapshots(session.id).map((s) => [s.id, s.status])
-    expect(statuses).toEqual(expect.arrayContaining([[first.snapshot.id, 'superseded'], [second.snapshot.id, 'active']]))
+    expect(statuses).toEqual(
+      expect.arrayContaining([
+        [first.snapshot.id, 'superseded'],
+        [second.snapshot.id, 'active']
+      ])
+    )
     // Undo brings the first summary back.
     expect((await app.services.compression.undo(session.id)).active?.id).toBe(first.snapshot.id)
   })
@@ -110,7 +148,11 @@ describe('compression against the real stack', () => {
     fake.script([{ reply: 'VERSION TWO mentions port 5433' }])
     const two = await app.services.compression.regenerate(session.id)
     expect(two.snapshot.messageCutoffId).toBe(one.snapshot.messageCutoffId)
-    expect(two.snapshot.content).toMatchObject({ summaryText: 'VERSION TWO mentions port 5433', restoresSnapshotId: one.snapshot.id, messagesIncluded: 2 })
+    expect(two.snapshot.content).toMatchObject({
+      summaryText: 'VERSION TWO mentions port 5433',
+      restoresSnapshotId: one.snapshot.id,
+      messagesIncluded: 2
+    })
     expect(JSON.stringify(summaryRequests()[1]!.body)).toContain('Facts: the port is 5433')
     // The model's text, then the facts it left out (the port) as Details.
     const restored = (await app.services.compression.undo(session.id)).active?.content.summaryText
@@ -141,12 +183,17 @@ describe('compression against the real stack', () => {
     for (const version of [two, three]) {
       expect(version.report.messagesSummarized).toBe(2)
       expect(version.snapshot.messageCutoffId).toBe(one.snapshot.messageCutoffId)
-      expect(version.snapshot.content).toMatchObject({ baseSnapshotId: base.snapshot.id, messagesIncluded: 4, messageRange: one.snapshot.content.messageRange })
+      expect(version.snapshot.content).toMatchObject({
+        baseSnapshotId: base.snapshot.id,
+        messagesIncluded: 4,
+        messageRange: one.snapshot.content.messageRange
+      })
     }
     expect(three.snapshot.content.restoresSnapshotId).toBe(two.snapshot.id)
 
     // The model's text, without the Details list of facts it left out.
-    const undo = async () => (await app.services.compression.undo(session.id)).active?.content.summaryText?.split('\n\nDetails:')[0]
+    const undo = async () =>
+      (await app.services.compression.undo(session.id)).active?.content.summaryText?.split('\n\nDetails:')[0]
     expect(await undo()).toBe('CASCADE TWO')
     expect(await undo()).toBe('CASCADE ONE')
     expect(await undo()).toBe('BASE SUMMARY: budgets.')
@@ -164,7 +211,11 @@ describe('compression against the real stack', () => {
     fake.script([{ reply: 'OLD REGENERATED' }])
     const regenerated = await app.services.compression.regenerate(session.id)
     // Rewrite the three rows the way earlier versions stored them.
-    const legacy = { [base.snapshot.id]: null, [cascade.snapshot.id]: base.snapshot.id, [regenerated.snapshot.id]: cascade.snapshot.id }
+    const legacy = {
+      [base.snapshot.id]: null,
+      [cascade.snapshot.id]: base.snapshot.id,
+      [regenerated.snapshot.id]: cascade.snapshot.id
+    }
     for (const [id, previous] of Object.entries(legacy)) {
       app.database.sqlite
         .prepare(
@@ -178,7 +229,10 @@ describe('compression against the real stack', () => {
     expect(prompt).toContain('OLD BASE')
     expect(prompt).toContain('Second topic: hiring')
     expect(prompt).not.toContain('OLD CASCADE')
-    expect(again.snapshot.content).toMatchObject({ baseSnapshotId: base.snapshot.id, restoresSnapshotId: regenerated.snapshot.id })
+    expect(again.snapshot.content).toMatchObject({
+      baseSnapshotId: base.snapshot.id,
+      restoresSnapshotId: regenerated.snapshot.id
+    })
     const undo = async () => (await app.services.compression.undo(session.id)).active?.content.summaryText
     expect(await undo()).toBe('OLD REGENERATED')
     expect(await undo()).toBe('OLD CASCADE')
@@ -189,9 +243,15 @@ describe('compression against the real stack', () => {
     const { app, events, session } = open()
     await turn(app, session.id, 'hello', 'hi')
     fake.script([0, 1, 2].map(() => ({ fault: 'http500' as const })))
-    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/server error \(500\).*Retry/) })
+    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/server error \(500\).*Retry/)
+    })
     expect(app.services.compression.snapshots(session.id)).toEqual([])
-    expect(events.find((e) => e.event === 'compression.failed')?.payload).toMatchObject({ type: 'manual', code: 'unavailable' })
+    expect(events.find((e) => e.event === 'compression.failed')?.payload).toMatchObject({
+      type: 'manual',
+      code: 'unavailable'
+    })
   })
 
   it('cancels a running summary without writing one', async () => {
@@ -227,9 +287,15 @@ describe('compression against the real stack', () => {
 
   it('refuses to summarize when there is nothing new', async () => {
     const { app, session } = open()
-    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({ code: 'nothing_to_do', message: 'There is nothing new to summarize yet.' })
+    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({
+      code: 'nothing_to_do',
+      message: 'There is nothing new to summarize yet.'
+    })
     await expect(app.services.compression.undo(session.id)).rejects.toMatchObject({ code: 'nothing_to_do' })
     // Through the router, the renderer gets the same code to branch on.
-    expect(await app.router.call('compression.regenerate', { sessionId: session.id })).toMatchObject({ ok: false, error: { code: 'nothing_to_do' } })
+    expect(await app.router.call('compression.regenerate', { sessionId: session.id })).toMatchObject({
+      ok: false,
+      error: { code: 'nothing_to_do' }
+    })
   })
 })

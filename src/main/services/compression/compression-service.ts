@@ -1,6 +1,13 @@
 import type { CompressionPreview } from '../../../shared/contract'
 import { restoresSnapshotId, type Snapshot, type SummarizerKind } from '../../../shared/domain/snapshot'
-import { activeSummary, findSnapshot, insertSummary, listSnapshots, setSnapshotStatus, topicBoundaries } from '../../db/repositories/snapshots-repo'
+import {
+  activeSummary,
+  findSnapshot,
+  insertSummary,
+  listSnapshots,
+  setSnapshotStatus,
+  topicBoundaries
+} from '../../db/repositories/snapshots-repo'
 import { compressionTrigger } from '../../engine/trigger'
 import { AppError } from '../../../shared/app-error'
 import type { ServiceDeps } from '../service-deps'
@@ -55,7 +62,9 @@ export function createCompressionService(
 
   /** Model summaries apply to the rolling strategy with the model summarizer, when its provider can be reached. */
   const modelSummaries = (conv: Conversation) =>
-    settings.forChat(conv.session).summarizer === 'llm' && settings.forChat(conv.session).strategy === 'rolling' && providers.status(conv.spec.provider).ready
+    settings.forChat(conv.session).summarizer === 'llm' &&
+    settings.forChat(conv.session).strategy === 'rolling' &&
+    providers.status(conv.spec.provider).ready
 
   const prepared = createPreparedSummaries({
     db,
@@ -64,9 +73,15 @@ export function createCompressionService(
     conversation: (sessionId) => usage.conversation(sessionId),
     preparePercent(conv, trigger) {
       const s = settings.get()
-      if (!settings.forChat(conv.session).autoCompress || !modelSummaries(conv) || runner.running(conv.session.id)) return 0
+      if (!settings.forChat(conv.session).autoCompress || !modelSummaries(conv) || runner.running(conv.session.id))
+        return 0
       // A paid model writes ahead only for a chat in use: once its user starts the next message.
-      if (trigger === 'reply' && !s.prepareWhenIdle && isPaid(models.spec(conv.spec.provider, summarizationModelOf(settings, conv)))) return 0
+      if (
+        trigger === 'reply' &&
+        !s.prepareWhenIdle &&
+        isPaid(models.spec(conv.spec.provider, summarizationModelOf(settings, conv)))
+      )
+        return 0
       return s.prepareAtPercent
     },
     build: (conv) => rollingRun(conv, { type: 'auto', modelOnly: true }),
@@ -82,7 +97,8 @@ export function createCompressionService(
     const conv = usage.conversation(sessionId, options.beforeSeq)
     const { strategy } = settings.forChat(conv.session)
     let request: RunRequest | undefined
-    if (strategy !== 'rolling' && options.summarizer !== 'truncate') request = await strategyRun(conv, strategy, options)
+    if (strategy !== 'rolling' && options.summarizer !== 'truncate')
+      request = await strategyRun(conv, strategy, options)
     else {
       // A page at a time, so reading a long history does not hold up replies and requests.
       await conv.loadHistory()
@@ -112,7 +128,11 @@ export function createCompressionService(
         minimumTokens: settings.get().minimumTokens,
         summaryExists: !!conv.summary,
         warnings: plan.warnings,
-        ...summaryEstimate(deps, conv, { previousSummary: conv.summary?.content.summaryText, messages: plan.toSummarize, targetTokens: plan.targetSummaryTokens })
+        ...summaryEstimate(deps, conv, {
+          previousSummary: conv.summary?.content.summaryText,
+          messages: plan.toSummarize,
+          targetTokens: plan.targetSummaryTokens
+        })
       }
     },
 
@@ -151,7 +171,10 @@ export function createCompressionService(
             background.cancel(sessionId)
             return await runner.run(ready)
           } catch (err) {
-            log.warn('The prepared summary could not be used; summarizing now', err instanceof Error ? err.message : err)
+            log.warn(
+              'The prepared summary could not be used; summarizing now',
+              err instanceof Error ? err.message : err
+            )
           }
         }
         try {
@@ -179,7 +202,12 @@ export function createCompressionService(
       const stored = usage.conversation(sessionId)
       const conv = draft.trim() ? withDraft(stored, draft) : stored
       const { autoCompress: auto, strategy } = settings.forChat(conv.session)
-      const trigger = compressionTrigger({ contextTokens: conv.total(), compressibleTokens: conv.compressibleTokens(), budget: conv.budget, settings: settingsFor() })
+      const trigger = compressionTrigger({
+        contextTokens: conv.total(),
+        compressibleTokens: conv.compressibleTokens(),
+        budget: conv.budget,
+        settings: settingsFor()
+      })
       if (!auto || !trigger.compress) return undefined
       const beforeSeq = conv.pending ? conv.pending.seq : undefined
       const options: RunOptions = { type: 'auto', beforeSeq, summarizer: 'extractive' }

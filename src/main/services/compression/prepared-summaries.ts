@@ -68,7 +68,10 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
   const span = (request: RunRequest) => request.span!
 
   function stale(sessionId: string, entry: Entry, conv: Conversation): boolean {
-    return entry.baseId !== baseOf(conv) || lowestTouchedSince(deps.db, sessionId, entry.mark).lowest <= span(entry.request).lastSeq
+    return (
+      entry.baseId !== baseOf(conv) ||
+      lowestTouchedSince(deps.db, sessionId, entry.mark).lowest <= span(entry.request).lastSeq
+    )
   }
 
   function discard(sessionId: string): void {
@@ -92,7 +95,10 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
       const count = (failures.get(sessionId)?.count ?? 0) + 1
       const delay = delays[Math.min(count, delays.length) - 1] ?? 0
       failures.set(sessionId, { count, retryAt: deps.clock.now() + delay })
-      deps.log.warn('A summary prepared ahead could not be written; it is tried again later', err instanceof Error ? err.message : err)
+      deps.log.warn(
+        'A summary prepared ahead could not be written; it is tried again later',
+        err instanceof Error ? err.message : err
+      )
     }
     deps.changed(sessionId)
   }

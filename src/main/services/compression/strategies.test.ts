@@ -18,7 +18,13 @@ describe('the tiered and importance strategies in the real compression path', ()
   it('tiered: keeps every request within the window and stores topics and bulks that survive a restart', async () => {
     const dbFile = join(tempDir(), 'tiered.db')
     const app = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {} })
-    const result = await replayConversation(app, messages, { model: gpt4o, contextWindow: 4096, maxOutput: 512, summarizer: 'extractive', strategy: 'tiered' })
+    const result = await replayConversation(app, messages, {
+      model: gpt4o,
+      contextWindow: 4096,
+      maxOutput: 512,
+      summarizer: 'extractive',
+      strategy: 'tiered'
+    })
     expect(result.compressions).toBeGreaterThan(0)
     expect(result.overflows).toBe(0)
     expect(result.maxContextTokens).toBeLessThanOrEqual(result.budget.usable)
@@ -32,7 +38,9 @@ describe('the tiered and importance strategies in the real compression path', ()
     const reopened = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {} })
     const again = reopened.services.compression.active(result.sessionId).summary!
     expect(again.content.tiered).toEqual(active.content.tiered)
-    expect(reopened.services.compression.snapshots(result.sessionId).filter((s) => s.kind === 'topic').length).toBeGreaterThan(0)
+    expect(
+      reopened.services.compression.snapshots(result.sessionId).filter((s) => s.kind === 'topic').length
+    ).toBeGreaterThan(0)
     await reopened.close()
   })
 
@@ -53,9 +61,15 @@ describe('the tiered and importance strategies in the real compression path', ()
     await app.close()
   })
 
-  it('importance: compresses within the window and shows each turn\'s score in the full history', async () => {
+  it("importance: compresses within the window and shows each turn's score in the full history", async () => {
     const app = createApp({ dbFile: join(tempDir(), 'importance.db'), mode: 'browser', log: silentLogger, env: {} })
-    const result = await replayConversation(app, messages, { model: gpt4o, contextWindow: 4096, maxOutput: 512, summarizer: 'extractive', strategy: 'importance' })
+    const result = await replayConversation(app, messages, {
+      model: gpt4o,
+      contextWindow: 4096,
+      maxOutput: 512,
+      summarizer: 'extractive',
+      strategy: 'importance'
+    })
     expect(result.compressions).toBeGreaterThan(0)
     expect(result.overflows).toBe(0)
     expect(result.maxContextTokens).toBeLessThanOrEqual(result.budget.usable)
@@ -67,7 +81,10 @@ describe('the tiered and importance strategies in the real compression path', ()
     // A page of it carries the same scores (scored over the whole chat, once per change).
     const page = app.services.history.page(result.sessionId, { limit: 10 })
     expect(page.messages.map((m) => m.importance)).toEqual(history.messages.slice(-10).map((m) => m.importance))
-    await app.services.chat.append(result.sessionId, { role: 'user', parts: [{ type: 'text', text: 'A decision: we ship on 3 May with 12 people.' }] })
+    await app.services.chat.append(result.sessionId, {
+      role: 'user',
+      parts: [{ type: 'text', text: 'A decision: we ship on 3 May with 12 people.' }]
+    })
     const after = app.services.history.page(result.sessionId, { limit: 1 })
     expect(after.messages[0]!.importance).toBeDefined()
     await app.close()

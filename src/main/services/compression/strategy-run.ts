@@ -46,7 +46,10 @@ export async function planStrategyRun(options: {
   const fixed = pending ? conv.fixedTokens() : conv.fixedTokens() - (conv.pending?.tokens ?? 0)
   const autoRoom = Math.max(0, Math.floor(conv.budget.countedThreshold * AFTER_COMPRESSION_TARGET) - fixed)
   // By hand, with no retention given, the history is brought down to a quarter of its size.
-  const historyTokens = options.type === 'auto' ? autoRoom : Math.min(autoRoom, options.retentionOverride ?? Math.floor(totalTokens(all) / 4))
+  const historyTokens =
+    options.type === 'auto'
+      ? autoRoom
+      : Math.min(autoRoom, options.retentionOverride ?? Math.floor(totalTokens(all) / 4))
   const outcome = await options.decide({
     strategy: options.strategy,
     messages: all,
@@ -55,7 +58,10 @@ export async function planStrategyRun(options: {
     userBoundaries: [...options.userBoundaries]
   })
   const unchanged =
-    conv.summary && all[outcome.cutoffIndex] && all[outcome.cutoffIndex]!.seq <= conv.summary.cutoffSeq && outcome.summaryText === conv.summary.content.summaryText
+    conv.summary &&
+    all[outcome.cutoffIndex] &&
+    all[outcome.cutoffIndex]!.seq <= conv.summary.cutoffSeq &&
+    outcome.summaryText === conv.summary.content.summaryText
   if (outcome.cutoffIndex < 0 || unchanged) return undefined
   const covered = all.slice(0, outcome.cutoffIndex + 1)
   const retained = all.slice(outcome.cutoffIndex + 1)
@@ -82,9 +88,17 @@ export async function planStrategyRun(options: {
       retentionTokens: totalTokens(retained),
       contextTokensBefore: conv.contextTokens(),
       warnings: [],
-      ...(outcome.tiered ? { tiered: { topics: outcome.tiered.topics, bulks: outcome.tiered.bulks, role: 'history' as const } } : {}),
+      ...(outcome.tiered
+        ? { tiered: { topics: outcome.tiered.topics, bulks: outcome.tiered.bulks, role: 'history' as const } }
+        : {}),
       ...(outcome.importance
-        ? { importance: { kept: outcome.importance.kept, compressed: outcome.importance.compressed, dropped: outcome.importance.dropped } }
+        ? {
+            importance: {
+              kept: outcome.importance.kept,
+              compressed: outcome.importance.compressed,
+              dropped: outcome.importance.dropped
+            }
+          }
         : {})
     }
   }

@@ -37,17 +37,32 @@ describe('a long span and a summarization model with a small window', async () =
   const open = useTestApps()
 
   /** A gpt-4o chat of `turns` messages whose summaries a custom model with this window and max output writes. */
-  async function chatSummarizedBy(limits: { contextWindow: number; maxOutput: number }, turns: number, text: (i: number) => string) {
+  async function chatSummarizedBy(
+    limits: { contextWindow: number; maxOutput: number },
+    turns: number,
+    text: (i: number) => string
+  ) {
     const app = open({ env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
-    app.services.settings.update({ customModels: [{ provider: 'openai', id: 'small-sum', ...limits }], summarizationModel: 'small-sum' })
+    app.services.settings.update({
+      customModels: [{ provider: 'openai', id: 'small-sum', ...limits }],
+      summarizationModel: 'small-sum'
+    })
     const session = app.services.sessions.create()
     app.services.sessions.update(session.id, { provider: 'openai', modelId: 'gpt-4o', autoCompress: false })
-    for (let i = 0; i < turns; i++) await app.services.chat.append(session.id, { role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: text(i) }] })
+    for (let i = 0; i < turns; i++)
+      await app.services.chat.append(session.id, {
+        role: i % 2 ? 'assistant' : 'user',
+        parts: [{ type: 'text', text: text(i) }]
+      })
     return { app, session }
   }
 
   it('is summarized in parts, each request within that window, each folding the summary so far in', async () => {
-    const { app, session } = await chatSummarizedBy({ contextWindow: 2048, maxOutput: 512 }, 30, (i) => `Turn ${i}: ` + `the shed ${i} code is ${1000 + i}. `.repeat(12))
+    const { app, session } = await chatSummarizedBy(
+      { contextWindow: 2048, maxOutput: 512 },
+      30,
+      (i) => `Turn ${i}: ` + `the shed ${i} code is ${1000 + i}. `.repeat(12)
+    )
     const before = fake.requests.length
     fake.script(Array.from({ length: 40 }, (_, i) => ({ reply: `PART ${i + 1}.` })))
     const { snapshot } = await app.services.compression.run(session.id, { summarizer: 'llm', retentionOverride: 1 })
@@ -63,14 +78,22 @@ describe('a long span and a summarization model with a small window', async () =
   })
 
   it('fills each request to a 4,096 window, asks for at most the max output, and says the requests and their progress first', async () => {
-    const { app, session } = await chatSummarizedBy({ contextWindow: 4096, maxOutput: 1024 }, 120, (i) => `Turn ${i}: ` + `the lighthouse ${i} keeper logged ${1000 + i} gulls. `.repeat(20))
+    const { app, session } = await chatSummarizedBy(
+      { contextWindow: 4096, maxOutput: 1024 },
+      120,
+      (i) => `Turn ${i}: ` + `the lighthouse ${i} keeper logged ${1000 + i} gulls. `.repeat(20)
+    )
     const preview = await app.services.compression.preview(session.id, 0)
     expect(preview.summarizationModel).toBe('small-sum')
     const events: Array<{ event: string; payload: unknown }> = []
     app.events.subscribe((e) => events.push(e))
     const before = fake.requests.length
     // Summaries about as long as asked for, as a model writes them.
-    fake.script(Array.from({ length: 100 }, (_, i) => ({ reply: `PART ${i + 1}. ` + 'The keeper counted the gulls. '.repeat(120) })))
+    fake.script(
+      Array.from({ length: 100 }, (_, i) => ({
+        reply: `PART ${i + 1}. ` + 'The keeper counted the gulls. '.repeat(120)
+      }))
+    )
     await app.services.compression.run(session.id, { summarizer: 'llm', retentionOverride: 0 })
     const parts = fake.requests.slice(before).filter((r) => r.inputTokens !== undefined)
 
@@ -78,7 +101,9 @@ describe('a long span and a summarization model with a small window', async () =
     expect(parts.length).toBeGreaterThan(1)
     expect(parts.length).toBeLessThanOrEqual(preview.summaryRequests)
     expect(parts.length).toBeGreaterThan(preview.summaryRequests / 2)
-    const asked = parts.map((r) => (r.body as { max_tokens?: number; max_output_tokens?: number; max_completion_tokens?: number }))
+    const asked = parts.map(
+      (r) => r.body as { max_tokens?: number; max_output_tokens?: number; max_completion_tokens?: number }
+    )
     for (const [i, r] of parts.entries()) {
       const max = asked[i]!.max_output_tokens ?? asked[i]!.max_completion_tokens ?? asked[i]!.max_tokens
       expect(max).toBeLessThanOrEqual(1024)
@@ -87,7 +112,9 @@ describe('a long span and a summarization model with a small window', async () =
     // Filled once the first reply said what the server counts: every later part but the last carries
     // over two thirds of the window (the old sizing sent ~300 tokens of transcript).
     for (const r of parts.slice(1, -1)) expect(r.inputTokens!).toBeGreaterThan(2730)
-    const progress = events.filter((e) => e.event === 'compression.progress').map((e) => (e.payload as { part?: { done: number; total: number } }).part)
+    const progress = events
+      .filter((e) => e.event === 'compression.progress')
+      .map((e) => (e.payload as { part?: { done: number; total: number } }).part)
     expect(progress.filter((p) => p).map((p) => p!.done)).toEqual(parts.map((_, i) => i))
     expect(progress.at(-1)).toBeUndefined() // the last part streams its text
     expect(progress.filter((p) => p).at(-1)!.total).toBe(parts.length)

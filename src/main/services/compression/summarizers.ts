@@ -98,13 +98,19 @@ interface PromptShape {
  * counted token), less the prompt around them (counted).
  */
 function promptRoom(limits: SummarizerLimits, request: PromptShape, scale = limits.countScale ?? 1): number {
-  const server = limits.contextWindow - replyTokens(request.targetTokens, limits) - Math.ceil(limits.contextWindow * WINDOW_MARGIN)
+  const server =
+    limits.contextWindow - replyTokens(request.targetTokens, limits) - Math.ceil(limits.contextWindow * WINDOW_MARGIN)
   return Math.floor(server / scale) - promptTokens(request) - FRAMING_TOKENS
 }
 
 /** The system prompt and the user prompt around the transcript and the summary folded in. */
 function promptTokens(request: PromptShape): number {
-  const frame = summaryPrompt({ previousSummary: ' ', transcript: '', targetTokens: request.targetTokens, focus: request.focus })
+  const frame = summaryPrompt({
+    previousSummary: ' ',
+    transcript: '',
+    targetTokens: request.targetTokens,
+    focus: request.focus
+  })
   return request.countTokens(SUMMARY_SYSTEM_PROMPT) + request.countTokens(frame)
 }
 
@@ -119,7 +125,10 @@ const roomBeside = (room: number, summaryTokens: number) => Math.max(MIN_ROOM, r
  * summary and the target (the summary so far is about the target once a part is written).
  */
 function messageCap(room: number, request: PromptShape & { previousSummary?: string }): number {
-  return Math.max(32, Math.floor(roomBeside(room, Math.max(request.countTokens(request.previousSummary ?? ''), request.targetTokens)) / 2))
+  return Math.max(
+    32,
+    Math.floor(roomBeside(room, Math.max(request.countTokens(request.previousSummary ?? ''), request.targetTokens)) / 2)
+  )
 }
 
 interface TranscriptEntry {
@@ -131,7 +140,11 @@ interface TranscriptEntry {
  * Each message as a transcript line and what it costs, by stored counts (no re-tokenizing); a
  * message larger than `cap` is cut in the middle (only those, and messages never counted, are counted).
  */
-async function transcriptEntries(messages: readonly EngineMessage[], cap: number, countTokens: CountTokens): Promise<TranscriptEntry[]> {
+async function transcriptEntries(
+  messages: readonly EngineMessage[],
+  cap: number,
+  countTokens: CountTokens
+): Promise<TranscriptEntry[]> {
   const entries: TranscriptEntry[] = []
   for (const [i, m] of messages.entries()) {
     // Each text is read from the database on first use: a long span is read with the event loop free now and then.
@@ -161,7 +174,11 @@ function packParts(sizes: readonly number[], first: number, later: number): numb
 }
 
 /** Splits the messages into runs whose transcript fits `room` tokens each (a message over half of it is cut). */
-export async function transcriptChunks(messages: readonly EngineMessage[], room: number, countTokens: CountTokens): Promise<string[][]> {
+export async function transcriptChunks(
+  messages: readonly EngineMessage[],
+  room: number,
+  countTokens: CountTokens
+): Promise<string[][]> {
   const entries = await transcriptEntries(messages, Math.max(32, Math.floor(room / 2)), countTokens)
   let start = 0
   return packParts(
@@ -183,16 +200,26 @@ export interface SummaryRunSize {
  * from stored counts: the parts `llmSummary` sends when each summary so far is about the target
  * long, each with its prompt and the summary it folds in, and a reply of about the target each.
  */
-export function summaryRunSize(messages: readonly EngineMessage[], limits: SummarizerLimits, request: PromptShape & { previousSummary?: string }): SummaryRunSize {
+export function summaryRunSize(
+  messages: readonly EngineMessage[],
+  limits: SummarizerLimits,
+  request: PromptShape & { previousSummary?: string }
+): SummaryRunSize {
   const room = promptRoom(limits, request)
   const cap = messageCap(room, request)
-  const sizes = messages.map((m) => Math.min(cap, m.tokens > 0 ? m.tokens : request.countTokens(transcriptLine(m.role, m.text))))
+  const sizes = messages.map((m) =>
+    Math.min(cap, m.tokens > 0 ? m.tokens : request.countTokens(transcriptLine(m.role, m.text)))
+  )
   const previous = request.countTokens(request.previousSummary ?? '')
   const requests = packParts(sizes, roomBeside(room, previous), roomBeside(room, request.targetTokens)).length
   const prompt = promptTokens(request)
   const transcript = sizes.reduce((sum, n) => sum + n, 0)
   const folded = previous + (requests - 1) * request.targetTokens
-  return { requests, inputTokens: requests * prompt + transcript + folded, outputTokens: requests * request.targetTokens }
+  return {
+    requests,
+    inputTokens: requests * prompt + transcript + folded,
+    outputTokens: requests * request.targetTokens
+  }
 }
 
 /**
@@ -231,7 +258,13 @@ export async function llmSummary(
     start = end
     const last = start >= entries.length
     // The parts still to come, sized as the estimate sizes them: the total firms up as they go.
-    const total = done + 1 + (last ? 0 : packParts(sizes.slice(start), roomBeside(room, request.targetTokens), roomBeside(room, request.targetTokens)).length)
+    const total =
+      done +
+      1 +
+      (last
+        ? 0
+        : packParts(sizes.slice(start), roomBeside(room, request.targetTokens), roomBeside(room, request.targetTokens))
+            .length)
     if (total > 1) request.onPart?.(done, total)
     const result = await streamReply({
       model: request.model,
@@ -239,7 +272,12 @@ export async function llmSummary(
       messages: [
         {
           role: 'user',
-          content: summaryPrompt({ previousSummary: summary, transcript: lines.join('\n'), targetTokens: request.targetTokens, focus: request.focus })
+          content: summaryPrompt({
+            previousSummary: summary,
+            transcript: lines.join('\n'),
+            targetTokens: request.targetTokens,
+            focus: request.focus
+          })
         }
       ],
       maxOutputTokens: replyTokens(request.targetTokens, request.limits),

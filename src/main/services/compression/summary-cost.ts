@@ -4,7 +4,11 @@ import type { ModelSpec } from '../../models/catalog'
  * What a model summary costs in US dollars, from the catalog's prices; null where the model's
  * prices are unknown (local and custom models). Free models (price 0) cost 0.
  */
-export function summaryCostUsd(spec: Pick<ModelSpec, 'pricePerMTokInput' | 'pricePerMTokOutput'>, inputTokens: number, outputTokens: number): number | null {
+export function summaryCostUsd(
+  spec: Pick<ModelSpec, 'pricePerMTokInput' | 'pricePerMTokOutput'>,
+  inputTokens: number,
+  outputTokens: number
+): number | null {
   if (spec.pricePerMTokInput === null || spec.pricePerMTokOutput === null) return null
   return (inputTokens * spec.pricePerMTokInput + outputTokens * spec.pricePerMTokOutput) / 1_000_000
 }

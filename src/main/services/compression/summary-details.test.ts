@@ -14,7 +14,10 @@ describe('a model summary that drops facts', () => {
     const session = app.services.sessions.create()
     app.services.sessions.update(session.id, { provider: 'openai', modelId: 'gpt-4o' })
     const turns: Array<[string, string]> = [
-      ['Book the ferry to Skye for 14 June 2024, please.', 'Booked: it leaves Mallaig at 07:10, seats 14A and 14B, £86 in total.'],
+      [
+        'Book the ferry to Skye for 14 June 2024, please.',
+        'Booked: it leaves Mallaig at 07:10, seats 14A and 14B, £86 in total.'
+      ],
       ['My cousin Ailsa Brodie meets us in Portree.', 'Noted, I will tell the driver to wait for Ailsa Brodie.'],
       ['The hotel confirmation number is HX-5521.', 'Saved HX-5521 with the booking.']
     ]

@@ -34,11 +34,22 @@ function neutral(timestamp: string): Omit<SummaryContent, 'summaryText' | 'messa
  * The tiered run's sealed-topic summaries and bulk archives as `topic` / `bulk` snapshots (ADR 033),
  * each linked to the summary snapshot of its run.
  */
-export function tierSnapshotRows(outcome: StrategyOutcome, all: readonly EngineMessage[], summaryId: string, timestamp: string): TierSnapshotRow[] {
+export function tierSnapshotRows(
+  outcome: StrategyOutcome,
+  all: readonly EngineMessage[],
+  summaryId: string,
+  timestamp: string
+): TierSnapshotRow[] {
   if (!outcome.tiered) return []
   const bySeq = new Map(all.map((m) => [m.seq, m]))
   const rows: TierSnapshotRow[] = []
-  const add = (kind: 'topic' | 'bulk', range: { firstSeq: number; lastSeq: number }, text: string, tokens: number, merged: number) => {
+  const add = (
+    kind: 'topic' | 'bulk',
+    range: { firstSeq: number; lastSeq: number },
+    text: string,
+    tokens: number,
+    merged: number
+  ) => {
     const first = bySeq.get(range.firstSeq)
     const last = bySeq.get(range.lastSeq)
     if (!first || !last) return
@@ -59,7 +70,8 @@ export function tierSnapshotRows(outcome: StrategyOutcome, all: readonly EngineM
       }
     })
   }
-  for (const t of outcome.tiered.topics) if (t.summary !== undefined) add('topic', t, t.summary, t.summaryTokens ?? 0, 0)
+  for (const t of outcome.tiered.topics)
+    if (t.summary !== undefined) add('topic', t, t.summary, t.summaryTokens ?? 0, 0)
   for (const b of outcome.tiered.bulks) add('bulk', b, b.summary, b.tokens, b.topicIds.length)
   return rows
 }

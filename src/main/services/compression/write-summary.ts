@@ -97,14 +97,26 @@ export function summaryEstimate(
   request: Pick<SummaryRequest, 'previousSummary' | 'messages' | 'targetTokens'>
 ): SummaryEstimate {
   const { summarizer, strategy } = settings.get()
-  if (summarizer !== 'llm' || (conv.session.strategy ?? strategy) !== 'rolling' || !providers.status(conv.spec.provider).ready) {
+  if (
+    summarizer !== 'llm' ||
+    (conv.session.strategy ?? strategy) !== 'rolling' ||
+    !providers.status(conv.spec.provider).ready
+  ) {
     return { summaryRequests: 0, summarizationModel: null, estimatedCostUsd: null }
   }
   const modelId = summarizationModelOf(settings, conv)
   const spec = models.spec(conv.spec.provider, modelId)
   const targetTokens = summaryTargetFor(request.targetTokens, spec)
-  const size = summaryRunSize(request.messages, limitsOf(spec, conv), { ...request, targetTokens, countTokens: (text) => conv.summaryTokensOf(text) })
-  return { summaryRequests: size.requests, summarizationModel: modelId, estimatedCostUsd: summaryCostUsd(spec, size.inputTokens, size.outputTokens) }
+  const size = summaryRunSize(request.messages, limitsOf(spec, conv), {
+    ...request,
+    targetTokens,
+    countTokens: (text) => conv.summaryTokensOf(text)
+  })
+  return {
+    summaryRequests: size.requests,
+    summarizationModel: modelId,
+    estimatedCostUsd: summaryCostUsd(spec, size.inputTokens, size.outputTokens)
+  }
 }
 
 /**
@@ -113,7 +125,11 @@ export function summaryEstimate(
  * the same one.
  */
 function limitsOf(spec: SummarizerLimits & { tokenizer: string }, conv: Conversation): SummarizerLimits {
-  return { contextWindow: spec.contextWindow, maxOutput: spec.maxOutput, countScale: spec.tokenizer === conv.spec.tokenizer ? 1 : UNKNOWN_COUNT_SCALE }
+  return {
+    contextWindow: spec.contextWindow,
+    maxOutput: spec.maxOutput,
+    countScale: spec.tokenizer === conv.spec.tokenizer ? 1 : UNKNOWN_COUNT_SCALE
+  }
 }
 
 /** Writes the summary with whichever summarizer applies. */
@@ -122,7 +138,13 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
   const countTokens = (text: string) => conv.summaryTokensOf(text)
   const base = { ...request, countTokens }
   const kind = options.summarizer ?? settings.get().summarizer
-  if (kind === 'truncate') return { text: truncationMarkerSummary(base, request.messagesIncluded), summarizer: 'truncate', fellBack: false, warnings: [] }
+  if (kind === 'truncate')
+    return {
+      text: truncationMarkerSummary(base, request.messagesIncluded),
+      summarizer: 'truncate',
+      fellBack: false,
+      warnings: []
+    }
   const offline = (): Promise<string> | string =>
     options.extractive
       ? options.extractive.summarize(
@@ -143,7 +165,8 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
   const provider = conv.spec.provider
   const modelId = summarizationModelOf(settings, conv)
   const fallback = async (why: string): Promise<WrittenSummary> => {
-    if (options.onModelFailure === 'throw') throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
+    if (options.onModelFailure === 'throw')
+      throw new AppError('unavailable', `${why} Retry, or choose the offline extractive summarizer.`)
     log.warn(`Auto-compression falls back to the extractive summarizer: ${why}`)
     return {
       text: await offline(),
@@ -152,7 +175,8 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
       warnings: [`${why} An offline extractive summary was used instead; the model will be tried again next time.`]
     }
   }
-  if (!providers.status(provider).ready) return fallback(`No ${provider} key is set for the summarization model ${modelId}.`)
+  if (!providers.status(provider).ready)
+    return fallback(`No ${provider} key is set for the summarization model ${modelId}.`)
   const summarizerSpec = models.spec(provider, modelId)
   const model = createLanguageModel(providers.connection(provider), modelId)
   // A summary the summarization model can write: within its window and its max output.
@@ -168,7 +192,8 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
       retry: options.retry,
       now: () => options.clock.now(),
       onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta }),
-      onPart: (done, total) => emit('compression.progress', { sessionId: conv.session.id, delta: '', part: { done, total } })
+      onPart: (done, total) =>
+        emit('compression.progress', { sessionId: conv.session.id, delta: '', part: { done, total } })
     })
   try {
     let text = await run(request.targetTokens)
@@ -183,14 +208,24 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
     }
     // The names, numbers and dates the model left out come back as a short Details list, within budget.
     // Every sentence of the span is read and checked: off the main thread where there is one.
-    const details = { spec: conv.spec, summary: text, targetTokens: request.targetTokens, previousSummary: request.previousSummary, messages: request.messages }
+    const details = {
+      spec: conv.spec,
+      summary: text,
+      targetTokens: request.targetTokens,
+      previousSummary: request.previousSummary,
+      messages: request.messages
+    }
     text = options.extractive
       ? await options.extractive.details(details, signal)
       : runDetailsJob({ ...details, messages: request.messages.map((m) => ({ role: m.role, text: m.text })) })
     // Estimated from stored counts: every part's prompt, transcript and the summary it folded in.
     const targetTokens = summaryTargetFor(request.targetTokens, summarizerSpec)
     const size = summaryRunSize(request.messages, limitsOf(summarizerSpec, conv), { ...base, targetTokens })
-    const costUsd = summaryCostUsd(summarizerSpec, size.inputTokens, size.outputTokens - targetTokens + countTokens(text))
+    const costUsd = summaryCostUsd(
+      summarizerSpec,
+      size.inputTokens,
+      size.outputTokens - targetTokens + countTokens(text)
+    )
     return { text, summarizer: modelId, fellBack: false, warnings, costUsd }
   } catch (err) {
     if (signal.aborted) throw cancelledError()

@@ -32,7 +32,9 @@ describe("a chat's own context window", () => {
     const app = open()
     const session = app.services.sessions.create()
     app.services.sessions.update(session.id, { contextWindow: 4096 })
-    expect(() => app.services.sessions.update(session.id, { maxOutput: 3000 })).toThrow('The reply can reserve at most half of the context window.')
+    expect(() => app.services.sessions.update(session.id, { maxOutput: 3000 })).toThrow(
+      'The reply can reserve at most half of the context window.'
+    )
     expect(app.services.sessions.get(session.id)).toMatchObject({ contextWindow: 4096, maxOutput: null })
   })
 
@@ -44,7 +46,12 @@ describe("a chat's own context window", () => {
       parts: [{ type: 'text' as const, text: `Turn ${i}: the crate for aisle ${i} holds ${i * 7} bolts. `.repeat(8) }]
     }))
     const spec = app.services.models.spec('openai', 'gpt-4o')
-    const result = await replayConversation(app, messages, { model: spec, contextWindow: 3000, maxOutput: 500, summarizer: 'extractive' })
+    const result = await replayConversation(app, messages, {
+      model: spec,
+      contextWindow: 3000,
+      maxOutput: 500,
+      summarizer: 'extractive'
+    })
     expect(app.services.usage.context(result.sessionId).budget).toMatchObject({ window: 3000, reservedOutput: 500 })
     expect(app.services.settings.get().customModels).toEqual([])
   })

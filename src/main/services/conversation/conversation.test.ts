@@ -11,19 +11,32 @@ describe('the conversation a request reads', () => {
   async function longChat(turns: number) {
     const app = openApp()
     // A 4k window: a request carries a few dozen of these messages at most.
-    app.services.settings.update({ customModels: [{ provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 }] })
+    app.services.settings.update({
+      customModels: [{ provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 }]
+    })
     const session = app.services.sessions.create()
     app.services.sessions.update(session.id, { provider: 'openai', modelId: 'tiny-4k', systemPrompt: 'Be brief.' })
     for (let i = 0; i < turns; i++) {
-      await app.services.chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: `Question ${i}: what about item ${i}? ` + 'context '.repeat(i % 7) }] })
+      await app.services.chat.append(session.id, {
+        role: 'user',
+        parts: [{ type: 'text', text: `Question ${i}: what about item ${i}? ` + 'context '.repeat(i % 7) }]
+      })
       if (i % 5 === 4) {
         // A tool exchange whose call and result must travel together.
         const call: MessagePart = { type: 'tool-call', toolCallId: `call-${i}`, toolName: 'lookup', input: { item: i } }
-        const result: MessagePart = { type: 'tool-result', toolCallId: `call-${i}`, toolName: 'lookup', output: { found: `item ${i} `.repeat(40) } }
+        const result: MessagePart = {
+          type: 'tool-result',
+          toolCallId: `call-${i}`,
+          toolName: 'lookup',
+          output: { found: `item ${i} `.repeat(40) }
+        }
         await app.services.chat.append(session.id, { role: 'assistant', parts: [call] })
         await app.services.chat.append(session.id, { role: 'tool', parts: [result] })
       }
-      await app.services.chat.append(session.id, { role: 'assistant', parts: [{ type: 'text', text: `Answer ${i}. ` + 'detail '.repeat(20) }] })
+      await app.services.chat.append(session.id, {
+        role: 'assistant',
+        parts: [{ type: 'text', text: `Answer ${i}. ` + 'detail '.repeat(20) }]
+      })
     }
     await app.services.chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: 'And the last one?' }] })
     return { app, sessionId: session.id }
@@ -59,7 +72,15 @@ describe('the conversation a request reads', () => {
     expect(await other).toBe(false)
     const paged = await reading
     expect(atOnce.length).toBeGreaterThan(1000)
-    const shape = (m: (typeof atOnce)[number]) => ({ id: m.id, seq: m.seq, role: m.role, tokens: m.tokens, text: m.text, calls: m.toolCallIds, results: m.toolResultIds })
+    const shape = (m: (typeof atOnce)[number]) => ({
+      id: m.id,
+      seq: m.seq,
+      role: m.role,
+      tokens: m.tokens,
+      text: m.text,
+      calls: m.toolCallIds,
+      results: m.toolResultIds
+    })
     expect(paged.map(shape)).toEqual(atOnce.map(shape))
   })
 
@@ -75,7 +96,10 @@ describe('the conversation a request reads', () => {
     const meter = () => app.services.usage.context(sessionId).tokens
     expect(meter()).toBe(stored())
     const before = meter()
-    await app.services.chat.append(sessionId, { role: 'assistant', parts: [{ type: 'text', text: 'One more answer.' }] })
+    await app.services.chat.append(sessionId, {
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'One more answer.' }]
+    })
     expect(meter()).toBeGreaterThan(before)
     expect(meter()).toBe(stored())
     await app.services.compression.run(sessionId, { summarizer: 'extractive', retentionOverride: 200 })

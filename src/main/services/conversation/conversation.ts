@@ -3,7 +3,14 @@ import type { Session } from '../../../shared/domain/session'
 import { thresholdSetting, type Settings } from '../../../shared/domain/settings'
 import type { Snapshot } from '../../../shared/domain/snapshot'
 import type { Db } from '../../db/client'
-import { findMessage, findMessages, listHistoryHeads, listHistoryHeadsPage, newestSeq, type MessageHead } from '../../db/repositories/messages-repo'
+import {
+  findMessage,
+  findMessages,
+  listHistoryHeads,
+  listHistoryHeadsPage,
+  newestSeq,
+  type MessageHead
+} from '../../db/repositories/messages-repo'
 import { activeSummary } from '../../db/repositories/snapshots-repo'
 import { computeBudget, providerTokens, type Budget, type Calibration } from '../../engine/budget'
 import { LARGE_MESSAGE_SHARE, SUMMARY_PREFIX } from '../../engine/build-context'
@@ -109,7 +116,7 @@ export function createConversationReader(deps: ConversationReaderDeps) {
   async function fullHistoryInPages(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number) {
     const upto = Math.min(beforeSeq, newestSeq(db, session.id) + 1)
     const history = historyBuilder(session, spec)
-    for (let cursor = afterSeq; ; ) {
+    for (let cursor = afterSeq; ;) {
       const page = listHistoryHeadsPage(db, session.id, cursor, upto, HISTORY_PAGE)
       history.add(page)
       if (page.length < HISTORY_PAGE) break
@@ -128,7 +135,10 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       const index = indexOf.get(id)
       if (index === undefined) return rows.get(id) ?? findMessage(db, id)!
       if (!rows.has(id)) {
-        const batch = heads.slice(Math.max(0, index - 255), index + 257).map((h) => h.id).filter((x) => !rows.has(x))
+        const batch = heads
+          .slice(Math.max(0, index - 255), index + 257)
+          .map((h) => h.id)
+          .filter((x) => !rows.has(x))
         for (const [k, v] of findMessages(db, batch)) rows.set(k, v)
       }
       return rows.get(id)!
@@ -159,13 +169,20 @@ export function createConversationReader(deps: ConversationReaderDeps) {
    * The newest heads back from `beforeSeq` until they fill `room` (each counted at most at the
    * context builder's large-message cap), plus the calls of any tool results among them.
    */
-  function newestUntilFull(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number, room: number, rowOf: (id: string) => ChatMessage) {
+  function newestUntilFull(
+    session: Session,
+    spec: ModelSpec,
+    afterSeq: number,
+    beforeSeq: number,
+    room: number,
+    rowOf: (id: string) => ChatMessage
+  ) {
     const cap = Math.floor(room * LARGE_MESSAGE_SHARE)
     const taken: EngineMessage[] = []
     const openResults = new Set<string>()
     let filled = 0
     const walk = tail.newest(session.id, afterSeq, beforeSeq)
-    for (let done = false; !done; ) {
+    for (let done = false; !done;) {
       const heads: MessageHead[] = []
       for (let next = walk.next(); !next.done; next = walk.next()) if (heads.push(next.value) === WALK_PAGE) break
       done = heads.length < WALK_PAGE
@@ -219,7 +236,9 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     let tailIds: string[] = []
     const rowOf = (id: string): ChatMessage => {
       if (full) return full.rowOf(id)
-      if (!tailRows.has(id)) for (const [k, v] of tail.rows(sessionId, [id, ...tailIds.filter((x) => !tailRows.has(x) && x !== id)])) tailRows.set(k, v)
+      if (!tailRows.has(id))
+        for (const [k, v] of tail.rows(sessionId, [id, ...tailIds.filter((x) => !tailRows.has(x) && x !== id)]))
+          tailRows.set(k, v)
       return tailRows.get(id) ?? findMessage(db, id)!
     }
     let newest: EngineMessage[] | undefined
@@ -227,7 +246,8 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       const first = tail.newest(sessionId, afterSeq, beforeSeq).next()
       return first.done ? [] : [first.value]
     }
-    const readNewest = () => (newest ??= full ? full.messages.slice(-1) : countHeads(newestHead(), spec, rowOf).messages)
+    const readNewest = () =>
+      (newest ??= full ? full.messages.slice(-1) : countHeads(newestHead(), spec, rowOf).messages)
     const pendingOf = () => (readNewest()[0]?.role === 'user' ? readNewest()[0] : undefined)
     const total = (extraTokens = 0) => systemTokens + summaryTokens + totals.tokens + overheadTokens + extraTokens
 
@@ -237,7 +257,12 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       budget,
       thresholdSetting: threshold,
       exact: totals.exact,
-      counter: totals.counters.size === 1 ? [...totals.counters][0]! : totals.counters.size === 0 ? localCounterFor(spec) : 'mixed',
+      counter:
+        totals.counters.size === 1
+          ? [...totals.counters][0]!
+          : totals.counters.size === 0
+            ? localCounterFor(spec)
+            : 'mixed',
       summary,
       summaryTokens,
       systemTokens,
@@ -264,7 +289,8 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       },
       total,
       contextTokens: (extraTokens = 0) => providerTokens(budget, total(extraTokens)),
-      totalAfter: (coveredTokens: number, newSummaryTokens: number) => total() - summaryTokens - coveredTokens + newSummaryTokens,
+      totalAfter: (coveredTokens: number, newSummaryTokens: number) =>
+        total() - summaryTokens - coveredTokens + newSummaryTokens,
       cost: (counted: number) => providerTokens(budget, counted),
       compressibleTokens: () => summaryTokens + totals.tokens - (pendingOf()?.tokens ?? 0),
       fixedTokens: () => systemTokens + (pendingOf()?.tokens ?? 0) + overheadTokens,

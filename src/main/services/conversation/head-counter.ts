@@ -66,7 +66,10 @@ export function createHeadCounter(db: Db, tail: MessageTailCache) {
     const known = ratios.get(key)
     if (known !== undefined) return known
     const sample = staleCounted(db, session.id, countersFor(spec), RATIO_SAMPLE).filter((s) => s.tokenCount !== null)
-    const rows = findMessages(db, sample.map((s) => s.id))
+    const rows = findMessages(
+      db,
+      sample.map((s) => s.id)
+    )
     let stored = 0
     let counted = 0
     for (const s of sample) {
@@ -85,9 +88,16 @@ export function createHeadCounter(db: Db, tail: MessageTailCache) {
    * Heads as engine messages: stored counts where they fit the model; where not, counted locally,
    * or (`ratio`, for a whole history) the stored count scaled to the model's tokenizer.
    */
-  function countHeads(heads: readonly MessageHead[], spec: ModelSpec, rowOf: (id: string) => ChatMessage, ratio?: number) {
+  function countHeads(
+    heads: readonly MessageHead[],
+    spec: ModelSpec,
+    rowOf: (id: string) => ChatMessage,
+    ratio?: number
+  ) {
     const scale = (h: MessageHead) => ratio !== undefined && h.tokenCount !== null && !fitsCounter(h.tokenCounter, spec)
-    const staleIds = heads.filter((h) => !scale(h) && (h.tokenCount === null || !fitsCounter(h.tokenCounter, spec))).map((h) => h.id)
+    const staleIds = heads
+      .filter((h) => !scale(h) && (h.tokenCount === null || !fitsCounter(h.tokenCounter, spec)))
+      .map((h) => h.id)
     const stale = staleIds.length ? findMessages(db, staleIds) : new Map<string, ChatMessage>()
     const counters = new Set<string>()
     let exact = true

@@ -3,12 +3,22 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { useTestApps } from '../../../../test/support/test-apps'
 import { restoreVersion, setAsideFrom } from '../../db/repositories/message-versions-repo'
-import { appendMessage, findMessages, listMessages, listNewestHistoryHeads, updateMessage } from '../../db/repositories/messages-repo'
+import {
+  appendMessage,
+  findMessages,
+  listMessages,
+  listNewestHistoryHeads,
+  updateMessage
+} from '../../db/repositories/messages-repo'
 import { createMessageTailCache } from './message-tail-cache'
 
 /** What a chat goes through between two requests. */
 const write = fc.oneof(
-  fc.record({ kind: fc.constant('append' as const), role: fc.constantFrom('user' as const, 'assistant' as const), streaming: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('append' as const),
+    role: fc.constantFrom('user' as const, 'assistant' as const),
+    streaming: fc.boolean()
+  }),
   fc.record({ kind: fc.constant('finish' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('recount' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('fail' as const), at: fc.nat() }),
@@ -17,7 +27,10 @@ const write = fc.oneof(
   fc.record({ kind: fc.constant('other-connection' as const), at: fc.nat() })
 )
 const request = fc.record({ after: fc.nat({ max: 80 }), before: fc.option(fc.nat({ max: 90 }), { nil: undefined }) })
-const step = fc.record({ writes: fc.array(write, { maxLength: 6 }), requests: fc.array(request, { minLength: 1, maxLength: 3 }) })
+const step = fc.record({
+  writes: fc.array(write, { maxLength: 6 }),
+  requests: fc.array(request, { minLength: 1, maxLength: 3 })
+})
 
 describe('the kept newest end of a chat', () => {
   const openApp = useTestApps()
@@ -27,54 +40,62 @@ describe('the kept newest end of a chat', () => {
     const { db } = app.database
     let n = 0
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 60 }), (steps, initial) => {
-        const sessionId = app.services.sessions.create(`chat ${n++}`).id
-        const asideHeads: string[] = []
-        let text = 0
-        const append = (role: 'user' | 'assistant', streaming = false) =>
-          appendMessage(db, {
-            id: `${sessionId}-${text++}`,
-            sessionId,
-            role,
-            parts: [{ type: 'text', text: `message ${text}` }],
-            status: streaming ? 'streaming' : 'complete',
-            createdAt: text,
-            tokenCount: 5,
-            tokenCounter: 'local:o200k_base'
-          })
-        for (let i = 0; i < initial; i++) append(i % 2 ? 'assistant' : 'user')
-        const cache = createMessageTailCache(db)
-        for (const { writes, requests } of steps) {
-          for (const w of writes) {
-            const path = listMessages(db, sessionId)
-            const target = 'at' in w && path.length ? path[w.at % path.length]! : undefined
-            if (w.kind === 'append') append(w.role, w.streaming)
-            else if (w.kind === 'finish' && target) updateMessage(db, target.id, { status: 'complete' })
-            else if (w.kind === 'recount' && target) updateMessage(db, target.id, { tokenCount: target.tokenCount! + 1, parts: [{ type: 'text', text: `recounted ${target.seq}` }] })
-            else if (w.kind === 'fail' && target) updateMessage(db, target.id, { status: 'error' })
-            else if (w.kind === 'set-aside' && target) {
-              setAsideFrom(db, sessionId, target)
-              asideHeads.push(target.id)
-            } else if (w.kind === 'restore' && asideHeads.length) {
+      fc.property(
+        fc.array(step, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 0, max: 60 }),
+        (steps, initial) => {
+          const sessionId = app.services.sessions.create(`chat ${n++}`).id
+          const asideHeads: string[] = []
+          let text = 0
+          const append = (role: 'user' | 'assistant', streaming = false) =>
+            appendMessage(db, {
+              id: `${sessionId}-${text++}`,
+              sessionId,
+              role,
+              parts: [{ type: 'text', text: `message ${text}` }],
+              status: streaming ? 'streaming' : 'complete',
+              createdAt: text,
+              tokenCount: 5,
+              tokenCounter: 'local:o200k_base'
+            })
+          for (let i = 0; i < initial; i++) append(i % 2 ? 'assistant' : 'user')
+          const cache = createMessageTailCache(db)
+          for (const { writes, requests } of steps) {
+            for (const w of writes) {
               const path = listMessages(db, sessionId)
-              if (path.length) setAsideFrom(db, sessionId, path[0]!)
-              restoreVersion(db, sessionId, asideHeads.pop()!)
-            } else if (w.kind === 'other-connection' && target) {
-              const other = new Database(app.database.file)
-              other.prepare('UPDATE chat_messages SET token_count = token_count + 7 WHERE id = ?').run(target.id)
-              other.close()
+              const target = 'at' in w && path.length ? path[w.at % path.length]! : undefined
+              if (w.kind === 'append') append(w.role, w.streaming)
+              else if (w.kind === 'finish' && target) updateMessage(db, target.id, { status: 'complete' })
+              else if (w.kind === 'recount' && target)
+                updateMessage(db, target.id, {
+                  tokenCount: target.tokenCount! + 1,
+                  parts: [{ type: 'text', text: `recounted ${target.seq}` }]
+                })
+              else if (w.kind === 'fail' && target) updateMessage(db, target.id, { status: 'error' })
+              else if (w.kind === 'set-aside' && target) {
+                setAsideFrom(db, sessionId, target)
+                asideHeads.push(target.id)
+              } else if (w.kind === 'restore' && asideHeads.length) {
+                const path = listMessages(db, sessionId)
+                if (path.length) setAsideFrom(db, sessionId, path[0]!)
+                restoreVersion(db, sessionId, asideHeads.pop()!)
+              } else if (w.kind === 'other-connection' && target) {
+                const other = new Database(app.database.file)
+                other.prepare('UPDATE chat_messages SET token_count = token_count + 7 WHERE id = ?').run(target.id)
+                other.close()
+              }
+            }
+            for (const r of requests) {
+              const before = r.before ?? Number.POSITIVE_INFINITY
+              const walked = [...cache.newest(sessionId, r.after, before)]
+              const truth = listNewestHistoryHeads(db, sessionId, r.after, before, 1_000_000)
+              expect(walked).toEqual(truth)
+              const ids = truth.slice(0, 5).map((h) => h.id)
+              expect(cache.rows(sessionId, ids)).toEqual(findMessages(db, ids))
             }
           }
-          for (const r of requests) {
-            const before = r.before ?? Number.POSITIVE_INFINITY
-            const walked = [...cache.newest(sessionId, r.after, before)]
-            const truth = listNewestHistoryHeads(db, sessionId, r.after, before, 1_000_000)
-            expect(walked).toEqual(truth)
-            const ids = truth.slice(0, 5).map((h) => h.id)
-            expect(cache.rows(sessionId, ids)).toEqual(findMessages(db, ids))
-          }
         }
-      }),
+      ),
       { numRuns: 60 }
     )
   })
@@ -85,7 +106,16 @@ describe('the kept newest end of a chat', () => {
     const sessionId = app.services.sessions.create('long').id
     db.transaction((tx) => {
       for (let i = 0; i < 2_000; i++)
-        appendMessage(tx, { id: `m${i}`, sessionId, role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: `m${i}` }], status: 'complete', createdAt: i, tokenCount: 5, tokenCounter: 'local:o200k_base' })
+        appendMessage(tx, {
+          id: `m${i}`,
+          sessionId,
+          role: i % 2 ? 'assistant' : 'user',
+          parts: [{ type: 'text', text: `m${i}` }],
+          status: 'complete',
+          createdAt: i,
+          tokenCount: 5,
+          tokenCounter: 'local:o200k_base'
+        })
     })
     const cache = createMessageTailCache(db)
     const take = (k: number) => {
@@ -95,7 +125,16 @@ describe('the kept newest end of a chat', () => {
     }
     const first = take(600)
     expect(first.at(-1)!.id).toBe('m1400')
-    appendMessage(db, { id: 'new', sessionId, role: 'user', parts: [{ type: 'text', text: 'new' }], status: 'complete', createdAt: 0, tokenCount: 5, tokenCounter: 'local:o200k_base' })
+    appendMessage(db, {
+      id: 'new',
+      sessionId,
+      role: 'user',
+      parts: [{ type: 'text', text: 'new' }],
+      status: 'complete',
+      createdAt: 0,
+      tokenCount: 5,
+      tokenCounter: 'local:o200k_base'
+    })
     const again = take(601)
     expect(again[0]!.id).toBe('new')
     // The 600 kept heads are the very objects read before: nothing was read again but the new one.

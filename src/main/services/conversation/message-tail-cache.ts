@@ -1,6 +1,12 @@
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Db } from '../../db/client'
-import { findMessages, listHistoryHeads, listNewestHistoryHeads, newestSeq, type MessageHead } from '../../db/repositories/messages-repo'
+import {
+  findMessages,
+  listHistoryHeads,
+  listNewestHistoryHeads,
+  newestSeq,
+  type MessageHead
+} from '../../db/repositories/messages-repo'
 import { lowestTouchedSince, writeMark, type WriteMark } from '../../db/repositories/write-generation'
 import { plainText } from '../../tokens/render'
 
@@ -80,7 +86,7 @@ export function createMessageTailCache(db: Db): MessageTailCache {
     const entry = current(sessionId)
     if (beforeSeq <= entry.floor) {
       // Further back than what is kept (an older point of the chat): read it without keeping it.
-      for (let before = beforeSeq; ; ) {
+      for (let before = beforeSeq; ;) {
         const page = listNewestHistoryHeads(db, sessionId, afterSeq, before, PAGE)
         yield* page
         if (page.length < PAGE) return

@@ -18,7 +18,9 @@ describe('a message larger than the window', () => {
   const open = useTestApps()
 
   function tinyChat() {
-    const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' } })
+    const app = open({
+      env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' }
+    })
     app.services.settings.update({ customModels: [TINY] })
     const session = app.services.sessions.create()
     app.services.sessions.update(session.id, { provider: 'openai-compatible', modelId: TINY.id })

@@ -41,7 +41,9 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
     overheadTokens: conv.overheadTokens,
     countTokens: (text) => conv.countText(text)
   })
-  const stored = conv.loadMessages(context.messages.flatMap((m) => (m.kind === 'message' ? [m.sourceId!] : m.kind === 'input' ? [pending!.id] : [])))
+  const stored = conv.loadMessages(
+    context.messages.flatMap((m) => (m.kind === 'message' ? [m.sourceId!] : m.kind === 'input' ? [pending!.id] : []))
+  )
   let system: string | undefined
   const messages: ModelMessage[] = []
   for (const part of context.messages) {
@@ -58,21 +60,27 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
         // A cut tool result keeps its call id so the exchange stays valid.
         const result = original.parts.find((p) => p.type === 'tool-result')
         messages.push(
-          ...toModelMessages([
-            { role: 'tool', parts: result ? [{ ...result, output: part.content }] : [] }
-          ])
+          ...toModelMessages([{ role: 'tool', parts: result ? [{ ...result, output: part.content }] : [] }])
         )
       } else {
-        messages.push({ role: original.role === 'assistant' ? 'assistant' : original.role === 'system' ? 'system' : 'user', content: part.content })
+        messages.push({
+          role: original.role === 'assistant' ? 'assistant' : original.role === 'system' ? 'system' : 'user',
+          content: part.content
+        })
       }
     }
   }
   const recalledIds = context.messages.some((m) => m.kind === 'recalled') ? (recall?.messageIds ?? []) : []
   const input = context.messages.find((m) => m.kind === 'input')
-  const inputCut = pending && input?.truncatedChars ? { id: pending.id, tokens: Math.max(1, pending.tokens - input.tokens) } : undefined
+  const inputCut =
+    pending && input?.truncatedChars
+      ? { id: pending.id, tokens: Math.max(1, pending.tokens - input.tokens) }
+      : undefined
   const sentHistory = context.messages.filter((m) => m.kind === 'message').length
   const leftOutCount = conv.historyCount - (pending ? 1 : 0) - sentHistory
   const leftOut =
-    leftOutCount > 0 ? { messages: leftOutCount, beforeSeq: context.firstSentSeq ?? pending?.seq ?? Number.MAX_SAFE_INTEGER } : undefined
+    leftOutCount > 0
+      ? { messages: leftOutCount, beforeSeq: context.firstSentSeq ?? pending?.seq ?? Number.MAX_SAFE_INTEGER }
+      : undefined
   return { system, messages, context, recalledIds, ...(inputCut ? { inputCut } : {}), ...(leftOut ? { leftOut } : {}) }
 }

@@ -16,7 +16,10 @@ const MODELS = [
   { provider: 'openai-compatible', id: 'local-2k', contextWindow: 2048, maxOutput: 256 }
 ] as const
 
-const WORDS = 'river stone amber lantern harbor copper violet meadow cedar falcon quartz ember willow summit tidal orchard'.split(' ')
+const WORDS =
+  'river stone amber lantern harbor copper violet meadow cedar falcon quartz ember willow summit tidal orchard'.split(
+    ' '
+  )
 /** About `tokens` tokens of plain prose, different every time `salt` differs. */
 const prose = (tokens: number, salt: number) =>
   Array.from({ length: Math.max(1, tokens) }, (_, i) => WORDS[(i * 7 + salt) % WORDS.length]).join(' ') + ` (${salt})`
@@ -32,14 +35,23 @@ type Op =
   | { kind: 'recall'; on: boolean }
 
 /** Message sizes from a few tokens to several times the smallest window. */
-const arbTokens = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 3, max: 400 }) }, { weight: 1, arbitrary: fc.integer({ min: 1500, max: 7000 }) })
+const arbTokens = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 3, max: 400 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 1500, max: 7000 }) }
+)
 const arbOp: fc.Arbitrary<Op> = fc.oneof(
   { weight: 10, arbitrary: arbTokens.map((tokens) => ({ kind: 'send' as const, tokens })) },
   { weight: 2, arbitrary: arbTokens.map((tokens) => ({ kind: 'tool' as const, tokens })) },
   { weight: 1, arbitrary: arbTokens.map((tokens) => ({ kind: 'edit' as const, tokens })) },
-  { weight: 2, arbitrary: fc.integer({ min: 0, max: MODELS.length - 1 }).map((index) => ({ kind: 'model' as const, index })) },
+  {
+    weight: 2,
+    arbitrary: fc.integer({ min: 0, max: MODELS.length - 1 }).map((index) => ({ kind: 'model' as const, index }))
+  },
   { weight: 1, arbitrary: fc.constantFrom(null, 3000, 6000).map((window) => ({ kind: 'window' as const, window })) },
-  { weight: 1, arbitrary: fc.constantFrom(null, 60, 80, 99).map((percent) => ({ kind: 'threshold' as const, percent })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(null, 60, 80, 99).map((percent) => ({ kind: 'threshold' as const, percent }))
+  },
   { weight: 1, arbitrary: fc.boolean().map((on) => ({ kind: 'auto' as const, on })) },
   { weight: 1, arbitrary: fc.boolean().map((on) => ({ kind: 'recall' as const, on })) }
 )
@@ -59,7 +71,9 @@ function checkRequest(app: App, sessionId: string, auto: boolean) {
   const request = fake.requests.at(-1)!
   const cutoff = app.services.compression.active(sessionId).summary?.cutoffSeq ?? 0
   const expected = path.filter((m) => m.seq > cutoff && m.seq < reply.seq)
-  const sent = ((request.body as { messages: Array<{ role: string; content: unknown }> }).messages ?? []).filter((m) => m.role !== 'system')
+  const sent = ((request.body as { messages: Array<{ role: string; content: unknown }> }).messages ?? []).filter(
+    (m) => m.role !== 'system'
+  )
   const leftOut = reply.sentWithoutMessages ?? 0
   if (auto) expect(leftOut, 'nothing is left out while auto-compression is on').toBe(0)
   expect(sent.length, 'every unsummarized message is sent').toBe(expected.length - leftOut)
@@ -87,10 +101,20 @@ describe('no message leaves a request unless a summary holds it', () => {
         async (factor, systemPrompt, autoAtStart, ops) => {
           fake.reset()
           fake.setUsageFactor(factor)
-          const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' } })
-          app.services.settings.update({ customModels: [...MODELS], summarizer: 'extractive', autoCompress: autoAtStart })
+          const app = open({
+            env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' }
+          })
+          app.services.settings.update({
+            customModels: [...MODELS],
+            summarizer: 'extractive',
+            autoCompress: autoAtStart
+          })
           const { id } = app.services.sessions.create()
-          app.services.sessions.update(id, { provider: 'openai-compatible', modelId: MODELS[0].id, systemPrompt: systemPrompt || null })
+          app.services.sessions.update(id, {
+            provider: 'openai-compatible',
+            modelId: MODELS[0].id,
+            systemPrompt: systemPrompt || null
+          })
           let auto = autoAtStart
           const afterReply = async () => {
             await app.services.chat.idle()
@@ -104,9 +128,10 @@ describe('no message leaves a request unless a summary holds it', () => {
             app.services.chat.send(id, prose(tokens, ++salt))
             await afterReply()
             if (before.calibration) {
-              expect(fake.requests.at(-1)!.inputTokens!, 'the provider counts no more than window − reserved output').toBeLessThanOrEqual(
-                before.window - before.reservedOutput
-              )
+              expect(
+                fake.requests.at(-1)!.inputTokens!,
+                'the provider counts no more than window − reserved output'
+              ).toBeLessThanOrEqual(before.window - before.reservedOutput)
             }
             // The meter and `distill context` report one total for the same state.
             expect(app.services.usage.nextRequest(id).usage.tokens).toBe(app.services.usage.context(id).tokens)
@@ -115,8 +140,14 @@ describe('no message leaves a request unless a summary holds it', () => {
             if (op.kind === 'send') await send(op.tokens)
             else if (op.kind === 'tool') {
               const callId = `call-${++salt}`
-              await app.services.chat.append(id, { role: 'assistant', parts: [{ type: 'tool-call', toolCallId: callId, toolName: 'lookup', input: { q: 'x' } }] })
-              await app.services.chat.append(id, { role: 'tool', parts: [{ type: 'tool-result', toolCallId: callId, toolName: 'lookup', output: prose(op.tokens, salt) }] })
+              await app.services.chat.append(id, {
+                role: 'assistant',
+                parts: [{ type: 'tool-call', toolCallId: callId, toolName: 'lookup', input: { q: 'x' } }]
+              })
+              await app.services.chat.append(id, {
+                role: 'tool',
+                parts: [{ type: 'tool-result', toolCallId: callId, toolName: 'lookup', output: prose(op.tokens, salt) }]
+              })
               await send(20)
             } else if (op.kind === 'edit') {
               const last = app.services.chat.messages(id).findLast((m) => m.role === 'user')
@@ -139,12 +170,18 @@ describe('no message leaves a request unless a summary holds it', () => {
   }, 240_000)
 
   it('shows what a send that compresses first would carry, without writing the summary', async () => {
-    const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' } })
+    const app = open({
+      env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' }
+    })
     app.services.settings.update({ customModels: [...MODELS], summarizer: 'extractive' })
     const { id } = app.services.sessions.create()
     app.services.sessions.update(id, { provider: 'openai-compatible', modelId: 'local-2k' })
     // Stored as an import stores them: no send, so nothing compressed them yet.
-    for (let i = 0; i < 16; i++) await app.services.chat.append(id, { role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: prose(150, i) }] })
+    for (let i = 0; i < 16; i++)
+      await app.services.chat.append(id, {
+        role: i % 2 ? 'assistant' : 'user',
+        parts: [{ type: 'text', text: prose(150, i) }]
+      })
     const question = 'Which harbor did we talk about first?'
     const before = app.services.usage.nextRequest(id, question)
     expect(before.usage.compressionDue).toBe(true)
@@ -158,7 +195,10 @@ describe('no message leaves a request unless a summary holds it', () => {
     expect(after.conversation.cost(after.request.context.tokens)).toBeLessThanOrEqual(after.conversation.budget.usable)
     // Every message after the summary's cutoff is in the request.
     const kept = after.request.context.messages.filter((m) => m.kind === 'message').map((m) => m.sourceId)
-    const expected = app.services.chat.messages(id).filter((m) => m.seq > next!.cutoffSeq).map((m) => m.id)
+    const expected = app.services.chat
+      .messages(id)
+      .filter((m) => m.seq > next!.cutoffSeq)
+      .map((m) => m.id)
     expect(kept).toEqual(expected)
     expect(app.services.compression.active(id).summary).toBeNull() // nothing was written
   })

@@ -18,7 +18,11 @@ const TOTALS_CACHE_LIMIT = 512
 const RECENT_MESSAGES = 256
 
 /** A chat's history totals from the counts stored with its messages, without reading the messages. */
-export function createStoredTotals(db: Db, counter: Pick<HeadCounter, 'staleRatio'>, onStale: (session: Session, spec: ModelSpec) => void) {
+export function createStoredTotals(
+  db: Db,
+  counter: Pick<HeadCounter, 'staleRatio'>,
+  onStale: (session: Session, spec: ModelSpec) => void
+) {
   // Totals of each chat's older messages, valid until a write (here or by another process) touches them.
   const olderTotals = new Map<string, { mark: WriteMark; upto: number; groups: HistoryTotal[] }>()
 
@@ -42,7 +46,17 @@ export function createStoredTotals(db: Db, counter: Pick<HeadCounter, 'staleRati
     const merged = new Map<string | null, HistoryTotal>()
     for (const g of [...older.groups, ...historyTotals(db, sessionId, older.upto, beforeSeq)]) {
       const m = merged.get(g.counter)
-      merged.set(g.counter, m ? { counter: g.counter, messages: m.messages + g.messages, tokens: m.tokens + g.tokens, counted: m.counted + g.counted } : g)
+      merged.set(
+        g.counter,
+        m
+          ? {
+              counter: g.counter,
+              messages: m.messages + g.messages,
+              tokens: m.tokens + g.tokens,
+              counted: m.counted + g.counted
+            }
+          : g
+      )
     }
     return [...merged.values()]
   }

@@ -14,7 +14,9 @@ useFakeProvider((f) => (fake = f))
 async function settle(app: App): Promise<void> {
   await app.services.chat.idle()
   for (let i = 0; i < 50; i++) {
-    const pending = app.database.sqlite.prepare("SELECT count(*) AS n FROM chat_messages WHERE token_count IS NULL AND json_array_length(parts) > 0").get() as { n: number }
+    const pending = app.database.sqlite
+      .prepare('SELECT count(*) AS n FROM chat_messages WHERE token_count IS NULL AND json_array_length(parts) > 0')
+      .get() as { n: number }
     if (pending.n === 0) return
     await new Promise((r) => setTimeout(r, 20))
   }
@@ -37,7 +39,11 @@ describe('context usage', () => {
   it('counts the next OpenAI request exactly, from stored counts, plus the draft', async () => {
     const app = open()
     const session = app.services.sessions.create()
-    app.services.sessions.update(session.id, { provider: 'openai', modelId: 'gpt-4o', systemPrompt: 'You are concise.' })
+    app.services.sessions.update(session.id, {
+      provider: 'openai',
+      modelId: 'gpt-4o',
+      systemPrompt: 'You are concise.'
+    })
     app.services.chat.send(session.id, 'Plan a three-day trip to Kyoto in April.')
     await settle(app)
     app.services.chat.send(session.id, 'Add a day in Nara, please.')
@@ -77,7 +83,8 @@ describe('context usage', () => {
     expect(first.exact).toBe(false)
     expect(first.budget.thresholdPercent).toBe(90) // FR-5.2.1: more conservative on estimates
     // The background recount stores counts from the new model's counter.
-    for (let i = 0; i < 100 && app.services.usage.context(session.id).recounting; i++) await new Promise((r) => setTimeout(r, 20))
+    for (let i = 0; i < 100 && app.services.usage.context(session.id).recounting; i++)
+      await new Promise((r) => setTimeout(r, 20))
     const counters = app.services.chat.messages(session.id).map((m) => m.tokenCounter)
     expect(counters.every((c) => c !== 'tiktoken:o200k_base')).toBe(true)
   })
@@ -89,10 +96,26 @@ describe('context usage', () => {
     const spec = app.services.models.spec('openai', 'gpt-4o')
     app.database.db.transaction((tx) => {
       for (let i = 0; i < 1500; i++) {
-        const parts = [{ type: 'text' as const, text: `Message ${i}: the shipment to depot ${i % 37} left on day ${i}, carrying ${i * 3} crates of parts and tools. `.repeat(1 + (i % 4)) }]
+        const parts = [
+          {
+            type: 'text' as const,
+            text: `Message ${i}: the shipment to depot ${i % 37} left on day ${i}, carrying ${i * 3} crates of parts and tools. `.repeat(
+              1 + (i % 4)
+            )
+          }
+        ]
         const role = i % 2 ? ('assistant' as const) : ('user' as const)
         const counted = countMessage({ role, parts }, spec)
-        appendMessage(tx, { id: `m${i}`, sessionId: session.id, role, parts, status: 'complete', createdAt: i, tokenCount: counted.tokens, tokenCounter: counted.counter })
+        appendMessage(tx, {
+          id: `m${i}`,
+          sessionId: session.id,
+          role,
+          parts,
+          status: 'complete',
+          createdAt: i,
+          tokenCount: counted.tokens,
+          tokenCounter: counted.counter
+        })
       }
     })
     app.services.sessions.update(session.id, { provider: 'anthropic', modelId: 'claude-sonnet-4-5' })
@@ -100,7 +123,9 @@ describe('context usage', () => {
     expect(first).toMatchObject({ recounting: true, exact: false })
     expect(first.recountProgress).toBeGreaterThanOrEqual(0)
     // Nothing was recounted before answering: the counts are still the old model's.
-    expect(app.services.chat.messages(session.id).filter((m) => m.tokenCounter === 'tiktoken:o200k_base').length).toBeGreaterThan(1400)
+    expect(
+      app.services.chat.messages(session.id).filter((m) => m.tokenCounter === 'tiktoken:o200k_base').length
+    ).toBeGreaterThan(1400)
     const progress: number[] = []
     for (let i = 0; i < 500 && app.services.usage.context(session.id).recounting; i++) {
       progress.push(app.services.usage.context(session.id).recountProgress!)

@@ -67,13 +67,28 @@ export function createUsageService(
     const anthropic = providers.connection('anthropic')
     const google = providers.connection('google')
     const remote = {
-      ...(anthropic.apiKey ? { anthropic: { apiKey: anthropic.apiKey, baseURL: anthropic.baseURL ?? 'https://api.anthropic.com/v1' } } : {}),
-      ...(google.apiKey ? { google: { apiKey: google.apiKey, baseURL: google.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta' } } : {})
+      ...(anthropic.apiKey
+        ? { anthropic: { apiKey: anthropic.apiKey, baseURL: anthropic.baseURL ?? 'https://api.anthropic.com/v1' } }
+        : {}),
+      ...(google.apiKey
+        ? {
+            google: {
+              apiKey: google.apiKey,
+              baseURL: google.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta'
+            }
+          }
+        : {})
     }
     const key = JSON.stringify(remote)
     if (!counter || key !== counterKey) {
       counter?.dispose()
-      counter = createTokenCounter({ remote, fetch: deps.fetch, timeoutMs: deps.countTimeoutMs, log, calibration: calibrator })
+      counter = createTokenCounter({
+        remote,
+        fetch: deps.fetch,
+        timeoutMs: deps.countTimeoutMs,
+        log,
+        calibration: calibrator
+      })
       counterKey = key
     }
     return counter
@@ -124,7 +139,10 @@ export function createUsageService(
         // Local counts (the model's tokenizer or its calibrated estimate): a provider's countTokens
         // endpoint is for new messages, not for thousands of requests after a switch.
         db.transaction((tx) => {
-          for (const message of findMessages(tx, batch.map((b) => b.id)).values()) {
+          for (const message of findMessages(
+            tx,
+            batch.map((b) => b.id)
+          ).values()) {
             const counted = countMessage({ role: message.role, parts: message.parts }, spec)
             updateMessage(tx, message.id, { tokenCount: counted.tokens, tokenCounter: counted.counter })
           }
@@ -238,7 +256,10 @@ export function createUsageService(
     countText: (session: Session, text: string) => countTextFor(specOf(session), 'user', text),
     /** The meter's report; `recall: false` leaves out what the draft would recall (while typing). */
     context: (sessionId: string, draft?: string, options: { recall?: boolean } = {}): ContextUsage => {
-      const { rawTokens: _raw, ...usage } = report(sessionId, measure(sessionId, draft, Infinity, undefined, options.recall ?? true))
+      const { rawTokens: _raw, ...usage } = report(
+        sessionId,
+        measure(sessionId, draft, Infinity, undefined, options.recall ?? true)
+      )
       if (draft?.trim()) deps.onDraft?.(sessionId)
       return usage
     },
@@ -250,7 +271,11 @@ export function createUsageService(
     nextRequest(sessionId: string, draft = '', summary?: Snapshot) {
       const measured = measure(sessionId, draft, Infinity, summary)
       const { rawTokens: _raw, ...usage } = report(sessionId, measured)
-      return { usage, conversation: measured.c, request: measured.request ?? buildModelRequest(measured.c, measured.recalled) }
+      return {
+        usage,
+        conversation: measured.c,
+        request: measured.request ?? buildModelRequest(measured.c, measured.recalled)
+      }
     },
 
     /** Counts a message just written (the user's, or a finished reply) and stores the count. */

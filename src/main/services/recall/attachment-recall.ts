@@ -60,7 +60,10 @@ export function mergeRecallRows(messages: readonly RecallRow[], files: readonly 
   })
   for (const row of [...messages, ...kept]) {
     const seen = byId.get(row.messageId)
-    byId.set(row.messageId, seen ? { ...seen, text: `${seen.text}\n\n${row.text}`, score: Math.min(seen.score, row.score) } : row)
+    byId.set(
+      row.messageId,
+      seen ? { ...seen, text: `${seen.text}\n\n${row.text}`, score: Math.min(seen.score, row.score) } : row
+    )
   }
   return [...byId.values()].sort((a, b) => a.score - b.score)
 }

@@ -22,7 +22,11 @@ async function fillChat(app: App, sessionId: string, start: number, stated?: str
         ? DETAIL
         : `${i === 0 && stated ? `${stated} ` : ''}${topic} ships on 2024-0${(i % 9) + 1}-1${i % 10} with a budget of $${1000 + i * 37},000 approved by ${PEOPLE[i % PEOPLE.length]!}. ` +
           `Decision: ${topic} must pass the SOC 2 audit #${4400 + i} before launch.`
-    await app.services.chat.append(sessionId, { role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text }], createdAt: start + i * 60_000 })
+    await app.services.chat.append(sessionId, {
+      role: i % 2 ? 'assistant' : 'user',
+      parts: [{ type: 'text', text }],
+      createdAt: start + i * 60_000
+    })
   }
 }
 
@@ -31,7 +35,9 @@ describe('recall of summarized originals (DESIGN §11)', () => {
 
   async function compressedChat(options: { stated?: string; start?: number } = {}) {
     const app = openApp({ env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
-    app.services.settings.update({ customModels: [{ provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 }] })
+    app.services.settings.update({
+      customModels: [{ provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 }]
+    })
     const session = app.services.sessions.create()
     app.services.sessions.update(session.id, { provider: 'openai', modelId: 'tiny-4k' })
     await fillChat(app, session.id, options.start ?? new Date(2023, 4, 8, 13, 56).getTime(), options.stated)
@@ -43,9 +49,11 @@ describe('recall of summarized originals (DESIGN §11)', () => {
     const conv = withDraft(app.services.usage.conversation(sessionId), text)
     return { conv, request: buildModelRequest(conv, app.services.recall.forRequest(conv)) }
   }
-  const systemTexts = (r: ReturnType<typeof buildModelRequest>) => r.messages.filter((m) => m.role === 'system').map((m) => String(m.content))
+  const systemTexts = (r: ReturnType<typeof buildModelRequest>) =>
+    r.messages.filter((m) => m.role === 'system').map((m) => String(m.content))
   /** The recalled day (heading and passages) that holds a text. */
-  const dayHolding = (recalled: string | undefined, text: string) => recalled?.split(/\n\n(?=\[)/).find((day) => day.includes(text))
+  const dayHolding = (recalled: string | undefined, text: string) =>
+    recalled?.split(/\n\n(?=\[)/).find((day) => day.includes(text))
 
   it('brings back, verbatim and dated, a detail only the summarized originals hold, within budget', async () => {
     const { app, session } = await compressedChat()
@@ -71,11 +79,17 @@ describe('recall of summarized originals (DESIGN §11)', () => {
     const typing = await app.router.call('chat.context', { sessionId: session.id, draft })
     expect(typing).toMatchObject({ ok: true, data: { breakdown: { recalled: 0 }, recalledIds: [] } })
     const paused = await app.router.call('chat.context', { sessionId: session.id, draft, recall: true })
-    expect(paused).toMatchObject({ ok: true, data: { breakdown: { recalled: r.context.breakdown.recalled }, recalledIds: r.recalledIds } })
+    expect(paused).toMatchObject({
+      ok: true,
+      data: { breakdown: { recalled: r.context.breakdown.recalled }, recalledIds: r.recalledIds }
+    })
   })
 
   it('dates an imported chat by the date its first message states', async () => {
-    const { app, session } = await compressedChat({ stated: '(1:56 pm on 3 June, 2022)', start: new Date(2026, 10, 22, 9, 0).getTime() })
+    const { app, session } = await compressedChat({
+      stated: '(1:56 pm on 3 June, 2022)',
+      start: new Date(2026, 10, 22, 9, 0).getTime()
+    })
     const { request: r } = request(app, session.id, 'Where does the lighthouse cat sleep?')
     expect(dayHolding(systemTexts(r).join('\n'), DETAIL)).toMatch(/^\[3 June 2022\]\n/)
   })
@@ -102,7 +116,9 @@ describe('recall of summarized originals (DESIGN §11)', () => {
     await app.services.chat.idle()
     expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain('barnacle')
     const remembered = app.services.recall.replies(session.id)
-    const detailId = app.services.chat.messages(session.id).find((m) => m.parts.some((p) => p.type === 'text' && p.text === DETAIL))!.id
+    const detailId = app.services.chat
+      .messages(session.id)
+      .find((m) => m.parts.some((p) => p.type === 'text' && p.text === DETAIL))!.id
     expect(remembered).toEqual([{ replyId: reply.id, messageIds: expect.arrayContaining([detailId]) }])
   })
 })

@@ -6,7 +6,14 @@ import {
   type RecallRow
 } from '../../db/repositories/history-repo'
 import { listReplyRecalls, messageIdAt, saveReplyRecall } from '../../db/repositories/recalls-repo'
-import { EMPTY_RECALL, MIN_PASSAGE_TOKENS, planRecall, recallRoom, type RecallCandidate, type RecallPlan } from '../../engine/recall/plan-recall'
+import {
+  EMPTY_RECALL,
+  MIN_PASSAGE_TOKENS,
+  planRecall,
+  recallRoom,
+  type RecallCandidate,
+  type RecallPlan
+} from '../../engine/recall/plan-recall'
 import { dateLabel, datesMentioned, passageDay, statedDate, type StatedDate } from '../../engine/recall/recall-date'
 import { contentWords, recallQuery } from '../../engine/recall/recall-query'
 import { addressCounts, nameCandidates, roleOfName } from '../../engine/recall/speaker-names'
@@ -44,7 +51,10 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
    * and a new summary is a new key), so their dates and the files they carry are read once, not on
    * every keystroke of a draft.
    */
-  const perSummary = new Map<string, { stated: Map<number, { date: StatedDate; createdAt: number } | undefined>; files?: ChatFile[] }>()
+  const perSummary = new Map<
+    string,
+    { stated: Map<number, { date: StatedDate; createdAt: number } | undefined>; files?: ChatFile[] }
+  >()
   function summaryCache(sessionId: string, summaryId: string) {
     const key = `${sessionId}:${summaryId}`
     let entry = perSummary.get(key)
@@ -65,7 +75,9 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
           openings.map((o) => ({ date: statedDate(o.head), createdAt: o.createdAt })).find((o) => o.date !== undefined)
         // The nearest opening usually states a date: reading further back only when it does not halves the cost.
         const nearest = datedOpeningsBefore(db, sessionId, row.seq, 1)
-        const found = nearest.length ? (parse(nearest) ?? parse(datedOpeningsBefore(db, sessionId, row.seq))) : undefined
+        const found = nearest.length
+          ? (parse(nearest) ?? parse(datedOpeningsBefore(db, sessionId, row.seq)))
+          : undefined
         stated.set(row.seq, found ? { date: found.date!, createdAt: found.createdAt } : undefined)
       }
       return passageDay(row, stated.get(row.seq))
@@ -84,7 +96,11 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
   }
 
   /** The side a message's names are (when they all are one side), and those names. */
-  function namedSpeaker(sessionId: string, summaryId: string, text: string): { role?: 'user' | 'assistant'; names: string[] } {
+  function namedSpeaker(
+    sessionId: string,
+    summaryId: string,
+    text: string
+  ): { role?: 'user' | 'assistant'; names: string[] } {
     const words = new Set(contentWords(text))
     const roles = new Set<'user' | 'assistant'>()
     const names: string[] = []
@@ -108,7 +124,11 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     const query = recallQuery(pending.text, speaker.names) ?? recallQuery(pending.text)
     if (!query) return EMPTY_RECALL
     // Counted tokens, like every part of the request the context builder fits.
-    const budget = recallRoom({ usable: conv.budget.countedUsable, usedTokens: conv.total(), percent: settings.get().recallBudgetPercent })
+    const budget = recallRoom({
+      usable: conv.budget.countedUsable,
+      usedTokens: conv.total(),
+      percent: settings.get().recallBudgetPercent
+    })
     if (budget < MIN_PASSAGE_TOKENS) return EMPTY_RECALL
     const beforeSeq = summary.cutoffSeq + 1
     const cache = summaryCache(conv.session.id, summary.id)
@@ -119,10 +139,20 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
       attachmentRecallRows(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT, files })
     )
     if (rows.length === 0) return EMPTY_RECALL
-    const neighbours = summarizedAtSeqs(db, conv.session.id, rows.flatMap((r) => [r.seq - 1, r.seq + 1]), beforeSeq)
+    const neighbours = summarizedAtSeqs(
+      db,
+      conv.session.id,
+      rows.flatMap((r) => [r.seq - 1, r.seq + 1]),
+      beforeSeq
+    )
     const dayOf = dater(conv.session.id, summary.id)
     const createdAt = new Map([...rows, ...neighbours].map((r) => [r.seq, r.createdAt]))
-    const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => ({ id: r.messageId, seq: r.seq, role: r.role, text: r.text })
+    const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => ({
+      id: r.messageId,
+      seq: r.seq,
+      role: r.role,
+      text: r.text
+    })
     return planRecall({
       dateOf: (c) => {
         const day = dayOf({ seq: c.seq, createdAt: createdAt.get(c.seq) ?? 0 })

@@ -15,7 +15,8 @@ useFakeProvider((f) => (fake = f))
 describe('export and import keep every version of a chat', () => {
   const tempDir = useTempDir()
   const apps = useOpenApps()
-  const open = (dbFile: string) => apps.open({ dbFile, env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
+  const open = (dbFile: string) =>
+    apps.open({ dbFile, env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
 
   async function turn(app: App, id: string, text: string, reply: string) {
     fake.script([{ reply }])
@@ -74,8 +75,19 @@ describe('export and import keep every version of a chat', () => {
     const exported = JSON.parse(readFileSync(file, 'utf8'))
     expect(exported.version).toBe(2)
     // Other tools read the conversation as it stands; the versions aside travel beside it.
-    expect(exported.messages.map((m: { content: string }) => m.content)).toEqual(['Name a colour', 'Blue', 'And a fruit?', 'Apple'])
-    expect(exported.versions.map((m: { content: string }) => m.content)).toEqual(['Green', 'And a stone?', 'Granite', 'And a metal?', 'Iron'])
+    expect(exported.messages.map((m: { content: string }) => m.content)).toEqual([
+      'Name a colour',
+      'Blue',
+      'And a fruit?',
+      'Apple'
+    ])
+    expect(exported.versions.map((m: { content: string }) => m.content)).toEqual([
+      'Green',
+      'And a stone?',
+      'Granite',
+      'And a metal?',
+      'Iron'
+    ])
 
     const printed = await runCli('--db', join(dir, 'target.db'), 'import', file)
     expect(printed).toMatch(/^Imported "Colours" \(4 messages, 5 messages in other versions\) as /)
@@ -83,7 +95,9 @@ describe('export and import keep every version of a chat', () => {
     const newId = target.services.sessions.list()[0]!.id
     expect(stored(target, newId)).toEqual(stored(source, id))
     const copy = target.services.chat.messages(newId)
-    expect(copy.map((m) => [messageText(m.parts), m.version ?? null])).toEqual(shown.map((m) => [messageText(m.parts), m.version ?? null]))
+    expect(copy.map((m) => [messageText(m.parts), m.version ?? null])).toEqual(
+      shown.map((m) => [messageText(m.parts), m.version ?? null])
+    )
     // The imported chat switches versions like the original.
     const green = target.services.chat.switchVersion(newId, copy[1]!.id, 2)
     expect(green.messages.map((m) => messageText(m.parts))).toEqual(['Green', 'And a metal?', 'Iron'])
@@ -102,12 +116,20 @@ describe('export and import keep every version of a chat', () => {
     const db = join(dir, 'target.db')
     const first = JSON.parse(await runCli('--db', db, 'import', file, '--json')) as { sessions: Array<{ id: string }> }
     await expect(runCli('--db', db, 'import', file)).rejects.toThrow(
-      new RegExp(`^This chat was already imported on \\d{4}-\\d\\d-\\d\\d as "Colours" \\(${first.sessions[0]!.id}\\)\\. Use --again to import it anyway\\.$`)
+      new RegExp(
+        `^This chat was already imported on \\d{4}-\\d\\d-\\d\\d as "Colours" \\(${first.sessions[0]!.id}\\)\\. Use --again to import it anyway\\.$`
+      )
     )
     // The same chat exported from the import is the same conversation too.
     const target = open(db)
     const res = await target.router.call('sessions.import', { text: readFileSync(file, 'utf8') })
-    expect(res).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringMatching(/^This chat was already imported on .* Nothing was imported\.$/) } })
+    expect(res).toMatchObject({
+      ok: false,
+      error: {
+        code: 'conflict',
+        message: expect.stringMatching(/^This chat was already imported on .* Nothing was imported\.$/)
+      }
+    })
     await apps.close(target)
 
     await runCli('--db', db, 'import', file, '--again')

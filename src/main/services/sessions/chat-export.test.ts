@@ -16,7 +16,9 @@ async function cli(dbFile: string, ...args: string[]): Promise<string> {
   })
   const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
   try {
-    await buildProgram().exitOverride().parseAsync(['node', 'distill', '--db', dbFile, ...args])
+    await buildProgram()
+      .exitOverride()
+      .parseAsync(['node', 'distill', '--db', dbFile, ...args])
   } finally {
     write.mockRestore()
     err.mockRestore()
@@ -29,7 +31,10 @@ async function seedChat(app: App): Promise<string> {
   const { sessions, chat, compression } = app.services
   const session = sessions.create('Staging database notes')
   sessions.update(session.id, { systemPrompt: 'Answer in one short paragraph.', modelId: 'gpt-4o' })
-  await chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: 'The staging database listens on port 5433.' }] })
+  await chat.append(session.id, {
+    role: 'user',
+    parts: [{ type: 'text', text: 'The staging database listens on port 5433.' }]
+  })
   await chat.append(session.id, {
     role: 'assistant',
     parts: [
@@ -37,8 +42,14 @@ async function seedChat(app: App): Promise<string> {
       { type: 'tool-call', toolCallId: 'call_1', toolName: 'read_file', input: { path: '/etc/pg_hba.conf' } }
     ]
   })
-  await chat.append(session.id, { role: 'tool', parts: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'read_file', output: 'host all all 10.0.0.0/8 md5' }] })
-  await chat.append(session.id, { role: 'assistant', parts: [{ type: 'text', text: '## Findings\n\nOnly ```10.0.0.0/8``` may connect.' }] })
+  await chat.append(session.id, {
+    role: 'tool',
+    parts: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'read_file', output: 'host all all 10.0.0.0/8 md5' }]
+  })
+  await chat.append(session.id, {
+    role: 'assistant',
+    parts: [{ type: 'text', text: '## Findings\n\nOnly ```10.0.0.0/8``` may connect.' }]
+  })
   await compression.run(session.id, { summarizer: 'extractive' })
   await chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: 'And production?' }] })
   return session.id
@@ -55,7 +66,9 @@ describe('chat export and import', () => {
     const app = open(source)
     const id = await seedChat(app)
     const original = app.services.chat.messages(id)
-    const originalSummary = app.services.compression.snapshots(id).find((s) => s.kind === 'summary' && s.status === 'active')!
+    const originalSummary = app.services.compression
+      .snapshots(id)
+      .find((s) => s.kind === 'summary' && s.status === 'active')!
     expect(originalSummary).toBeDefined()
     await apps.close(app)
 
@@ -67,9 +80,15 @@ describe('chat export and import', () => {
     expect(exported.messages[1]).toMatchObject({
       role: 'assistant',
       content: 'Let me check the `pg_hba.conf`:',
-      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"/etc/pg_hba.conf"}' } }]
+      tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"/etc/pg_hba.conf"}' } }
+      ]
     })
-    expect(exported.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_1', content: 'host all all 10.0.0.0/8 md5' })
+    expect(exported.messages[2]).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content: 'host all all 10.0.0.0/8 md5'
+    })
 
     const target = join(dir, 'target.db')
     const printed = JSON.parse(await cli(target, 'import', file, '--json'))
@@ -77,7 +96,11 @@ describe('chat export and import', () => {
     const copy = open(target)
     const newId = printed.sessions[0].id as string
     const session = copy.services.sessions.get(newId)
-    expect(session).toMatchObject({ title: 'Staging database notes', systemPrompt: 'Answer in one short paragraph.', modelId: 'gpt-4o' })
+    expect(session).toMatchObject({
+      title: 'Staging database notes',
+      systemPrompt: 'Answer in one short paragraph.',
+      modelId: 'gpt-4o'
+    })
     const restored = copy.services.chat.messages(newId)
     expect(restored).toHaveLength(original.length)
     restored.forEach((m, i) => {
@@ -101,7 +124,11 @@ describe('chat export and import', () => {
     // root writes through any mode: the export then runs as an ordinary user, who cannot write the folder either.
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
     chmodSync(dir, 0o555)
-    const child = spawnTs('src/main/cli/index.ts', ['--db', dbFile, 'export', '--session', id, '--format', 'json'], asUser)
+    const child = spawnTs(
+      'src/main/cli/index.ts',
+      ['--db', dbFile, 'export', '--session', id, '--format', 'json'],
+      asUser
+    )
     const [first] = await child.line('{')
     expect(first).toBeUndefined()
     expect(await child.exited).toEqual({ code: 0, signal: null })
@@ -135,7 +162,9 @@ describe('chat export and import', () => {
 
     const newer = join(dir, 'newer.json')
     writeFileSync(newer, json.replace('"version": 1', '"version": 3'))
-    await expect(cli(dbFile, 'import', newer)).rejects.toThrow('This export is version 3; this Distill reads version 2. Update Distill to import it.')
+    await expect(cli(dbFile, 'import', newer)).rejects.toThrow(
+      'This export is version 3; this Distill reads version 2. Update Distill to import it.'
+    )
     const broken = join(dir, 'broken.json')
     const data = JSON.parse(json)
     data.messages[1].role = 'robot'

@@ -3,7 +3,12 @@ import { messageText } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
 import type { Snapshot } from '../../../shared/domain/snapshot'
 import type { VersionedMessage } from '../../db/repositories/message-versions-repo'
-import { DISTILL_EXPORT_FORMAT, DISTILL_EXPORT_VERSION, type DistillExport, type ExportedMessage } from '../../importers/distill-export'
+import {
+  DISTILL_EXPORT_FORMAT,
+  DISTILL_EXPORT_VERSION,
+  type DistillExport,
+  type ExportedMessage
+} from '../../importers/distill-export'
 
 export type ExportFormat = 'md' | 'json'
 
@@ -16,9 +21,16 @@ function toExportedMessage(m: VersionedMessage): ExportedMessage {
   const text = messageText(m.parts)
   const out: ExportedMessage = {
     role: m.role,
-    content: m.role === 'tool' ? results.map((r) => asString(r.output)).join('\n') : text === '' && calls.length ? null : text,
+    content:
+      m.role === 'tool' ? results.map((r) => asString(r.output)).join('\n') : text === '' && calls.length ? null : text,
     ...(calls.length
-      ? { tool_calls: calls.map((c) => ({ id: c.toolCallId, type: 'function' as const, function: { name: c.toolName, arguments: asString(c.input) } })) }
+      ? {
+          tool_calls: calls.map((c) => ({
+            id: c.toolCallId,
+            type: 'function' as const,
+            function: { name: c.toolName, arguments: asString(c.input) }
+          }))
+        }
       : {}),
     ...(m.role === 'tool' && results[0] ? { tool_call_id: results[0].toolCallId } : {}),
     id: m.id,
@@ -29,7 +41,8 @@ function toExportedMessage(m: VersionedMessage): ExportedMessage {
     parts: m.parts
   }
   if (m.error) out.error = m.error
-  if (m.inputTokens !== null || m.outputTokens !== null) out.usage = { inputTokens: m.inputTokens, outputTokens: m.outputTokens }
+  if (m.inputTokens !== null || m.outputTokens !== null)
+    out.usage = { inputTokens: m.inputTokens, outputTokens: m.outputTokens }
   return out
 }
 
@@ -43,16 +56,26 @@ export type ExportFileSource = (hash: string) => { mediaType: string; bytes: Uin
  */
 function withFiles(messages: readonly VersionedMessage[], read: ExportFileSource | undefined) {
   if (!read) return { messages, attachments: [] }
-  const hashes = new Set(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'attachment' && p.hash ? [p.hash] : []))))
+  const hashes = new Set(
+    messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'attachment' && p.hash ? [p.hash] : [])))
+  )
   const attachments: NonNullable<DistillExport['attachments']> = []
   for (const hash of hashes) {
     const file = read(hash)
-    if (file) attachments.push({ hash, mediaType: file.mediaType, size: file.bytes.length, data: Buffer.from(file.bytes).toString('base64') })
+    if (file)
+      attachments.push({
+        hash,
+        mediaType: file.mediaType,
+        size: file.bytes.length,
+        data: Buffer.from(file.bytes).toString('base64')
+      })
     else hashes.delete(hash)
   }
   const kept = messages.map((m) => ({
     ...m,
-    parts: m.parts.map((p) => (p.type === 'attachment' && p.hash && !hashes.has(p.hash) ? (({ hash: _h, ...rest }) => rest)(p) : p))
+    parts: m.parts.map((p) =>
+      p.type === 'attachment' && p.hash && !hashes.has(p.hash) ? (({ hash: _h, ...rest }) => rest)(p) : p
+    )
   }))
   return { messages: kept, attachments }
 }
@@ -71,7 +94,9 @@ export function chatToJson(
   files?: ExportFileSource
 ): DistillExport {
   const { messages, attachments } = withFiles(stored, files)
-  const versions = messages.filter((m) => m.hiddenIn !== null).map((m) => ({ ...toExportedMessage(m), seq: m.seq, hiddenIn: m.hiddenIn! }))
+  const versions = messages
+    .filter((m) => m.hiddenIn !== null)
+    .map((m) => ({ ...toExportedMessage(m), seq: m.seq, hiddenIn: m.hiddenIn! }))
   return {
     format: DISTILL_EXPORT_FORMAT,
     version: versions.length ? DISTILL_EXPORT_VERSION : 1,
@@ -98,7 +123,12 @@ export function chatToJson(
   }
 }
 
-const ROLE_HEADING: Record<ChatMessage['role'], string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
+const ROLE_HEADING: Record<ChatMessage['role'], string> = {
+  user: 'You',
+  assistant: 'Assistant',
+  system: 'System',
+  tool: 'Tool'
+}
 
 const isoMinute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
 
@@ -129,10 +159,17 @@ const STATUS_NOTE: Partial<Record<ChatMessage['status'], string>> = {
 }
 
 /** A readable Markdown transcript: title, system prompt, active summary, then every message. */
-export function chatToMarkdown(session: Session, messages: readonly ChatMessage[], snapshots: readonly Snapshot[]): string {
+export function chatToMarkdown(
+  session: Session,
+  messages: readonly ChatMessage[],
+  snapshots: readonly Snapshot[]
+): string {
   const out = [`# ${session.title}`, '']
   const model = session.modelId ? `${session.provider ?? ''}${session.provider ? ' / ' : ''}${session.modelId}` : null
-  out.push(`*Exported from Distill. ${messages.length} messages${model ? `, model ${model}` : ''}, started ${isoMinute(session.createdAt)}.*`, '')
+  out.push(
+    `*Exported from Distill. ${messages.length} messages${model ? `, model ${model}` : ''}, started ${isoMinute(session.createdAt)}.*`,
+    ''
+  )
   if (session.systemPrompt) out.push('## System prompt', '', session.systemPrompt, '')
   const summary = snapshots.find((s) => s.kind === 'summary' && s.status === 'active')
   if (summary) {
@@ -143,7 +180,10 @@ export function chatToMarkdown(session: Session, messages: readonly ChatMessage[
   for (const m of messages) {
     const note = STATUS_NOTE[m.status]
     out.push(`### ${ROLE_HEADING[m.role]} · ${isoMinute(m.createdAt)}${note ? ` (${note})` : ''}`, '')
-    const body = m.parts.map(partMarkdown).filter((t) => t.trim() !== '').join('\n\n')
+    const body = m.parts
+      .map(partMarkdown)
+      .filter((t) => t.trim() !== '')
+      .join('\n\n')
     out.push(body || '*(empty)*', '')
     if (m.error) out.push(`> Error: ${m.error.message}`, '')
   }

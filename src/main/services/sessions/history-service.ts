@@ -15,7 +15,12 @@ import { scoreTurns, type TurnClass } from '../../engine/strategies/importance/s
 export type HistoryService = ReturnType<typeof createHistoryService>
 
 /** The full, uncompressed history of a chat, and search over it (FR-6.3). */
-export function createHistoryService({ db, sessions, usage, settings }: ServiceDeps & { sessions: SessionsService; usage: UsageService; settings: SettingsService }) {
+export function createHistoryService({
+  db,
+  sessions,
+  usage,
+  settings
+}: ServiceDeps & { sessions: SessionsService; usage: UsageService; settings: SettingsService }) {
   const cutoffOf = (sessionId: string) => activeSummary(db, sessionId)?.cutoffSeq ?? 0
   type Scored = { score: number; class: TurnClass }
   type HistoryMessage = ChatMessage & { inContext: boolean; importance?: Scored }
@@ -33,7 +38,8 @@ export function createHistoryService({ db, sessions, usage, settings }: ServiceD
     if (kept && lowestTouchedSince(db, sessionId, kept.mark).lowest === Number.POSITIVE_INFINITY) return kept.scores
     const mark = writeMark(db, sessionId)
     const scores = new Map<string, Scored>()
-    for (const s of scoreTurns(usage.engineMessages(sessionId, 0, Infinity))) scores.set(s.id, { score: Math.round(s.score * 10) / 10, class: s.class })
+    for (const s of scoreTurns(usage.engineMessages(sessionId, 0, Infinity)))
+      scores.set(s.id, { score: Math.round(s.score * 10) / 10, class: s.class })
     // One chat's scores are kept: the one whose Full history is open.
     scored.clear()
     scored.set(sessionId, { mark, scores })
@@ -41,7 +47,11 @@ export function createHistoryService({ db, sessions, usage, settings }: ServiceD
   }
 
   const mark = (messages: ChatMessage[], cutoff: number, scores: Map<string, Scored>): HistoryMessage[] =>
-    messages.map((m) => ({ ...m, inContext: m.seq > cutoff, ...(scores.has(m.id) ? { importance: scores.get(m.id)! } : {}) }))
+    messages.map((m) => ({
+      ...m,
+      inContext: m.seq > cutoff,
+      ...(scores.has(m.id) ? { importance: scores.get(m.id)! } : {})
+    }))
 
   return {
     /** Every message of a chat (tools and tests); the app reads it in pages. */
@@ -54,7 +64,12 @@ export function createHistoryService({ db, sessions, usage, settings }: ServiceD
       const scores = scoresOf(sessionId)
       const cutoff = cutoffOf(sessionId)
       const page = readPage(db, sessionId, cursor)
-      return { ...page, messages: mark(page.messages, cutoff, scores), summaryCutoffSeq: cutoff, summarizedCount: countPathUpTo(db, sessionId, cutoff) }
+      return {
+        ...page,
+        messages: mark(page.messages, cutoff, scores),
+        summaryCutoffSeq: cutoff,
+        summarizedCount: countPathUpTo(db, sessionId, cutoff)
+      }
     },
     search(sessionId: string, query: string) {
       sessions.get(sessionId)

@@ -29,8 +29,14 @@ describe('export and import of a chat with its attached files', () => {
   /** A chat whose first message attaches an image and a text file; returns its id and the export's text. */
   async function chatWithFiles(app: App): Promise<{ id: string; text: string }> {
     const session = app.services.sessions.create('Release files')
-    const files = [await upload(app, 'chart.png', 'image/png', png), await upload(app, 'checklist.md', 'text/markdown', notes)]
-    await app.services.chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: 'Here are the files' }, ...files] })
+    const files = [
+      await upload(app, 'chart.png', 'image/png', png),
+      await upload(app, 'checklist.md', 'text/markdown', notes)
+    ]
+    await app.services.chat.append(session.id, {
+      role: 'user',
+      parts: [{ type: 'text', text: 'Here are the files' }, ...files]
+    })
     await app.services.chat.append(session.id, { role: 'assistant', parts: [{ type: 'text', text: 'Got them.' }] })
     const res = await app.router.call('sessions.export', { id: session.id, format: 'json' })
     if (!res.ok) throw new Error(res.error.message)
@@ -54,7 +60,9 @@ describe('export and import of a chat with its attached files', () => {
     const res = await target.router.call('sessions.import', { text })
     expect(res).toMatchObject({ ok: true, data: { title: 'Release files', messages: 2, attachments: 2 } })
     const id = (res as { data: { id: string } }).data.id
-    const parts = target.services.chat.messages(id)[0]!.parts.filter((p): p is AttachmentPart => p.type === 'attachment')
+    const parts = target.services.chat
+      .messages(id)[0]!
+      .parts.filter((p): p is AttachmentPart => p.type === 'attachment')
     expect(parts.map((p) => [p.filename, p.hash])).toEqual([
       ['chart.png', sha(png)],
       ['checklist.md', sha(notes)]
@@ -83,10 +91,16 @@ describe('export and import of a chat with its attached files', () => {
     app.services.sessions.remove(id)
     const data = JSON.parse(text) as { attachments: { data: string }[] }
     const tampered = structuredClone(data)
-    tampered.attachments[1]!.data = Buffer.from('# Release checklist\n\nThe rollback password is changed.\n').toString('base64')
+    tampered.attachments[1]!.data = Buffer.from('# Release checklist\n\nThe rollback password is changed.\n').toString(
+      'base64'
+    )
     expect(await app.router.call('sessions.import', { text: JSON.stringify(tampered) })).toMatchObject({
       ok: false,
-      error: { code: 'invalid_input', message: 'The file “checklist.md” in the export does not match its checksum: it was damaged or changed. Nothing was imported.' }
+      error: {
+        code: 'invalid_input',
+        message:
+          'The file “checklist.md” in the export does not match its checksum: it was damaged or changed. Nothing was imported.'
+      }
     })
     const broken = structuredClone(data)
     broken.attachments[0]!.data = '%%%not base64%%%'
@@ -112,7 +126,9 @@ describe('export and import of a chat with its attached files', () => {
     })
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
     try {
-      await buildProgram().exitOverride().parseAsync(['node', 'distill', '--db', join(dir, 'target.db'), 'import', file])
+      await buildProgram()
+        .exitOverride()
+        .parseAsync(['node', 'distill', '--db', join(dir, 'target.db'), 'import', file])
     } finally {
       write.mockRestore()
       err.mockRestore()
@@ -129,10 +145,29 @@ describe('export and import of a chat with its attached files', () => {
     // A third file whose checksum is right but whose bytes are not the text its type says.
     const binary = Buffer.from([0, 159, 146, 150, 0, 1])
     const data = JSON.parse(text)
-    data.messages[0].parts.push({ type: 'attachment', filename: 'notes.txt', mediaType: 'text/plain', size: binary.length, hash: sha(binary) })
-    data.attachments.push({ hash: sha(binary), mediaType: 'text/plain', size: binary.length, data: binary.toString('base64') })
+    data.messages[0].parts.push({
+      type: 'attachment',
+      filename: 'notes.txt',
+      mediaType: 'text/plain',
+      size: binary.length,
+      hash: sha(binary)
+    })
+    data.attachments.push({
+      hash: sha(binary),
+      mediaType: 'text/plain',
+      size: binary.length,
+      data: binary.toString('base64')
+    })
     const res = await app.router.call('sessions.import', { text: JSON.stringify(data) })
-    expect(res).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^The file “notes\.txt” in the export could not be stored: .* Nothing was imported\.$/) } })
+    expect(res).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(
+          /^The file “notes\.txt” in the export could not be stored: .* Nothing was imported\.$/
+        )
+      }
+    })
     expect(app.services.sessions.list()).toEqual([])
     for (const hash of [sha(png), sha(notes)]) {
       expect(app.services.attachments.describe(hash)).toBeUndefined()
@@ -144,7 +179,10 @@ describe('export and import of a chat with its attached files', () => {
     const source = open(join(tempDir(), 'source.db'))
     const { text } = await chatWithFiles(source)
     const memory = open(':memory:')
-    expect(await memory.router.call('sessions.import', { text })).toMatchObject({ ok: true, data: { title: 'Release files', messages: 2, attachments: 2 } })
+    expect(await memory.router.call('sessions.import', { text })).toMatchObject({
+      ok: true,
+      data: { title: 'Release files', messages: 2, attachments: 2 }
+    })
     const [chat] = memory.services.sessions.list()
     expect(memory.services.chat.messages(chat!.id).map((m) => m.role)).toEqual(['user', 'assistant'])
   })
@@ -157,7 +195,10 @@ describe('export and import of a chat with its attached files', () => {
     data.attachments = []
     expect(await app.router.call('sessions.import', { text: JSON.stringify(data) })).toMatchObject({
       ok: false,
-      error: { message: 'The messages attach 2 files (“chart.png”, “checklist.md”), which the export does not carry. Nothing was imported.' }
+      error: {
+        message:
+          'The messages attach 2 files (“chart.png”, “checklist.md”), which the export does not carry. Nothing was imported.'
+      }
     })
     expect(app.services.sessions.list()).toEqual([])
   })
@@ -167,7 +208,9 @@ describe('export and import of a chat with its attached files', () => {
     const file = join(dir, 'old.distill.json')
     writeFileSync(file, OLD_EXPORT)
     const out = await runCli('--db', join(dir, 'distill.db'), 'import', file)
-    expect(out).toMatch(/^Imported "Quarterly numbers" \(3 messages, 1 summaries\) as .*\n1 file was not in the export \(it predates exported files\): only its name is kept\.\n$/)
+    expect(out).toMatch(
+      /^Imported "Quarterly numbers" \(3 messages, 1 summaries\) as .*\n1 file was not in the export \(it predates exported files\): only its name is kept\.\n$/
+    )
     const app = open(join(dir, 'distill.db'))
     const [chat] = app.services.sessions.list()
     const messages = app.services.chat.messages(chat!.id)
@@ -209,8 +252,23 @@ const OLD_EXPORT = JSON.stringify({
         { type: 'attachment', filename: 'q3.csv', mediaType: 'text/csv', size: 120, hash: 'a'.repeat(64) }
       ]
     },
-    { role: 'assistant', content: 'Revenue grew 12%.', id: 'm2', createdAt: 1_767_000_060_000, status: 'complete', parts: [{ type: 'text', text: 'Revenue grew 12%.' }], usage: { inputTokens: 40, outputTokens: 6 } },
-    { role: 'user', content: 'And costs?', id: 'm3', createdAt: 1_767_000_120_000, status: 'complete', parts: [{ type: 'text', text: 'And costs?' }] }
+    {
+      role: 'assistant',
+      content: 'Revenue grew 12%.',
+      id: 'm2',
+      createdAt: 1_767_000_060_000,
+      status: 'complete',
+      parts: [{ type: 'text', text: 'Revenue grew 12%.' }],
+      usage: { inputTokens: 40, outputTokens: 6 }
+    },
+    {
+      role: 'user',
+      content: 'And costs?',
+      id: 'm3',
+      createdAt: 1_767_000_120_000,
+      status: 'complete',
+      parts: [{ type: 'text', text: 'And costs?' }]
+    }
   ],
   snapshots: [
     {

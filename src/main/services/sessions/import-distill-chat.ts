@@ -53,8 +53,14 @@ function missingFiles(prepared: PreparedImport, store: AttachmentStore): string[
   const carried = new Set(prepared.files.map((f) => f.hash))
   const missing = prepared.attached.filter((a) => !carried.has(a.hash) && !store.describe(a.hash))
   if (missing.length && prepared.listsFiles) {
-    const names = missing.slice(0, 3).map((a) => `“${a.filename}”`).join(', ')
-    const what = missing.length === 1 ? `the file ${names}` : `${missing.length} files (${names}${missing.length > 3 ? ', …' : ''})`
+    const names = missing
+      .slice(0, 3)
+      .map((a) => `“${a.filename}”`)
+      .join(', ')
+    const what =
+      missing.length === 1
+        ? `the file ${names}`
+        : `${missing.length} files (${names}${missing.length > 3 ? ', …' : ''})`
     throw new ImportError(`The messages attach ${what}, which the export does not carry. Nothing was imported.`)
   }
   return missing.map((a) => a.hash)
@@ -72,7 +78,9 @@ async function storeFiles(store: AttachmentStore, files: readonly ImportedFile[]
     try {
       await store.upload({ filename: file.filename, mediaType: file.mediaType, data: file.bytes })
     } catch (err) {
-      throw new ImportError(`The file “${file.filename}” in the export could not be stored: ${(err as Error).message} Nothing was imported.`)
+      throw new ImportError(
+        `The file “${file.filename}” in the export could not be stored: ${(err as Error).message} Nothing was imported.`
+      )
     }
     if (!existed) stored.push(file.hash)
   }
@@ -95,9 +103,16 @@ async function newIds(n: number): Promise<string[]> {
  * checksums were checked) and, if the write then fails, removes the ones it stored. The same chat
  * imported again is refused (AlreadyImported) unless `again`.
  */
-export async function importDistillChat(services: DistillImportServices, bytes: Uint8Array, options: ImportDistillOptions): Promise<ImportedDistillChat> {
+export async function importDistillChat(
+  services: DistillImportServices,
+  bytes: Uint8Array,
+  options: ImportDistillOptions
+): Promise<ImportedDistillChat> {
   const target = services.sessions.importTarget()
-  const thread = 'db' in target ? createImportThread({ warn: () => undefined, memoryDb: target.db }) : (shared ??= createImportThread({ warn: () => undefined }))
+  const thread =
+    'db' in target
+      ? createImportThread({ warn: () => undefined, memoryDb: target.db })
+      : (shared ??= createImportThread({ warn: () => undefined }))
   const key = nextKey++
   const prepared = await thread.prepare(key, bytes, options.wrapped ?? false)
   const stored: string[] = []
@@ -107,7 +122,10 @@ export async function importDistillChat(services: DistillImportServices, bytes: 
     const stripHashes = missingFiles(prepared, services.attachments)
     await storeFiles(services.attachments, prepared.files, stored)
     const { defaultProvider, defaultModel } = services.settings.get()
-    const spec = services.models.spec(prepared.session.provider ?? defaultProvider, prepared.session.modelId ?? defaultModel)
+    const spec = services.models.spec(
+      prepared.session.provider ?? defaultProvider,
+      prepared.session.modelId ?? defaultModel
+    )
     const written = await thread.write(key, 'file' in target ? target.file : ':memory:', {
       spec,
       ids: await newIds(idsNeeded(prepared)),
@@ -131,15 +149,23 @@ export async function importDistillChat(services: DistillImportServices, bytes: 
     }
   } catch (err) {
     thread.drop(key)
-    for (const hash of services.sessions.discardFiles(stored)) rmSync(services.attachments.pathOf(hash), { force: true })
+    for (const hash of services.sessions.discardFiles(stored))
+      rmSync(services.attachments.pathOf(hash), { force: true })
     throw err
   }
 }
 
 /** The app's "Import chat": an unreadable file is an invalid input, a second import a conflict, each said in a sentence. */
-export async function importDistillChatText(services: DistillImportServices, text: string | Uint8Array, wrapped = false): Promise<ImportedDistillChat> {
+export async function importDistillChatText(
+  services: DistillImportServices,
+  text: string | Uint8Array,
+  wrapped = false
+): Promise<ImportedDistillChat> {
   try {
-    return await importDistillChat(services, typeof text === 'string' ? Buffer.from(text, 'utf8') : text, { source: 'Import chat', wrapped })
+    return await importDistillChat(services, typeof text === 'string' ? Buffer.from(text, 'utf8') : text, {
+      source: 'Import chat',
+      wrapped
+    })
   } catch (err) {
     if (err instanceof AlreadyImported) throw new AppError('conflict', err.message)
     if (err instanceof ImportError) throw new AppError('invalid_input', err.message)

@@ -33,7 +33,10 @@ describe('searching chats by their content', () => {
     const messages = app.services.chat.messages(soup.id)
     expect(dinner.match!.messageId).toBe(messages[1]!.id)
     // Still a full sidebar entry.
-    expect(dinner).toMatchObject({ messageCount: 2, lastMessagePreview: 'A lentil soup with cardamom and a little lemon would be lovely.' })
+    expect(dinner).toMatchObject({
+      messageCount: 2,
+      lastMessagePreview: 'A lentil soup with cardamom and a little lemon would be lovely.'
+    })
   })
 
   it('puts title matches first, needs every word, and reads quotes and operators literally', async () => {
@@ -53,7 +56,10 @@ describe('searching chats by their content', () => {
     expect(sessions.search('saff').map((r) => r.id)).toEqual([body.id])
     expect(sessions.search('"pods NEAR(').map((r) => r.id)).toEqual([])
     expect(sessions.search('"pods').map((r) => r.id)).toEqual([body.id])
-    expect(await app.router.call('sessions.search', { query: '   ' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await app.router.call('sessions.search', { query: '   ' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' }
+    })
   })
 
   it('ranks every match of a word best first, an old chat included, with exact counts', async () => {
@@ -64,7 +70,8 @@ describe('searching chats by their content', () => {
     await say(app, old.id, 'user', 'mackerel')
     const chats = [0, 1, 2].map((i) => sessions.create(`Fishing ${i}`))
     for (const [i, chat] of chats.entries()) {
-      for (let n = 0; n < 4; n++) await say(app, chat.id, 'user', `Day ${n}: the boat came back with mackerel and a long story about the tide.`)
+      for (let n = 0; n < 4; n++)
+        await say(app, chat.id, 'user', `Day ${n}: the boat came back with mackerel and a long story about the tide.`)
       // The best hit of each chat: short, and all about the word.
       if (i === 1) await say(app, chat.id, 'assistant', 'Mackerel, mackerel, mackerel.')
       clock.advance(1000)
@@ -75,7 +82,6 @@ describe('searching chats by their content', () => {
     expect(all[0]!.id).toBe(chats[1]!.id)
     expect(all.map((r) => r.id)).toContain(old.id)
     expect(all.find((r) => r.id === chats[0]!.id)!.match).toMatchObject({ count: 4, countIsLowerBound: false })
-
   })
 
   it('pages the chat list with a cursor, most recent first, without repeats or gaps', async () => {
@@ -99,7 +105,10 @@ describe('searching chats by their content', () => {
     expect(pages.map((p) => p.length)).toEqual([3, 3, 1])
     expect(pages.flat()).toEqual(sessions.list().map((s) => s.title))
     expect(new Set(pages.flat()).size).toBe(made.length)
-    expect(await app.router.call('sessions.list', { cursor: 'nonsense' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+    expect(await app.router.call('sessions.list', { cursor: 'nonsense' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' }
+    })
   })
 
   it('forgets a deleted chat', async () => {
@@ -119,7 +128,14 @@ describe('sidebar previews', () => {
   it('show the last message as plain text, not Markdown', async () => {
     const app = openApp()
     const chat = app.services.sessions.create()
-    await say(app, chat.id, 'assistant', '## Context\n\nThe **staging** database uses `port 5433`.\n\n- [docs](https://example.com)')
-    expect(app.services.sessions.list()[0]!.lastMessagePreview).toBe('Context The staging database uses port 5433. docs')
+    await say(
+      app,
+      chat.id,
+      'assistant',
+      '## Context\n\nThe **staging** database uses `port 5433`.\n\n- [docs](https://example.com)'
+    )
+    expect(app.services.sessions.list()[0]!.lastMessagePreview).toBe(
+      'Context The staging database uses port 5433. docs'
+    )
   })
 })

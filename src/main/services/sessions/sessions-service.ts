@@ -33,7 +33,8 @@ export interface SessionPage {
 function parseCursor(cursor: string): SessionCursor {
   const at = cursor.indexOf(':')
   const updatedAt = Number(cursor.slice(0, at))
-  if (at < 1 || !Number.isSafeInteger(updatedAt)) throw new AppError('invalid_input', 'That page of the chat list does not exist: start again from the first page.')
+  if (at < 1 || !Number.isSafeInteger(updatedAt))
+    throw new AppError('invalid_input', 'That page of the chat list does not exist: start again from the first page.')
   return { updatedAt, id: cursor.slice(at + 1) }
 }
 
@@ -70,9 +71,20 @@ export function createSessionsService(
     },
 
     /** A page of the chat list after `cursor` (the `nextCursor` of the page before). */
-    page({ query, cursor, limit = SESSION_PAGE_DEFAULT }: { query?: string; cursor?: string; limit?: number }): SessionPage {
+    page({
+      query,
+      cursor,
+      limit = SESSION_PAGE_DEFAULT
+    }: {
+      query?: string
+      cursor?: string
+      limit?: number
+    }): SessionPage {
       // One more than asked says whether another page follows without counting the chats.
-      const rows = listSessions(db, query, { after: cursor === undefined ? undefined : parseCursor(cursor), limit: limit + 1 })
+      const rows = listSessions(db, query, {
+        after: cursor === undefined ? undefined : parseCursor(cursor),
+        limit: limit + 1
+      })
       const sessions = rows.slice(0, limit)
       const last = sessions.at(-1)
       return { sessions, nextCursor: rows.length > limit && last ? `${last.updatedAt}:${last.id}` : null }
@@ -94,11 +106,21 @@ export function createSessionsService(
       const matchOf = (id: string): SessionSearchResult['match'] => {
         const row = content.get(id)
         return row
-          ? { messageId: row.messageId, seq: row.seq, role: row.role, snippet: row.snippet, count: row.matches, countIsLowerBound: row.countIsLowerBound }
+          ? {
+              messageId: row.messageId,
+              seq: row.seq,
+              role: row.role,
+              snippet: row.snippet,
+              count: row.matches,
+              countIsLowerBound: row.countIsLowerBound
+            }
           : null
       }
       const titled = new Set(byTitle.map((s) => s.id))
-      const others = sessionSummaries(db, byContent.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId))
+      const others = sessionSummaries(
+        db,
+        byContent.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId)
+      )
       return [
         ...byTitle.map((s) => ({ ...s, titleMatch: true, match: matchOf(s.id) })),
         ...byContent.flatMap((r) => {
@@ -170,7 +192,11 @@ export function createSessionsService(
       const session = get(id)
       const snapshots = listSnapshots(db, id)
       return format === 'md'
-        ? { filename: exportFileName(session.title, 'md'), mimeType: 'text/markdown', text: chatToMarkdown(session, listMessages(db, id), snapshots) }
+        ? {
+            filename: exportFileName(session.title, 'md'),
+            mimeType: 'text/markdown',
+            text: chatToMarkdown(session, listMessages(db, id), snapshots)
+          }
         : {
             filename: exportFileName(session.title, 'json'),
             mimeType: 'application/json',

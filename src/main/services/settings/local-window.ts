@@ -11,7 +11,8 @@ export interface LocalWindow {
 
 type Found = { window: number; from: string } | undefined
 
-const positive = (n: unknown): number | undefined => (typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined)
+const positive = (n: unknown): number | undefined =>
+  typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined
 
 /** The server's root: OpenAI-compatible addresses end in /v1, the native APIs live beside it. */
 export function serverRoot(baseURL: string): string {
@@ -33,7 +34,8 @@ async function getJson(doFetch: typeof fetch, url: string, init: RequestInit = {
  * is all current Ollama reports when num_ctx is unset).
  */
 async function ollama(doFetch: typeof fetch, root: string, model: string): Promise<Found> {
-  const ps = (await getJson(doFetch, `${root}/api/ps`)) as { models?: Array<{ name?: string; model?: string; context_length?: unknown }> } | undefined
+  const ps = (await getJson(doFetch, `${root}/api/ps`)) as
+    { models?: Array<{ name?: string; model?: string; context_length?: unknown }> } | undefined
   const loaded = positive(ps?.models?.find((m) => m.name === model || m.model === model)?.context_length)
   if (loaded) return { window: loaded, from: 'Ollama, loaded model (/api/ps)' }
   const show = (await getJson(doFetch, `${root}/api/show`, {
@@ -41,7 +43,8 @@ async function ollama(doFetch: typeof fetch, root: string, model: string): Promi
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ model })
   })) as { parameters?: unknown; model_info?: Record<string, unknown> } | undefined
-  const numCtx = typeof show?.parameters === 'string' ? /(?:^|\n)\s*num_ctx\s+(\d+)/.exec(show.parameters)?.[1] : undefined
+  const numCtx =
+    typeof show?.parameters === 'string' ? /(?:^|\n)\s*num_ctx\s+(\d+)/.exec(show.parameters)?.[1] : undefined
   const set = numCtx ? positive(Number(numCtx)) : undefined
   if (set) return { window: set, from: 'Ollama, num_ctx in the Modelfile (/api/show)' }
   const info = show?.model_info ?? {}
@@ -55,8 +58,7 @@ async function ollama(doFetch: typeof fetch, root: string, model: string): Promi
 /** LM Studio: the window a loaded model was given, else the most the model takes (/api/v0/models/{id}). */
 async function lmStudio(doFetch: typeof fetch, root: string, model: string): Promise<Found> {
   const info = (await getJson(doFetch, `${root}/api/v0/models/${encodeURIComponent(model)}`)) as
-    | { loaded_context_length?: unknown; max_context_length?: unknown }
-    | undefined
+    { loaded_context_length?: unknown; max_context_length?: unknown } | undefined
   const loaded = positive(info?.loaded_context_length)
   if (loaded) return { window: loaded, from: 'LM Studio, loaded model (/api/v0/models)' }
   const max = positive(info?.max_context_length)
@@ -65,7 +67,8 @@ async function lmStudio(doFetch: typeof fetch, root: string, model: string): Pro
 
 /** llama.cpp's server: one model, one window (/props). */
 async function llamaCpp(doFetch: typeof fetch, root: string): Promise<Found> {
-  const props = (await getJson(doFetch, `${root}/props`)) as { n_ctx?: unknown; default_generation_settings?: { n_ctx?: unknown } } | undefined
+  const props = (await getJson(doFetch, `${root}/props`)) as
+    { n_ctx?: unknown; default_generation_settings?: { n_ctx?: unknown } } | undefined
   const n = positive(props?.default_generation_settings?.n_ctx) ?? positive(props?.n_ctx)
   return n ? { window: n, from: 'llama.cpp, n_ctx (/props)' } : undefined
 }
@@ -74,9 +77,17 @@ async function llamaCpp(doFetch: typeof fetch, root: string): Promise<Found> {
  * The context window a local OpenAI-compatible server really runs a model with, asked in each
  * server's own API (they answer 404 to the others'); undefined when none says.
  */
-export async function detectLocalWindow(doFetch: typeof fetch, baseURL: string, model: string): Promise<LocalWindow | undefined> {
+export async function detectLocalWindow(
+  doFetch: typeof fetch,
+  baseURL: string,
+  model: string
+): Promise<LocalWindow | undefined> {
   const root = serverRoot(baseURL)
-  const [o, l, c] = await Promise.all([ollama(doFetch, root, model), lmStudio(doFetch, root, model), llamaCpp(doFetch, root)])
+  const [o, l, c] = await Promise.all([
+    ollama(doFetch, root, model),
+    lmStudio(doFetch, root, model),
+    llamaCpp(doFetch, root)
+  ])
   if (o) return { ...o, server: 'ollama' }
   if (l) return { ...l, server: 'lm-studio' }
   if (c) return { ...c, server: 'llama.cpp' }

@@ -15,7 +15,10 @@ export type ModelsService = ReturnType<typeof createModelsService>
 
 type SpecWithSource = ModelSpec & { known: boolean; windowSource: ModelInfo['windowSource']; windowFrom?: string }
 
-function toInfo(spec: ModelSpec & { windowSource?: ModelInfo['windowSource']; windowFrom?: string }, source: ModelInfo['source']): ModelInfo {
+function toInfo(
+  spec: ModelSpec & { windowSource?: ModelInfo['windowSource']; windowFrom?: string },
+  source: ModelInfo['source']
+): ModelInfo {
   return {
     windowSource: spec.windowSource ?? (source === 'custom' ? 'custom' : 'catalog'),
     ...(spec.windowFrom ? { windowFrom: spec.windowFrom } : {}),
@@ -118,7 +121,11 @@ export function createModelsService(deps: {
   }
 
   const serverModelIds = (): readonly string[] => lastServerIds
-  const newChatModel = createNewChatModel({ settings: deps.settings, providers: deps.providers, models: { serverModelIds } })
+  const newChatModel = createNewChatModel({
+    settings: deps.settings,
+    providers: deps.providers,
+    models: { serverModelIds }
+  })
 
   return {
     spec,
@@ -130,14 +137,22 @@ export function createModelsService(deps: {
       const listed = lastServerIds.map((id) => spec('openai-compatible', id))
       const users = userModels()
       const own = new Set(users.map((m) => `${m.provider}:${m.id}`))
-      const all = listModels(users).map((m): SpecWithSource => ({ ...m, known: true, windowSource: own.has(`${m.provider}:${m.id}`) ? 'custom' : 'catalog' }))
+      const all = listModels(users).map((m): SpecWithSource => ({
+        ...m,
+        known: true,
+        windowSource: own.has(`${m.provider}:${m.id}`) ? 'custom' : 'catalog'
+      }))
       return [...all, ...listed.filter((m) => !all.some((o) => o.provider === m.provider && o.id === m.id))]
     },
 
-    async list(provider?: ProviderId): Promise<{ models: ModelInfo[]; warnings: string[]; newChat: { provider: ProviderId; modelId: string } }> {
+    async list(
+      provider?: ProviderId
+    ): Promise<{ models: ModelInfo[]; warnings: string[]; newChat: { provider: ProviderId; modelId: string } }> {
       const users = userModels()
       const userKeys = new Set(users.map((m) => `${m.provider}:${m.id}`))
-      const models = listModels(users).map((m) => toInfo(m, userKeys.has(`${m.provider}:${m.id}`) ? 'custom' : 'catalog'))
+      const models = listModels(users).map((m) =>
+        toInfo(m, userKeys.has(`${m.provider}:${m.id}`) ? 'custom' : 'catalog')
+      )
       const warnings: string[] = []
       if (!provider || provider === 'openai-compatible') {
         const listed = await serverModels()
@@ -148,7 +163,11 @@ export function createModelsService(deps: {
           if (!known.has(`openai-compatible:${id}`)) models.push(toInfo(spec('openai-compatible', id), 'server'))
         }
       }
-      return { models: provider ? models.filter((m) => m.provider === provider) : models, warnings, newChat: newChatModel() }
+      return {
+        models: provider ? models.filter((m) => m.provider === provider) : models,
+        warnings,
+        newChat: newChatModel()
+      }
     }
   }
 }

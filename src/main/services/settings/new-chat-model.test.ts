@@ -24,7 +24,10 @@ describe('the model a new chat starts with', () => {
   })
 
   it('keeps the built-in default when its provider is set up, or when nothing is', () => {
-    expect(open({ env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } }).services.sessions.create()).toMatchObject({ provider: 'openai', modelId: 'gpt-4o-mini' })
+    expect(open({ env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' } }).services.sessions.create()).toMatchObject({
+      provider: 'openai',
+      modelId: 'gpt-4o-mini'
+    })
     expect(open().services.sessions.create()).toMatchObject({ provider: 'openai', modelId: 'gpt-4o-mini' })
   })
 

@@ -50,7 +50,9 @@ describe('Test connection', () => {
 
     await app.services.providers.update('openai', { apiKey: 'good', baseURL: `${fake.url}/nothing-here` })
     expect(app.services.providers.status('openai').check.state).toBe('unchecked')
-    expect((await app.services.providers.test('openai')).check.message).toMatch(/Nothing answers at .*\/nothing-here\/models \(404\)/)
+    expect((await app.services.providers.test('openai')).check.message).toMatch(
+      /Nothing answers at .*\/nothing-here\/models \(404\)/
+    )
 
     // Port 1 on the loopback: nothing listens there. It used to show "Ready" because an address was set.
     await app.services.providers.update('openai-compatible', { baseURL: 'http://127.0.0.1:1/v1' })
@@ -62,10 +64,15 @@ describe('Test connection', () => {
     const fake = await fakeServer()
     const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: `${fake.url}/v1`, OPENAI_COMPATIBLE_API_KEY: 'k' } })
     const typed = await app.services.providers.test('openai-compatible', { baseURL: 'http://127.0.0.1:1/v1' })
-    expect(typed.check).toMatchObject({ state: 'failed', message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:1\/v1\/models/) })
+    expect(typed.check).toMatchObject({
+      state: 'failed',
+      message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:1\/v1\/models/)
+    })
     expect(app.services.providers.status('openai-compatible').check.state).toBe('unchecked')
     expect((await app.services.providers.test('openai-compatible')).check.state).toBe('ok')
-    expect((await app.services.providers.test('openai', { apiKey: 'bad-key', baseURL: `${fake.url}/v1` })).check.message).toMatch(/^The key was refused \(401\)/)
+    expect(
+      (await app.services.providers.test('openai', { apiKey: 'bad-key', baseURL: `${fake.url}/v1` })).check.message
+    ).toMatch(/^The key was refused \(401\)/)
   })
 })
 
@@ -74,16 +81,31 @@ describe('local server windows', () => {
 
   for (const kind of ['ollama', 'lm-studio', 'llama.cpp'] as const) {
     it(`reads the window ${kind} runs a model with instead of assuming 4,096`, async () => {
-      const fake = await fakeServer({ requireKey: false, models: ['qwen3:8b'], localServer: { kind, windows: { 'qwen3:8b': 32_768 } } })
+      const fake = await fakeServer({
+        requireKey: false,
+        models: ['qwen3:8b'],
+        localServer: { kind, windows: { 'qwen3:8b': 32_768 } }
+      })
       const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: `${fake.url}/v1` } })
       const { models } = await app.services.models.list('openai-compatible')
-      expect(models.find((m) => m.id === 'qwen3:8b')).toMatchObject({ contextWindow: 32_768, windowSource: 'server', source: 'server' })
-      expect(app.services.models.spec('openai-compatible', 'qwen3:8b')).toMatchObject({ contextWindow: 32_768, known: true })
+      expect(models.find((m) => m.id === 'qwen3:8b')).toMatchObject({
+        contextWindow: 32_768,
+        windowSource: 'server',
+        source: 'server'
+      })
+      expect(app.services.models.spec('openai-compatible', 'qwen3:8b')).toMatchObject({
+        contextWindow: 32_768,
+        known: true
+      })
     })
   }
 
   it('reads the window Ollama gives only in model_info (no model loaded, no num_ctx), and says where it came from', async () => {
-    const fake = await fakeServer({ requireKey: false, models: ['llama3.2:latest'], localServer: { kind: 'ollama-model-info', windows: { 'llama3.2:latest': 131_072 } } })
+    const fake = await fakeServer({
+      requireKey: false,
+      models: ['llama3.2:latest'],
+      localServer: { kind: 'ollama-model-info', windows: { 'llama3.2:latest': 131_072 } }
+    })
     const app = open({ env: { OPENAI_COMPATIBLE_BASE_URL: `${fake.url}/v1` } })
     const { models } = await app.services.models.list('openai-compatible')
     expect(models.find((m) => m.id === 'llama3.2:latest')).toMatchObject({

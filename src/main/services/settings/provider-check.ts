@@ -48,8 +48,13 @@ function statusSentence(status: number, url: string, said: string | undefined): 
  * Lists the provider's models with the stored key and address: the cheapest call that proves both
  * work. Every failure comes back as a sentence a person can act on.
  */
-export async function checkProvider(c: ProviderConnection, doFetch: typeof fetch, timeoutMs = CHECK_TIMEOUT_MS): Promise<CheckOutcome> {
-  if (c.provider === 'openai-compatible' && !c.baseURL) return { ok: false, message: 'Set the server’s address first, e.g. http://127.0.0.1:11434/v1 for Ollama.' }
+export async function checkProvider(
+  c: ProviderConnection,
+  doFetch: typeof fetch,
+  timeoutMs = CHECK_TIMEOUT_MS
+): Promise<CheckOutcome> {
+  if (c.provider === 'openai-compatible' && !c.baseURL)
+    return { ok: false, message: 'Set the server’s address first, e.g. http://127.0.0.1:11434/v1 for Ollama.' }
   if (c.provider !== 'openai-compatible' && !c.apiKey) return { ok: false, message: 'Add an API key first.' }
   const request = modelsRequest(c)!
   let res: Response
@@ -57,13 +62,20 @@ export async function checkProvider(c: ProviderConnection, doFetch: typeof fetch
     res = await doFetch(request.url, { headers: request.headers, signal: AbortSignal.timeout(timeoutMs) })
   } catch (err) {
     const name = (err as { name?: string }).name
-    if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, message: `No answer from ${request.url} within ${Math.round(timeoutMs / 1000)} s.` }
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return { ok: false, message: `No answer from ${request.url} within ${Math.round(timeoutMs / 1000)} s.` }
     const cause = (err as { cause?: { code?: string } }).cause?.code
-    return { ok: false, message: `Cannot reach ${request.url}${cause ? ` (${cause})` : ''}. Is the server running, and is the address right?` }
+    return {
+      ok: false,
+      message: `Cannot reach ${request.url}${cause ? ` (${cause})` : ''}. Is the server running, and is the address right?`
+    }
   }
   const body: unknown = await res.json().catch(() => undefined)
   if (!res.ok) return { ok: false, message: statusSentence(res.status, request.url, providerMessage(body)) }
-  const list = (body as { data?: unknown; models?: unknown } | undefined)?.data ?? (body as { models?: unknown } | undefined)?.models
-  if (!Array.isArray(list)) return { ok: false, message: `${request.url} answered, but not with a list of models. Check the address.` }
+  const list =
+    (body as { data?: unknown; models?: unknown } | undefined)?.data ??
+    (body as { models?: unknown } | undefined)?.models
+  if (!Array.isArray(list))
+    return { ok: false, message: `${request.url} answered, but not with a list of models. Check the address.` }
   return { ok: true, models: list.length }
 }

@@ -85,7 +85,10 @@ export function createProvidersService(deps: {
    * (a key or address typed in Settings and not saved yet), those are tested instead and nothing is
    * remembered: the saved connection was not the one checked.
    */
-  async function test(provider: ProviderId, typed: { apiKey?: string; baseURL?: string } = {}): Promise<ProviderStatus> {
+  async function test(
+    provider: ProviderId,
+    typed: { apiKey?: string; baseURL?: string } = {}
+  ): Promise<ProviderStatus> {
     const started = clock.now()
     const trying = typed.apiKey !== undefined || typed.baseURL !== undefined
     if (!trying) checks.set(provider, { ...unchecked, state: 'checking' })
@@ -94,7 +97,12 @@ export function createProvidersService(deps: {
       ...saved,
       ...(typed.apiKey?.trim() ? { apiKey: typed.apiKey.trim() } : {}),
       // An emptied address means the provider's default (the environment's, else the SDK's).
-      ...(typed.baseURL !== undefined ? { baseURL: typed.baseURL.trim().replace(/\/+$/, '') || (env[PROVIDER_ENV[provider].baseURL]?.trim() || undefined) } : {})
+      ...(typed.baseURL !== undefined
+        ? {
+            baseURL:
+              typed.baseURL.trim().replace(/\/+$/, '') || env[PROVIDER_ENV[provider].baseURL]?.trim() || undefined
+          }
+        : {})
     }
     const outcome = await checkProvider(c, deps.fetch ?? fetch)
     const at = clock.now()

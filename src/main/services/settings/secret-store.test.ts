@@ -8,8 +8,10 @@ import { createFileSecretStore, type SecretCipher } from './secret-store'
 
 const rot13: SecretCipher = {
   name: 'test-cipher',
-  encrypt: (s) => Buffer.from(s.replace(/[a-z]/gi, (c) => String.fromCharCode(c.charCodeAt(0) + (c.toLowerCase() < 'n' ? 13 : -13)))),
-  decrypt: (b) => b.toString().replace(/[a-z]/gi, (c) => String.fromCharCode(c.charCodeAt(0) + (c.toLowerCase() < 'n' ? 13 : -13)))
+  encrypt: (s) =>
+    Buffer.from(s.replace(/[a-z]/gi, (c) => String.fromCharCode(c.charCodeAt(0) + (c.toLowerCase() < 'n' ? 13 : -13)))),
+  decrypt: (b) =>
+    b.toString().replace(/[a-z]/gi, (c) => String.fromCharCode(c.charCodeAt(0) + (c.toLowerCase() < 'n' ? 13 : -13)))
 }
 
 describe('file secret store', () => {
@@ -57,11 +59,19 @@ describe('a secrets file shared by the desktop app and browser mode', () => {
 
     // The desktop app still reads its keys, and the one browser mode saved.
     const again = createFileSecretStore(file, rot13)
-    expect([again.get('anthropic'), again.get('google'), again.get('openai')]).toEqual(['sk-ant-desktop', 'gm-desktop', 'sk-browser'])
+    expect([again.get('anthropic'), again.get('google'), again.get('openai')]).toEqual([
+      'sk-ant-desktop',
+      'gm-desktop',
+      'sk-browser'
+    ])
     // Its next save encrypts the plain key and keeps everything.
     again.set('google', 'gm-new')
     expect(readFileSync(file, 'utf8')).not.toContain('sk-browser')
-    expect([again.get('anthropic'), again.get('google'), again.get('openai')]).toEqual(['sk-ant-desktop', 'gm-new', 'sk-browser'])
+    expect([again.get('anthropic'), again.get('google'), again.get('openai')]).toEqual([
+      'sk-ant-desktop',
+      'gm-new',
+      'sk-browser'
+    ])
   })
 
   it('replaces a key it cannot read when the user saves a new one under the same name, and deletes it on request', () => {
@@ -77,7 +87,12 @@ describe('a secrets file shared by the desktop app and browser mode', () => {
   it('treats a value its keychain can no longer decrypt as missing, and keeps it', () => {
     const file = join(tempDir(), 'secrets.json')
     createFileSecretStore(file, rot13).set('anthropic', 'sk-ant-1')
-    const broken: SecretCipher = { ...rot13, decrypt: () => { throw new Error('keychain changed') } }
+    const broken: SecretCipher = {
+      ...rot13,
+      decrypt: () => {
+        throw new Error('keychain changed')
+      }
+    }
     const store = createFileSecretStore(file, broken)
     expect(store.get('anthropic')).toBeUndefined()
     store.set('openai', 'sk-2')
@@ -110,7 +125,10 @@ describe('a damaged secrets.json', () => {
     expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(damaged)
 
     expect((await app.router.call('sessions.create', {})).ok).toBe(true)
-    expect(await app.router.call('providers.update', { provider: 'openai', apiKey: 'sk-new-key-1234' })).toMatchObject({ ok: true, data: { keySet: true, keyHint: '1234' } })
+    expect(await app.router.call('providers.update', { provider: 'openai', apiKey: 'sk-new-key-1234' })).toMatchObject({
+      ok: true,
+      data: { keySet: true, keyHint: '1234' }
+    })
     expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(damaged) // the new key did not touch it
   })
 })

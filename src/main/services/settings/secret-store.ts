@@ -40,7 +40,8 @@ function isSecretsFile(data: unknown): data is SecretsFile {
   return (
     (d.values === undefined || isStrings(d.values)) &&
     (d.cipher === undefined || d.cipher === null || typeof d.cipher === 'string') &&
-    (d.other === undefined || (typeof d.other === 'object' && d.other !== null && Object.values(d.other).every(isStrings)))
+    (d.other === undefined ||
+      (typeof d.other === 'object' && d.other !== null && Object.values(d.other).every(isStrings)))
   )
 }
 
@@ -133,7 +134,10 @@ export function createFileSecretStore(file: string, cipher?: SecretCipher, now: 
       return undefined
     }
   }
-  const encode = (plain: string): Entry => ({ cipher: own, value: cipher ? cipher.encrypt(plain).toString('base64') : plain })
+  const encode = (plain: string): Entry => ({
+    cipher: own,
+    value: cipher ? cipher.encrypt(plain).toString('base64') : plain
+  })
 
   return {
     problem: () => problem,

@@ -16,34 +16,55 @@ describe('settings', () => {
   const openApp = useTestApps()
   const tempDir = useTempDir()
 
-  const clearable = (Object.keys(settingsFieldsSchema.shape) as SettingKey[]).filter((key) => settingsFieldsSchema.shape[key].safeParse(null).success)
+  const clearable = (Object.keys(settingsFieldsSchema.shape) as SettingKey[]).filter(
+    (key) => settingsFieldsSchema.shape[key].safeParse(null).success
+  )
 
   it('has a sample for every setting that can be cleared', () => {
     expect(clearable.length).toBeGreaterThan(0)
     for (const key of clearable) expect([key, SAMPLES[key] !== undefined]).toEqual([key, true])
   })
 
-  it.each(clearable)('clears %s in the same save as other changes, and keeps it cleared after a restart', async (key) => {
-    const dbFile = join(tempDir(), 'distill.db')
-    const app = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {}, validateOutput: true })
-    expect(await app.router.call('settings.update', { [key]: SAMPLES[key] })).toMatchObject({ ok: true, data: { [key]: SAMPLES[key] } })
-    const cleared = await app.router.call('settings.update', { [key]: null, theme: 'dark', retentionTokens: 1500 })
-    expect(cleared).toMatchObject({ ok: true, data: { [key]: null, theme: 'dark', retentionTokens: 1500 } })
-    await app.close()
-    const reopened = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {} })
-    expect(reopened.services.settings.get()).toMatchObject({ [key]: null, theme: 'dark', retentionTokens: 1500 })
-    expect(reopened.services.settings.warnings()).toEqual([])
-    await reopened.close()
-  })
+  it.each(clearable)(
+    'clears %s in the same save as other changes, and keeps it cleared after a restart',
+    async (key) => {
+      const dbFile = join(tempDir(), 'distill.db')
+      const app = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {}, validateOutput: true })
+      expect(await app.router.call('settings.update', { [key]: SAMPLES[key] })).toMatchObject({
+        ok: true,
+        data: { [key]: SAMPLES[key] }
+      })
+      const cleared = await app.router.call('settings.update', { [key]: null, theme: 'dark', retentionTokens: 1500 })
+      expect(cleared).toMatchObject({ ok: true, data: { [key]: null, theme: 'dark', retentionTokens: 1500 } })
+      await app.close()
+      const reopened = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {} })
+      expect(reopened.services.settings.get()).toMatchObject({ [key]: null, theme: 'dark', retentionTokens: 1500 })
+      expect(reopened.services.settings.warnings()).toEqual([])
+      await reopened.close()
+    }
+  )
 
   it('clears each provider address and the optional fields of a custom model', async () => {
     const app = openApp()
     for (const provider of providerIdSchema.options) {
       await app.router.call('settings.update', { providerBaseURLs: { [provider]: 'http://127.0.0.1:11434/v1' } })
-      const cleared = await app.router.call('settings.update', { providerBaseURLs: { [provider]: null }, notifications: false })
-      expect(cleared).toMatchObject({ ok: true, data: { providerBaseURLs: { [provider]: null }, notifications: false } })
+      const cleared = await app.router.call('settings.update', {
+        providerBaseURLs: { [provider]: null },
+        notifications: false
+      })
+      expect(cleared).toMatchObject({
+        ok: true,
+        data: { providerBaseURLs: { [provider]: null }, notifications: false }
+      })
     }
-    const full = { provider: 'openai-compatible', id: 'llama3', label: 'Llama 3', contextWindow: 8192, maxOutput: 1024, tokenizer: 'estimate' }
+    const full = {
+      provider: 'openai-compatible',
+      id: 'llama3',
+      label: 'Llama 3',
+      contextWindow: 8192,
+      maxOutput: 1024,
+      tokenizer: 'estimate'
+    }
     await app.router.call('settings.update', { customModels: [full] })
     const bare = { provider: 'openai-compatible', id: 'llama3', contextWindow: 8192, maxOutput: 1024 }
     expect(await app.router.call('settings.update', { customModels: [bare] })).toMatchObject({ ok: true })
@@ -87,14 +108,21 @@ describe('settings that would break replies', () => {
     await first.close()
     fake.script([{ reply: 'Hello.' }, { for: 'summary', chunks: ['A summary.'] }])
     const app = open({ dbFile, env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
-    expect(app.services.settings.get()).toMatchObject({ summarizationModel: null, defaultModel: DEFAULT_SETTINGS.defaultModel })
+    expect(app.services.settings.get()).toMatchObject({
+      summarizationModel: null,
+      defaultModel: DEFAULT_SETTINGS.defaultModel
+    })
     expect(app.services.settings.warnings().join('\n')).toMatch(/summarizationModel/)
     const session = app.services.sessions.create()
     const sent = await app.router.call('chat.send', { sessionId: session.id, text: 'Hi there, how are you today?' })
     expect(sent.ok).toBe(true)
     await app.services.chat.idle()
     expect(app.services.chat.messages(session.id).at(-1)).toMatchObject({ status: 'complete' })
-    const run = await app.router.call('compression.run', { sessionId: session.id, summarizer: 'extractive', retentionTokens: 0 })
+    const run = await app.router.call('compression.run', {
+      sessionId: session.id,
+      summarizer: 'extractive',
+      retentionTokens: 0
+    })
     expect(run.ok ? 'ok' : run.error.code).not.toBe('internal')
   })
 })

@@ -51,14 +51,18 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'compression.active': ({ sessionId }) => compression.active(sessionId),
     'history.list': ({ sessionId, ...cursor }) => history.page(sessionId, cursor),
     'history.search': ({ sessionId, query }) => history.search(sessionId, query),
-    'attachments.upload': ({ filename, mediaType, data }) => attachments.upload({ filename, mediaType, data: Buffer.from(data, 'base64') }),
+    'attachments.upload': ({ filename, mediaType, data }) =>
+      attachments.upload({ filename, mediaType, data: Buffer.from(data, 'base64') }),
     'attachments.manifest': ({ sessionId }) => {
       const cutoffSeq = compression.active(sessionId).summary?.cutoffSeq ?? 0
       return { cutoffSeq, items: attachments.summarized(sessionId, cutoffSeq) }
     },
     'attachments.content': ({ hash }) => {
       const row = attachments.describe(hash)
-      return { mediaType: row?.mediaType ?? 'application/octet-stream', data: attachments.read(hash).toString('base64') }
+      return {
+        mediaType: row?.mediaType ?? 'application/octet-stream',
+        data: attachments.read(hash).toString('base64')
+      }
     },
     'attachments.accepts': ({ sessionId }) => chat.attachmentsAccepted(sessionId),
     'history.recalls': ({ sessionId }) => {

@@ -8,9 +8,7 @@ const RETRY_MAX_MS = 30_000
 
 export type BrowserAuthFailure = 'no-token' | 'rejected' | 'unreachable'
 
-export type BrowserConnectResult =
-  | { ok: true; transport: Transport }
-  | { ok: false; reason: BrowserAuthFailure }
+export type BrowserConnectResult = { ok: true; transport: Transport } | { ok: false; reason: BrowserAuthFailure }
 
 function unreachable(): RpcResult<never> {
   return {

@@ -1,11 +1,4 @@
-import type {
-  EventName,
-  EventPayload,
-  RouteInput,
-  RouteName,
-  RouteOutput,
-  RpcResult
-} from '../../../shared/contract'
+import type { EventName, EventPayload, RouteInput, RouteName, RouteOutput, RpcResult } from '../../../shared/contract'
 import { ApiError } from './api-error'
 import type { ConnectionState, Transport } from './transport'
 

@@ -21,9 +21,14 @@ function dialogBox(dialog: Element | null): DialogBox | null {
 }
 
 function measure(): ToastPlacement {
-  const dialogs = [...document.querySelectorAll('[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]')]
+  const dialogs = [
+    ...document.querySelectorAll('[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]')
+  ]
   // The tallest toast shown (one with a preview and an action is about twice a plain one).
-  const tallest = Math.max(0, ...[...document.querySelectorAll<HTMLElement>('[data-sonner-toast]')].map((t) => t.offsetHeight))
+  const tallest = Math.max(
+    0,
+    ...[...document.querySelectorAll<HTMLElement>('[data-sonner-toast]')].map((t) => t.offsetHeight)
+  )
   return placeToasts(
     { width: window.innerWidth, height: window.innerHeight },
     dialogBox(dialogs.at(-1) ?? null),
@@ -53,7 +58,12 @@ export function AppToaster({ theme }: { theme: 'light' | 'dark' | 'system' }) {
       })
     }
     const observer = new MutationObserver(update)
-    observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-state', 'data-expanded'] })
+    observer.observe(document.body, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['data-state', 'data-expanded']
+    })
     window.addEventListener('resize', update)
     // A scrolled dialog brings other controls under the toast.
     document.addEventListener('scroll', update, true)

@@ -1,6 +1,11 @@
 import { useEffect, useMemo } from 'react'
 import { toast } from 'sonner'
-import { attachmentKind, attachmentManifest, attachmentsLeftSentence, type ManifestItem } from '../../../shared/domain/attachments'
+import {
+  attachmentKind,
+  attachmentManifest,
+  attachmentsLeftSentence,
+  type ManifestItem
+} from '../../../shared/domain/attachments'
 import type { AttachmentPart } from '../../../shared/domain/chat-message'
 import { formatFull } from '../lib/relative-time'
 import { imageRefusal, useAttachmentsStore } from '../stores/attachments-store'
@@ -31,7 +36,9 @@ export function useManifest(sessionId: string): ManifestItem[] {
 export async function attachAgain(sessionId: string, part: AttachmentPart): Promise<void> {
   // An image for a model that cannot see is refused here, as when it is first attached.
   const unseen = attachmentKind(part.mediaType, part.filename) === 'image' ? await imageRefusal(sessionId) : null
-  const refusal = unseen ? `“${part.filename}” is an image. ${unseen}` : useAttachmentsStore.getState().reattach(sessionId, part)
+  const refusal = unseen
+    ? `“${part.filename}” is an image. ${unseen}`
+    : useAttachmentsStore.getState().reattach(sessionId, part)
   if (refusal) toast.error('Not attached', { description: refusal })
   else toast.success(`${part.filename} attached again`, { description: 'It goes with your next message.' })
 }
@@ -39,7 +46,12 @@ export async function attachAgain(sessionId: string, part: AttachmentPart): Prom
 export function AttachAgainButton({ sessionId, part }: { sessionId: string; part: AttachmentPart }) {
   if (!part.hash) return null
   return (
-    <button type="button" className="button button-small attach-again" aria-label={`Attach again: ${part.filename}`} onClick={() => void attachAgain(sessionId, part)}>
+    <button
+      type="button"
+      className="button button-small attach-again"
+      aria-label={`Attach again: ${part.filename}`}
+      onClick={() => void attachAgain(sessionId, part)}
+    >
       Attach again
     </button>
   )

@@ -8,7 +8,11 @@ function languageOf(node: ExtraProps['node']): string | null {
   const code = node?.children.find((child) => child.type === 'element' && child.tagName === 'code')
   if (!code || code.type !== 'element') return null
   const classes: unknown = code.properties.className
-  const list: string[] = Array.isArray(classes) ? classes.map(String) : typeof classes === 'string' ? classes.split(' ') : []
+  const list: string[] = Array.isArray(classes)
+    ? classes.map(String)
+    : typeof classes === 'string'
+      ? classes.split(' ')
+      : []
   const language = list.find((c) => c.startsWith('language-'))
   return language ? language.slice('language-'.length) : null
 }

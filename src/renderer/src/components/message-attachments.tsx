@@ -7,7 +7,9 @@ import { useAttachmentsStore } from '../stores/attachments-store'
 import './message-attachments.css'
 
 /** "PDF · 3 pages · 120 KB", "PNG · 640×480 · 48 KB", "TS · 1.2 KB". */
-export function attachmentMeta(part: Pick<AttachmentPart, 'filename' | 'mediaType' | 'size' | 'pages' | 'width' | 'height'>): string {
+export function attachmentMeta(
+  part: Pick<AttachmentPart, 'filename' | 'mediaType' | 'size' | 'pages' | 'width' | 'height'>
+): string {
   const bits = [attachmentTypeLabel(part.mediaType, part.filename)]
   if (part.pages !== undefined) bits.push(`${part.pages} ${part.pages === 1 ? 'page' : 'pages'}`)
   if (part.width && part.height) bits.push(`${part.width}×${part.height}`)
@@ -20,7 +22,11 @@ function useAttachmentUrl(hash: string | undefined): string | undefined {
   const url = useAttachmentsStore((s) => (hash ? s.contents[hash] : undefined))
   const [failed, setFailed] = useState(false)
   useEffect(() => {
-    if (hash && !url && !failed) void useAttachmentsStore.getState().load(hash).catch(() => setFailed(true))
+    if (hash && !url && !failed)
+      void useAttachmentsStore
+        .getState()
+        .load(hash)
+        .catch(() => setFailed(true))
   }, [hash, url, failed])
   return url
 }
@@ -30,32 +36,45 @@ function ImageAttachment({ part }: { part: AttachmentPart }) {
   const [open, setOpen] = useState(false)
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
-        <Dialog.Trigger asChild>
-          <button type="button" className="attachment-thumb" aria-label={`View ${part.filename}`} title={`${part.filename} · ${attachmentMeta(part)}`}>
-            {url ? <img src={url} alt={part.filename} /> : <span className="attachment-thumb-loading" aria-hidden="true" />}
-          </button>
-        </Dialog.Trigger>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="image-viewer" aria-describedby={undefined}>
-            <header className="image-viewer-head">
-              <Dialog.Title className="image-viewer-title">{part.filename}</Dialog.Title>
-              <span className="image-viewer-meta">{attachmentMeta(part)}</span>
-              <Dialog.Close asChild>
-                <button type="button" className="icon-button" aria-label="Close">
-                  <CloseIcon />
-                </button>
-              </Dialog.Close>
-            </header>
-            {url && <img className="image-viewer-image" src={url} alt={part.filename} />}
-          </Dialog.Content>
-        </Dialog.Portal>
+      <Dialog.Trigger asChild>
+        <button
+          type="button"
+          className="attachment-thumb"
+          aria-label={`View ${part.filename}`}
+          title={`${part.filename} · ${attachmentMeta(part)}`}
+        >
+          {url ? (
+            <img src={url} alt={part.filename} />
+          ) : (
+            <span className="attachment-thumb-loading" aria-hidden="true" />
+          )}
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="image-viewer" aria-describedby={undefined}>
+          <header className="image-viewer-head">
+            <Dialog.Title className="image-viewer-title">{part.filename}</Dialog.Title>
+            <span className="image-viewer-meta">{attachmentMeta(part)}</span>
+            <Dialog.Close asChild>
+              <button type="button" className="icon-button" aria-label="Close">
+                <CloseIcon />
+              </button>
+            </Dialog.Close>
+          </header>
+          {url && <img className="image-viewer-image" src={url} alt={part.filename} />}
+        </Dialog.Content>
+      </Dialog.Portal>
     </Dialog.Root>
   )
 }
 
 /** A file as a chip: its name, type, pages and size. */
-export function FileChip({ part }: { part: Pick<AttachmentPart, 'filename' | 'mediaType' | 'size' | 'pages' | 'width' | 'height' | 'hash'> }) {
+export function FileChip({
+  part
+}: {
+  part: Pick<AttachmentPart, 'filename' | 'mediaType' | 'size' | 'pages' | 'width' | 'height' | 'hash'>
+}) {
   return (
     <span className="file-chip" title={part.hash ? part.filename : `${part.filename} (only its name was kept)`}>
       <FileIcon width={16} height={16} className="file-chip-icon" />
@@ -71,14 +90,24 @@ export function FileChip({ part }: { part: Pick<AttachmentPart, 'filename' | 'me
  * A message's files: image thumbnails that open a viewer, other files as chips. `attachAgain`: the
  * message left the active context, so each file offers to go with the next message of that chat.
  */
-export function MessageAttachments({ parts, attachAgain }: { parts: readonly MessagePart[]; attachAgain?: (part: AttachmentPart) => ReactNode }) {
+export function MessageAttachments({
+  parts,
+  attachAgain
+}: {
+  parts: readonly MessagePart[]
+  attachAgain?: (part: AttachmentPart) => ReactNode
+}) {
   const files = parts.filter((p): p is AttachmentPart => p.type === 'attachment')
   if (files.length === 0) return null
   return (
     <ul className="message-attachments" aria-label="Attachments">
       {files.map((part, i) => (
         <li key={i} className={attachAgain ? 'attachment-with-action' : undefined}>
-          {part.hash && attachmentKind(part.mediaType, part.filename) === 'image' ? <ImageAttachment part={part} /> : <FileChip part={part} />}
+          {part.hash && attachmentKind(part.mediaType, part.filename) === 'image' ? (
+            <ImageAttachment part={part} />
+          ) : (
+            <FileChip part={part} />
+          )}
           {attachAgain?.(part)}
         </li>
       ))}

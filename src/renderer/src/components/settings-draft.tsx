@@ -1,4 +1,14 @@
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode
+} from 'react'
 import { toast } from 'sonner'
 import type { SettingsPatch } from '../../../shared/domain/settings'
 import { errorMessage } from '../api/api-error'
@@ -130,7 +140,9 @@ export function SettingsDraft({ children }: { children: ReactNode }) {
           await saveSettings(patch)
         } catch (error) {
           const claimed = prepared.map((p) => p.part.claim?.(error) ?? false).some(Boolean)
-          setProblem(claimed ? 'Nothing was saved: fix the highlighted fields.' : `Nothing was saved: ${errorMessage(error)}`)
+          setProblem(
+            claimed ? 'Nothing was saved: fix the highlighted fields.' : `Nothing was saved: ${errorMessage(error)}`
+          )
           if (claimed) focusFirstInvalid()
           return
         }
@@ -147,7 +159,9 @@ export function SettingsDraft({ children }: { children: ReactNode }) {
         }
       }
       if (failed.length > 0) {
-        setProblem(`Not saved: ${failed.join(', ')}.${failed.length < prepared.length ? ' Everything else was saved.' : ''}`)
+        setProblem(
+          `Not saved: ${failed.join(', ')}.${failed.length < prepared.length ? ' Everything else was saved.' : ''}`
+        )
         focusFirstInvalid()
       } else {
         toast.success('Settings saved')

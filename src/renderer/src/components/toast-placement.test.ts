@@ -1,19 +1,33 @@
 import { describe, expect, it } from 'vitest'
 import { placeToasts } from './toast-placement'
 
-const box = (left: number, top: number, width: number, height: number) => ({ left, top, right: left + width, bottom: top + height })
-const hits = (a: ReturnType<typeof box>, b: ReturnType<typeof box>) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
+const box = (left: number, top: number, width: number, height: number) => ({
+  left,
+  top,
+  right: left + width,
+  bottom: top + height
+})
+const hits = (a: ReturnType<typeof box>, b: ReturnType<typeof box>) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
 
 /** Where the toast would be on screen, for the positions placeToasts uses. */
 function toastBox(vw: number, vh: number, p: ReturnType<typeof placeToasts>, h = 90) {
-  const left = p.position.endsWith('right') ? vw - (p.offset.right ?? 0) - p.width : p.position.endsWith('left') ? (p.offset.left ?? 0) : (vw - p.width) / 2
+  const left = p.position.endsWith('right')
+    ? vw - (p.offset.right ?? 0) - p.width
+    : p.position.endsWith('left')
+      ? (p.offset.left ?? 0)
+      : (vw - p.width) / 2
   const top = p.position.startsWith('top') ? (p.offset.top ?? 0) : vh - (p.offset.bottom ?? 0) - h
   return box(left, top, p.width, h)
 }
 
 describe('toast placement', () => {
   it('sits under the header when nothing is in the way', () => {
-    expect(placeToasts({ width: 1440, height: 900 }, null, null)).toEqual({ position: 'top-right', offset: { top: 64, right: 24 }, width: 356 })
+    expect(placeToasts({ width: 1440, height: 900 }, null, null)).toEqual({
+      position: 'top-right',
+      offset: { top: 64, right: 24 },
+      width: 356
+    })
   })
 
   it('goes below the summary strip when the strip reaches under it', () => {
@@ -31,7 +45,10 @@ describe('toast placement', () => {
       const h = Math.min(760, vh - 48)
       const dialog = box((vw - w) / 2, (vh - h) / 2, w, h)
       const header = box(dialog.left, dialog.top, w, 136) // title, Close and the search box
-      const controls = [box(dialog.right - 50, dialog.top + 18, 30, 30), box(dialog.left + 20, dialog.top + 102, w - 40, 34)]
+      const controls = [
+        box(dialog.right - 50, dialog.top + 18, 30, 30),
+        box(dialog.left + 20, dialog.top + 102, w - 40, 34)
+      ]
       const placed = placeToasts({ width: vw, height: vh }, { ...dialog, controls }, null)
       expect(hits(toastBox(vw, vh, placed), header)).toBe(false)
     }

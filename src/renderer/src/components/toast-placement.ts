@@ -38,7 +38,12 @@ export function placeToasts(
   const width = Math.min(TOAST_WIDTH, viewport.width - 2 * GAP)
   if (dialog) {
     const beside = viewport.width - dialog.right - 2 * GAP
-    if (beside >= 280) return { position: 'top-right', offset: { top: Math.max(GAP, dialog.top), right: GAP }, width: Math.min(width, beside) }
+    if (beside >= 280)
+      return {
+        position: 'top-right',
+        offset: { top: Math.max(GAP, dialog.top), right: GAP },
+        width: Math.min(width, beside)
+      }
     const needed = toastHeight + 2 * GAP
     if (dialog.top >= needed) return { position: 'top-center', offset: { top: GAP }, width }
     if (viewport.height - dialog.bottom >= needed) return { position: 'bottom-center', offset: { bottom: GAP }, width }
@@ -60,16 +65,32 @@ const hits = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top <
  * No room outside the dialog: over its content, at the lowest place on its right, left or middle
  * that covers none of its controls (Copy on a code block, a search result), else the one covering fewest.
  */
-function overContent(viewport: { width: number; height: number }, dialog: DialogBox, controls: Box[], width: number, height: number): ToastPlacement {
+function overContent(
+  viewport: { width: number; height: number },
+  dialog: DialogBox,
+  controls: Box[],
+  width: number,
+  height: number
+): ToastPlacement {
   const inset = GAP
   const right = Math.max(GAP, viewport.width - dialog.right + inset)
   const left = Math.max(GAP, dialog.left + inset)
   let best: { placement: ToastPlacement; covered: number } | null = null
-  for (let bottom = Math.max(GAP, viewport.height - dialog.bottom + inset); bottom + height <= viewport.height - dialog.top; bottom += 24) {
+  for (
+    let bottom = Math.max(GAP, viewport.height - dialog.bottom + inset);
+    bottom + height <= viewport.height - dialog.top;
+    bottom += 24
+  ) {
     const top = viewport.height - bottom - height
     const candidates: Array<[ToastPlacement, Box]> = [
-      [{ position: 'bottom-right', offset: { bottom, right }, width }, { top, bottom: top + height, right: viewport.width - right, left: viewport.width - right - width }],
-      [{ position: 'bottom-left', offset: { bottom, left }, width }, { top, bottom: top + height, left, right: left + width }],
+      [
+        { position: 'bottom-right', offset: { bottom, right }, width },
+        { top, bottom: top + height, right: viewport.width - right, left: viewport.width - right - width }
+      ],
+      [
+        { position: 'bottom-left', offset: { bottom, left }, width },
+        { top, bottom: top + height, left, right: left + width }
+      ],
       [
         { position: 'bottom-center', offset: { bottom }, width },
         { top, bottom: top + height, left: (viewport.width - width) / 2, right: (viewport.width + width) / 2 }

@@ -24,6 +24,10 @@ describe('snippetParts', () => {
   })
 
   it('renders no markup: angle brackets stay text', () => {
-    expect(snippetParts('<b>\u0002x\u0003</b>').map((p) => p.text).join('')).toBe('<b>x</b>')
+    expect(
+      snippetParts('<b>\u0002x\u0003</b>')
+        .map((p) => p.text)
+        .join('')
+    ).toBe('<b>x</b>')
   })
 })

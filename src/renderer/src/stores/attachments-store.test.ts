@@ -20,12 +20,16 @@ function transport(imageRefusal: string | null) {
 
 describe('attaching files in the composer', () => {
   it('refuses an image for a model that cannot see, and files of other types, before uploading anything', async () => {
-    const asked = transport('GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5, or remove the image.')
-    const refusals = await useAttachmentsStore.getState().attach('s1', [
-      new File([new Uint8Array([0x89, 0x50])], 'chart.png', { type: 'image/png' }),
-      new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }),
-      new File(['PK'], 'backup.zip', { type: 'application/zip' })
-    ])
+    const asked = transport(
+      'GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5, or remove the image.'
+    )
+    const refusals = await useAttachmentsStore
+      .getState()
+      .attach('s1', [
+        new File([new Uint8Array([0x89, 0x50])], 'chart.png', { type: 'image/png' }),
+        new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }),
+        new File(['PK'], 'backup.zip', { type: 'application/zip' })
+      ])
     expect(refusals).toEqual([
       '“chart.png” is an image. GPT-3.5 Turbo cannot see images. Choose a model that can, such as GPT-5, or remove the image.',
       '“setup.exe” can’t be attached. Distill takes images (PNG, JPEG, WebP, GIF), PDFs, and text or code files.',
@@ -38,7 +42,9 @@ describe('attaching files in the composer', () => {
 
   it('does not ask about images when none is attached', async () => {
     const asked = transport(null)
-    expect(await useAttachmentsStore.getState().attach('s2', [new File(['x'], 'song.mp3', { type: 'audio/mpeg' })])).toHaveLength(1)
+    expect(
+      await useAttachmentsStore.getState().attach('s2', [new File(['x'], 'song.mp3', { type: 'audio/mpeg' })])
+    ).toHaveLength(1)
     expect(asked).toEqual([])
   })
 })

@@ -1,5 +1,10 @@
 import { create } from 'zustand'
-import { attachmentKind, attachmentRefusal, MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../../../shared/domain/attachments'
+import {
+  attachmentKind,
+  attachmentRefusal,
+  MAX_ATTACHMENTS_PER_MESSAGE,
+  TOO_MANY_ATTACHMENTS
+} from '../../../shared/domain/attachments'
 import type { AttachmentPart } from '../../../shared/domain/chat-message'
 import { api } from '../api/client'
 import { errorMessage } from '../api/api-error'
@@ -74,12 +79,16 @@ export const useAttachmentsStore = create<AttachmentsState>()((set, get) => ({
     const room = MAX_ATTACHMENTS_PER_MESSAGE - (get().pending[sessionId]?.length ?? 0)
     if (files.length > room) refusals.push(TOO_MANY_ATTACHMENTS)
     const accepted = files.slice(0, Math.max(0, room))
-    const visionRefusal = accepted.some((f) => attachmentKind(f.type, f.name) === 'image') ? await imageRefusal(sessionId) : null
+    const visionRefusal = accepted.some((f) => attachmentKind(f.type, f.name) === 'image')
+      ? await imageRefusal(sessionId)
+      : null
     const uploads = accepted.map(async (file) => {
       const filename = nameOf(file)
       const refusal =
         attachmentRefusal({ filename, mediaType: file.type, size: file.size }) ??
-        (visionRefusal && attachmentKind(file.type, filename) === 'image' ? `“${filename}” is an image. ${visionRefusal}` : null)
+        (visionRefusal && attachmentKind(file.type, filename) === 'image'
+          ? `“${filename}” is an image. ${visionRefusal}`
+          : null)
       if (refusal) {
         refusals.push(refusal)
         return
@@ -91,15 +100,26 @@ export const useAttachmentsStore = create<AttachmentsState>()((set, get) => ({
         set((s) => ({
           pending: {
             ...s.pending,
-            [sessionId]: (s.pending[sessionId] ?? []).flatMap((p) => (p.key !== key ? [p] : patch ? [{ ...p, ...patch }] : []))
+            [sessionId]: (s.pending[sessionId] ?? []).flatMap((p) =>
+              p.key !== key ? [p] : patch ? [{ ...p, ...patch }] : []
+            )
           }
         }))
       try {
         const dataUrl = await readAsDataUrl(file)
         const data = dataUrl.slice(dataUrl.indexOf(',') + 1)
         const part = await api.request('attachments.upload', { filename, mediaType: file.type, data })
-        if (part.mediaType.startsWith('image/')) set((s) => ({ contents: { ...s.contents, [part.hash!]: dataUrl.replace(/^data:[^;]*;/, `data:${part.mediaType};`) } }))
-        update({ status: 'ready', part, mediaType: part.mediaType, filename: part.filename, ...(part.mediaType.startsWith('image/') ? { preview: get().contents[part.hash!] } : {}) })
+        if (part.mediaType.startsWith('image/'))
+          set((s) => ({
+            contents: { ...s.contents, [part.hash!]: dataUrl.replace(/^data:[^;]*;/, `data:${part.mediaType};`) }
+          }))
+        update({
+          status: 'ready',
+          part,
+          mediaType: part.mediaType,
+          filename: part.filename,
+          ...(part.mediaType.startsWith('image/') ? { preview: get().contents[part.hash!] } : {})
+        })
       } catch (error) {
         update(null)
         refusals.push(errorMessage(error))
@@ -120,7 +140,9 @@ export const useAttachmentsStore = create<AttachmentsState>()((set, get) => ({
       size: part.size,
       status: 'ready',
       part,
-      ...(part.hash && get().contents[part.hash] && part.mediaType.startsWith('image/') ? { preview: get().contents[part.hash] } : {})
+      ...(part.hash && get().contents[part.hash] && part.mediaType.startsWith('image/')
+        ? { preview: get().contents[part.hash] }
+        : {})
     }
     set((s) => ({ pending: { ...s.pending, [sessionId]: [...current, item] } }))
     return null

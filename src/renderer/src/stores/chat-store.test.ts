@@ -61,7 +61,9 @@ function run(from: number, to: number): ChatMessage[] {
 
 /** What the chat shows: one line per message, in order. */
 function shown(sessionId = SESSION): string[] {
-  return (useChatStore.getState().threads[sessionId]?.messages ?? []).map((m) => `${m.id} ${m.status}: ${messageText(m.parts)}`)
+  return (useChatStore.getState().threads[sessionId]?.messages ?? []).map(
+    (m) => `${m.id} ${m.status}: ${messageText(m.parts)}`
+  )
 }
 
 let transport: ReturnType<typeof heldTransport>
@@ -92,7 +94,10 @@ describe('chat store', () => {
     const loading = useChatStore.getState().load(SESSION)
     // The reply finishes while the (older) list of messages is on its way.
     useChatStore.getState().receive(message('r', 1, 'The whole answer.'))
-    transport.answer('chat.messages', { ok: true, data: page([message('q', 0, 'A question'), message('r', 1, 'The', 'streaming')]) })
+    transport.answer('chat.messages', {
+      ok: true,
+      data: page([message('q', 0, 'A question'), message('r', 1, 'The', 'streaming')])
+    })
     await loading
     expect(shown()).toEqual(['q complete: A question', 'r complete: The whole answer.'])
   })
@@ -152,7 +157,10 @@ describe('chat store', () => {
     const sending = useChatStore.getState().send(SESSION)
     useChatStore.getState().receive(message('q', 0, 'A question'))
     useChatStore.getState().receive(message('r', 1, '', 'error'))
-    transport.answer('chat.send', { ok: true, data: { message: message('q', 0, 'A question'), reply: message('r', 1, '', 'streaming') } })
+    transport.answer('chat.send', {
+      ok: true,
+      data: { message: message('q', 0, 'A question'), reply: message('r', 1, '', 'streaming') }
+    })
     expect(await sending).toBeNull()
     expect(shown()).toEqual(['q complete: A question', 'r error: '])
     expect(useChatStore.getState().drafts[SESSION]).toBe('')
@@ -248,9 +256,17 @@ describe('chat store, in pages', () => {
     await around
     useChatStore.getState().setDraft(SESSION, 'Next question')
     const sending = useChatStore.getState().send(SESSION)
-    transport.answer('chat.send', { ok: true, data: { message: message('q', 500, 'Next question'), reply: message('r', 501, '', 'streaming') } })
+    transport.answer('chat.send', {
+      ok: true,
+      data: { message: message('q', 500, 'Next question'), reply: message('r', 501, '', 'streaming') }
+    })
     await sending
-    transport.answer('chat.messages', { ok: true, data: page([...run(310, 499), message('q', 500, 'Next question'), message('r', 501, '', 'streaming')], { hasOlder: true }) })
+    transport.answer('chat.messages', {
+      ok: true,
+      data: page([...run(310, 499), message('q', 500, 'Next question'), message('r', 501, '', 'streaming')], {
+        hasOlder: true
+      })
+    })
     await new Promise((r) => setTimeout(r, 0))
     expect(seqsShown().slice(-2)).toEqual([500, 501])
     expect(seqsShown()[0]).toBe(310)
@@ -263,7 +279,10 @@ describe('chat store, in pages', () => {
     transport.answer('chat.regenerate', { ok: true, data: { reply: message('v2', 31, '', 'streaming') } })
     await new Promise((r) => setTimeout(r, 0))
     expect(transport.pending).toEqual(['chat.messages'])
-    transport.answer('chat.messages', { ok: true, data: page([message('v2', 31, '', 'streaming')], { hasOlder: true }) })
+    transport.answer('chat.messages', {
+      ok: true,
+      data: page([message('v2', 31, '', 'streaming')], { hasOlder: true })
+    })
     expect(await regenerating).toBeNull()
     expect(seqsShown()).toEqual([...run(1, 20).map((m) => m.seq), 31])
     expect(thread()).toMatchObject({ hasOlder: false, hasNewer: false })
@@ -277,9 +296,15 @@ describe('chat store, in pages', () => {
     const sending = useChatStore.getState().send(SESSION)
     await new Promise((r) => setTimeout(r, 0))
     expect(transport.pending).toEqual(['chat.edit'])
-    transport.answer('chat.edit', { ok: true, data: { message: message('m4b', 6, 'Text 4, edited'), reply: message('r', 7, '', 'streaming') } })
+    transport.answer('chat.edit', {
+      ok: true,
+      data: { message: message('m4b', 6, 'Text 4, edited'), reply: message('r', 7, '', 'streaming') }
+    })
     await new Promise((r) => setTimeout(r, 0))
-    transport.answer('chat.messages', { ok: true, data: page([message('m4b', 6, 'Text 4, edited'), message('r', 7, '', 'streaming')]) })
+    transport.answer('chat.messages', {
+      ok: true,
+      data: page([message('m4b', 6, 'Text 4, edited'), message('r', 7, '', 'streaming')])
+    })
     expect(await sending).toBeNull()
     expect(shown().slice(-2)).toEqual(['m4b complete: Text 4, edited', 'r streaming: '])
     expect(useChatStore.getState()).toMatchObject({ drafts: { [SESSION]: '' }, editing: {} })

@@ -101,7 +101,9 @@ export const useChatStore = create<ChatState>()((set, get) => {
         const at = thread.messages.findIndex((m) => m.id === messageId)
         const kept = at >= 0 ? thread.messages.slice(0, at) : []
         const current = new Map(thread.messages.map((m) => [m.id, m]))
-        const next = page.messages.map((m) => (changed.has(m.id) && current.has(m.id) ? current.get(m.id)! : newer(current.get(m.id), m)))
+        const next = page.messages.map((m) =>
+          changed.has(m.id) && current.has(m.id) ? current.get(m.id)! : newer(current.get(m.id), m)
+        )
         return {
           threads: {
             ...s.threads,
@@ -133,7 +135,9 @@ export const useChatStore = create<ChatState>()((set, get) => {
     const generation = bump(sessionId)
     set((s) => {
       const thread = s.threads[sessionId]
-      return { threads: { ...s.threads, [sessionId]: { ...(thread ?? emptyThread()), status: 'loading', error: null } } }
+      return {
+        threads: { ...s.threads, [sessionId]: { ...(thread ?? emptyThread()), status: 'loading', error: null } }
+      }
     })
     try {
       const page = await api.request('chat.messages', { sessionId, ...cursor })
@@ -144,13 +148,27 @@ export const useChatStore = create<ChatState>()((set, get) => {
         const previous = thread.messages
         const last = previous[previous.length - 1]
         // The newest page again (a reconnect) over a loaded newest end it overlaps: join, keeping older pages.
-        const joins = cursor.around === undefined && !thread.hasNewer && last !== undefined && (!page.hasOlder || (page.messages[0]?.seq ?? Infinity) <= last.seq)
+        const joins =
+          cursor.around === undefined &&
+          !thread.hasNewer &&
+          last !== undefined &&
+          (!page.hasOlder || (page.messages[0]?.seq ?? Infinity) <= last.seq)
         const messages = joins ? merge(previous, page.messages, changed) : pageInPlace(previous, page, changed)
         const hasOlder = joins && previous[0] && messages[0]?.id === previous[0].id ? thread.hasOlder : page.hasOlder
         return {
           threads: {
             ...s.threads,
-            [sessionId]: { ...thread, messages, status: 'ready', error: null, hasOlder, hasNewer: page.hasNewer, loadingOlder: false, loadingNewer: false, pageError: null }
+            [sessionId]: {
+              ...thread,
+              messages,
+              status: 'ready',
+              error: null,
+              hasOlder,
+              hasNewer: page.hasNewer,
+              loadingOlder: false,
+              loadingNewer: false,
+              pageError: null
+            }
           }
         }
       })
@@ -161,7 +179,12 @@ export const useChatStore = create<ChatState>()((set, get) => {
       const shown = get().threads[sessionId]?.messages.length ?? 0
       if (cursor.around !== undefined && isApiError(error) && error.code === 'not_found') {
         // The message asked for is gone (deleted, another version in use): the chat shows as it is.
-        set((s) => ({ threads: { ...s.threads, [sessionId]: { ...(s.threads[sessionId] ?? emptyThread()), status: 'ready', error: null } } }))
+        set((s) => ({
+          threads: {
+            ...s.threads,
+            [sessionId]: { ...(s.threads[sessionId] ?? emptyThread()), status: 'ready', error: null }
+          }
+        }))
         if (shown === 0) void get().load(sessionId)
         return false
       }
@@ -180,8 +203,13 @@ export const useChatStore = create<ChatState>()((set, get) => {
     const more = end === 'older' ? thread?.hasOlder : thread?.hasNewer
     if (!thread || !more || thread[flag] || thread.messages.length === 0 || thread.status !== 'ready') return
     const generation = generations.get(sessionId)
-    const cursor = end === 'older' ? { before: thread.messages[0]!.seq } : { after: thread.messages[thread.messages.length - 1]!.seq }
-    set((s) => ({ threads: { ...s.threads, [sessionId]: { ...s.threads[sessionId]!, [flag]: true, pageError: null } } }))
+    const cursor =
+      end === 'older'
+        ? { before: thread.messages[0]!.seq }
+        : { after: thread.messages[thread.messages.length - 1]!.seq }
+    set((s) => ({
+      threads: { ...s.threads, [sessionId]: { ...s.threads[sessionId]!, [flag]: true, pageError: null } }
+    }))
     try {
       const page = await api.request('chat.messages', { sessionId, ...cursor })
       if (generations.get(sessionId) !== generation || !get().threads[sessionId]) return
@@ -192,13 +220,23 @@ export const useChatStore = create<ChatState>()((set, get) => {
         return {
           threads: {
             ...s.threads,
-            [sessionId]: { ...current, messages, [flag]: false, ...(end === 'older' ? { hasOlder: page.hasOlder } : { hasNewer: page.hasNewer }) }
+            [sessionId]: {
+              ...current,
+              messages,
+              [flag]: false,
+              ...(end === 'older' ? { hasOlder: page.hasOlder } : { hasNewer: page.hasNewer })
+            }
           }
         }
       })
     } catch (error) {
       if (generations.get(sessionId) !== generation || !get().threads[sessionId]) return
-      set((s) => ({ threads: { ...s.threads, [sessionId]: { ...s.threads[sessionId]!, [flag]: false, pageError: errorMessage(error) } } }))
+      set((s) => ({
+        threads: {
+          ...s.threads,
+          [sessionId]: { ...s.threads[sessionId]!, [flag]: false, pageError: errorMessage(error) }
+        }
+      }))
     }
   }
 
@@ -209,169 +247,173 @@ export const useChatStore = create<ChatState>()((set, get) => {
   }
 
   return {
-  threads: {},
-  drafts: {},
-  editing: {},
-  sending: {},
-  sendErrors: {},
+    threads: {},
+    drafts: {},
+    editing: {},
+    sending: {},
+    sendErrors: {},
 
-  async load(sessionId) {
-    await loadPage(sessionId, {})
-  },
+    async load(sessionId) {
+      await loadPage(sessionId, {})
+    },
 
-  loadUnlessLoaded(sessionId) {
-    const thread = get().threads[sessionId]
-    if (!thread || thread.status === 'error') void loadPage(sessionId, {})
-  },
+    loadUnlessLoaded(sessionId) {
+      const thread = get().threads[sessionId]
+      if (!thread || thread.status === 'error') void loadPage(sessionId, {})
+    },
 
-  loadAround(sessionId, messageId) {
-    const inFlight = aroundInFlight.get(sessionId)
-    if (inFlight?.messageId === messageId) return inFlight.done
-    const done = loadPage(sessionId, { around: messageId }).finally(() => {
-      if (aroundInFlight.get(sessionId)?.done === done) aroundInFlight.delete(sessionId)
-    })
-    aroundInFlight.set(sessionId, { messageId, done })
-    return done
-  },
+    loadAround(sessionId, messageId) {
+      const inFlight = aroundInFlight.get(sessionId)
+      if (inFlight?.messageId === messageId) return inFlight.done
+      const done = loadPage(sessionId, { around: messageId }).finally(() => {
+        if (aroundInFlight.get(sessionId)?.done === done) aroundInFlight.delete(sessionId)
+      })
+      aroundInFlight.set(sessionId, { messageId, done })
+      return done
+    },
 
-  loadOlder: (sessionId) => loadEnd(sessionId, 'older'),
-  loadNewer: (sessionId) => loadEnd(sessionId, 'newer'),
+    loadOlder: (sessionId) => loadEnd(sessionId, 'older'),
+    loadNewer: (sessionId) => loadEnd(sessionId, 'newer'),
 
-  receive(message) {
-    const thread = get().threads[message.sessionId]
-    if (!thread) return // not open yet: its newest page is loaded when it is
-    changedDuringLoad.get(message.sessionId)?.add(message.id)
-    // Outside the loaded stretch: the page that holds it is read when the reader gets there.
-    if (!inLoadedStretch(thread, message)) return
-    set((s) => ({
-      threads: { ...s.threads, [message.sessionId]: { ...thread, messages: merge(thread.messages, [message]) } }
-    }))
-  },
-
-  adopt(message) {
-    const thread = get().threads[message.sessionId]
-    if (!thread || thread.messages.some((m) => m.id === message.id) || !inLoadedStretch(thread, message)) return
-    set((s) => ({
-      threads: { ...s.threads, [message.sessionId]: { ...thread, messages: merge(thread.messages, [message]) } }
-    }))
-  },
-
-  appendDelta(sessionId, messageId, delta) {
-    const thread = get().threads[sessionId]
-    const index = thread?.messages.findIndex((m) => m.id === messageId) ?? -1
-    if (!thread || index < 0) return // the final 'chat.message' carries the whole text anyway
-    changedDuringLoad.get(sessionId)?.add(messageId)
-    const message = thread.messages[index]!
-    const parts = [...message.parts]
-    const last = parts[parts.length - 1]
-    if (last?.type === 'text') parts[parts.length - 1] = { ...last, text: last.text + delta }
-    else parts.push({ type: 'text', text: delta })
-    const messages = [...thread.messages]
-    messages[index] = { ...message, parts }
-    set((s) => ({ threads: { ...s.threads, [sessionId]: { ...thread, messages } } }))
-  },
-
-  setDraft(sessionId, text) {
-    set((s) => ({
-      drafts: { ...s.drafts, [sessionId]: text },
-      sendErrors: s.sendErrors[sessionId] ? { ...s.sendErrors, [sessionId]: null } : s.sendErrors,
-      // An emptied box writes a new message again.
-      editing: text === '' && s.editing[sessionId] ? without(s.editing, sessionId) : s.editing
-    }))
-  },
-
-  setEditing(sessionId, messageId) {
-    set((s) => ({ editing: messageId ? { ...s.editing, [sessionId]: messageId } : without(s.editing, sessionId) }))
-  },
-
-  async send(sessionId, attachments = []) {
-    const text = get().drafts[sessionId] ?? ''
-    if ((text.trim() === '' && attachments.length === 0) || get().sending[sessionId]) return null
-    const editing = get().editing[sessionId]
-    if (editing && attachments.length === 0) return sendEdit(sessionId, editing, text)
-    set((s) => ({
-      sending: { ...s.sending, [sessionId]: true },
-      sendErrors: { ...s.sendErrors, [sessionId]: null }
-    }))
-    try {
-      const { message, reply } = await api.request('chat.send', { sessionId, text, ...(attachments.length ? { attachments } : {}) })
-      get().adopt(message)
-      get().adopt(reply)
-      // Sent while reading an older stretch: the chat goes to its newest messages, where the reply is.
-      if (get().threads[sessionId]?.hasNewer) void get().load(sessionId)
+    receive(message) {
+      const thread = get().threads[message.sessionId]
+      if (!thread) return // not open yet: its newest page is loaded when it is
+      changedDuringLoad.get(message.sessionId)?.add(message.id)
+      // Outside the loaded stretch: the page that holds it is read when the reader gets there.
+      if (!inLoadedStretch(thread, message)) return
       set((s) => ({
-        sending: { ...s.sending, [sessionId]: false },
-        // Only clear what was sent: the draft may have changed meanwhile.
-        drafts: s.drafts[sessionId] === text ? { ...s.drafts, [sessionId]: '' } : s.drafts
+        threads: { ...s.threads, [message.sessionId]: { ...thread, messages: merge(thread.messages, [message]) } }
       }))
-      return null
-    } catch (error) {
-      const message = errorMessage(error)
+    },
+
+    adopt(message) {
+      const thread = get().threads[message.sessionId]
+      if (!thread || thread.messages.some((m) => m.id === message.id) || !inLoadedStretch(thread, message)) return
       set((s) => ({
-        sending: { ...s.sending, [sessionId]: false },
-        sendErrors: { ...s.sendErrors, [sessionId]: message }
+        threads: { ...s.threads, [message.sessionId]: { ...thread, messages: merge(thread.messages, [message]) } }
       }))
-      return message
-    }
-  },
+    },
 
-  async stop(sessionId) {
-    try {
-      await api.request('chat.stop', { sessionId })
-      return null
-    } catch (error) {
-      return errorMessage(error)
-    }
-  },
+    appendDelta(sessionId, messageId, delta) {
+      const thread = get().threads[sessionId]
+      const index = thread?.messages.findIndex((m) => m.id === messageId) ?? -1
+      if (!thread || index < 0) return // the final 'chat.message' carries the whole text anyway
+      changedDuringLoad.get(sessionId)?.add(messageId)
+      const message = thread.messages[index]!
+      const parts = [...message.parts]
+      const last = parts[parts.length - 1]
+      if (last?.type === 'text') parts[parts.length - 1] = { ...last, text: last.text + delta }
+      else parts.push({ type: 'text', text: delta })
+      const messages = [...thread.messages]
+      messages[index] = { ...message, parts }
+      set((s) => ({ threads: { ...s.threads, [sessionId]: { ...thread, messages } } }))
+    },
 
-  async retry(sessionId) {
-    try {
-      const { reply } = await api.request('chat.retry', { sessionId })
-      get().adopt(reply)
-      return null
-    } catch (error) {
-      return errorMessage(error)
-    }
-  },
+    setDraft(sessionId, text) {
+      set((s) => ({
+        drafts: { ...s.drafts, [sessionId]: text },
+        sendErrors: s.sendErrors[sessionId] ? { ...s.sendErrors, [sessionId]: null } : s.sendErrors,
+        // An emptied box writes a new message again.
+        editing: text === '' && s.editing[sessionId] ? without(s.editing, sessionId) : s.editing
+      }))
+    },
 
-  regenerate(sessionId, messageId) {
-    const after = seqBefore(sessionId, messageId)
-    return replaceFrom(sessionId, messageId, async () => {
-      await api.request('chat.regenerate', { sessionId, messageId })
-      // The new version and what follows it: everything before the message is unchanged.
-      return api.request('chat.messages', after === undefined ? { sessionId } : { sessionId, after })
-    })
-  },
+    setEditing(sessionId, messageId) {
+      set((s) => ({ editing: messageId ? { ...s.editing, [sessionId]: messageId } : without(s.editing, sessionId) }))
+    },
 
-  edit(sessionId, messageId, text) {
-    const after = seqBefore(sessionId, messageId)
-    return replaceFrom(sessionId, messageId, async () => {
-      await api.request('chat.edit', { sessionId, messageId, text })
-      return api.request('chat.messages', after === undefined ? { sessionId } : { sessionId, after })
-    })
-  },
+    async send(sessionId, attachments = []) {
+      const text = get().drafts[sessionId] ?? ''
+      if ((text.trim() === '' && attachments.length === 0) || get().sending[sessionId]) return null
+      const editing = get().editing[sessionId]
+      if (editing && attachments.length === 0) return sendEdit(sessionId, editing, text)
+      set((s) => ({
+        sending: { ...s.sending, [sessionId]: true },
+        sendErrors: { ...s.sendErrors, [sessionId]: null }
+      }))
+      try {
+        const { message, reply } = await api.request('chat.send', {
+          sessionId,
+          text,
+          ...(attachments.length ? { attachments } : {})
+        })
+        get().adopt(message)
+        get().adopt(reply)
+        // Sent while reading an older stretch: the chat goes to its newest messages, where the reply is.
+        if (get().threads[sessionId]?.hasNewer) void get().load(sessionId)
+        set((s) => ({
+          sending: { ...s.sending, [sessionId]: false },
+          // Only clear what was sent: the draft may have changed meanwhile.
+          drafts: s.drafts[sessionId] === text ? { ...s.drafts, [sessionId]: '' } : s.drafts
+        }))
+        return null
+      } catch (error) {
+        const message = errorMessage(error)
+        set((s) => ({
+          sending: { ...s.sending, [sessionId]: false },
+          sendErrors: { ...s.sendErrors, [sessionId]: message }
+        }))
+        return message
+      }
+    },
 
-  switchVersion(sessionId, messageId, number) {
-    return replaceFrom(sessionId, messageId, () => api.request('chat.version', { sessionId, messageId, number }))
-  },
+    async stop(sessionId) {
+      try {
+        await api.request('chat.stop', { sessionId })
+        return null
+      } catch (error) {
+        return errorMessage(error)
+      }
+    },
 
-  forget(sessionId) {
-    bump(sessionId)
-    set((s) => ({
-      threads: without(s.threads, sessionId),
-      drafts: without(s.drafts, sessionId),
-      editing: without(s.editing, sessionId),
-      sending: without(s.sending, sessionId),
-      sendErrors: without(s.sendErrors, sessionId)
-    }))
-  },
+    async retry(sessionId) {
+      try {
+        const { reply } = await api.request('chat.retry', { sessionId })
+        get().adopt(reply)
+        return null
+      } catch (error) {
+        return errorMessage(error)
+      }
+    },
 
-  reloadAll() {
-    for (const [sessionId, thread] of Object.entries(get().threads)) {
-      // Reading an older stretch: reload that stretch, around its middle.
-      const middle = thread.hasNewer ? thread.messages[Math.floor(thread.messages.length / 2)] : undefined
-      void (middle ? get().loadAround(sessionId, middle.id) : get().load(sessionId))
+    regenerate(sessionId, messageId) {
+      const after = seqBefore(sessionId, messageId)
+      return replaceFrom(sessionId, messageId, async () => {
+        await api.request('chat.regenerate', { sessionId, messageId })
+        // The new version and what follows it: everything before the message is unchanged.
+        return api.request('chat.messages', after === undefined ? { sessionId } : { sessionId, after })
+      })
+    },
+
+    edit(sessionId, messageId, text) {
+      const after = seqBefore(sessionId, messageId)
+      return replaceFrom(sessionId, messageId, async () => {
+        await api.request('chat.edit', { sessionId, messageId, text })
+        return api.request('chat.messages', after === undefined ? { sessionId } : { sessionId, after })
+      })
+    },
+
+    switchVersion(sessionId, messageId, number) {
+      return replaceFrom(sessionId, messageId, () => api.request('chat.version', { sessionId, messageId, number }))
+    },
+
+    forget(sessionId) {
+      bump(sessionId)
+      set((s) => ({
+        threads: without(s.threads, sessionId),
+        drafts: without(s.drafts, sessionId),
+        editing: without(s.editing, sessionId),
+        sending: without(s.sending, sessionId),
+        sendErrors: without(s.sendErrors, sessionId)
+      }))
+    },
+
+    reloadAll() {
+      for (const [sessionId, thread] of Object.entries(get().threads)) {
+        // Reading an older stretch: reload that stretch, around its middle.
+        const middle = thread.hasNewer ? thread.messages[Math.floor(thread.messages.length / 2)] : undefined
+        void (middle ? get().loadAround(sessionId, middle.id) : get().load(sessionId))
+      }
     }
   }
-}
 })

@@ -49,7 +49,9 @@ let reloadTimer: ReturnType<typeof setTimeout> | undefined
 
 /** inContext follows the summary of the whole chat: re-marked when it changes. */
 const marked = (messages: HistoryMessage[], cutoff: number) =>
-  messages.some((m) => m.inContext !== m.seq > cutoff) ? messages.map((m) => ({ ...m, inContext: m.seq > cutoff })) : messages
+  messages.some((m) => m.inContext !== m.seq > cutoff)
+    ? messages.map((m) => ({ ...m, inContext: m.seq > cutoff }))
+    : messages
 
 export const useHistoryStore = create<HistoryState>()((set, get) => {
   type Cursor = { before?: number; after?: number; around?: string }
@@ -83,7 +85,10 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
       if (seq !== listSeq) return
       const current = get().messages
       set({
-        messages: marked(end === 'older' ? [...page.messages, ...current] : [...current, ...page.messages], page.summaryCutoffSeq),
+        messages: marked(
+          end === 'older' ? [...page.messages, ...current] : [...current, ...page.messages],
+          page.summaryCutoffSeq
+        ),
         summaryCutoffSeq: page.summaryCutoffSeq,
         summarizedCount: page.summarizedCount,
         [flag]: false,
@@ -107,7 +112,12 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
     // A reply that was streaming may have finished: the last few are read again.
     const from = messages[Math.max(0, messages.length - 20)]!
     try {
-      const page = await api.request('history.list', hasNewer ? { sessionId, after: messages[messages.length - 1]!.seq, limit: 1 } : { sessionId, after: from.seq - 1 })
+      const page = await api.request(
+        'history.list',
+        hasNewer
+          ? { sessionId, after: messages[messages.length - 1]!.seq, limit: 1 }
+          : { sessionId, after: from.seq - 1 }
+      )
       if (seq !== listSeq) return
       const current = get().messages
       const kept = hasNewer ? current : current.filter((m) => m.seq < from.seq)

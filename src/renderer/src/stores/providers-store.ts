@@ -81,7 +81,9 @@ export const useProvidersStore = create<ProvidersState>()((set, get) => ({
 
   async test(provider) {
     set((s) => ({
-      providers: s.providers.map((p) => (p.id === provider ? { ...p, check: { ...p.check, state: 'checking' as const } } : p))
+      providers: s.providers.map((p) =>
+        p.id === provider ? { ...p, check: { ...p.check, state: 'checking' as const } } : p
+      )
     }))
     const status = await api.request('providers.test', { provider })
     providersSeq++

@@ -74,12 +74,21 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
       const found = query ? await api.request('sessions.search', { query }) : null
       const page = found
         ? { sessions: found, nextCursor: null }
-        : await api.request('sessions.list', { limit: Math.min(LIST_RELOAD_MAX, Math.max(LIST_PAGE, get().listedQuery ? 0 : get().sessions.length)) })
+        : await api.request('sessions.list', {
+            limit: Math.min(LIST_RELOAD_MAX, Math.max(LIST_PAGE, get().listedQuery ? 0 : get().sessions.length))
+          })
       if (seq !== requestSeq) return // a newer request is on its way
       touchNow()
       const matches: SessionsState['matches'] = {}
       for (const item of found ?? []) matches[item.id] = item.match
-      set({ sessions: page.sessions, nextCursor: page.nextCursor, matches, listedQuery: query, status: 'ready', error: null })
+      set({
+        sessions: page.sessions,
+        nextCursor: page.nextCursor,
+        matches,
+        listedQuery: query,
+        status: 'ready',
+        error: null
+      })
     } catch (error) {
       if (seq !== requestSeq) return
       set({ status: 'error', error: errorMessage(error) })
@@ -96,7 +105,10 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
       if (seq !== requestSeq) return // the list was reloaded meanwhile
       set((s) => {
         const listed = new Set(s.sessions.map((item) => item.id))
-        return { sessions: [...s.sessions, ...page.sessions.filter((item) => !listed.has(item.id))], nextCursor: page.nextCursor }
+        return {
+          sessions: [...s.sessions, ...page.sessions.filter((item) => !listed.has(item.id))],
+          nextCursor: page.nextCursor
+        }
       })
     } catch (error) {
       if (seq === requestSeq) set({ error: errorMessage(error) })

@@ -11,7 +11,12 @@ describe('the settings store', () => {
       // The read is answered late, with what was saved when it was asked (notifications on).
       request: (route) =>
         new Promise((resolve) => {
-          answer = () => resolve(route === 'settings.get' ? { ok: true, data: DEFAULT_SETTINGS } : { ok: false, error: { code: 'invalid_input', message: route } })
+          answer = () =>
+            resolve(
+              route === 'settings.get'
+                ? { ok: true, data: DEFAULT_SETTINGS }
+                : { ok: false, error: { code: 'invalid_input', message: route } }
+            )
         }),
       subscribe: () => () => {},
       onConnection: () => () => {}
@@ -34,7 +39,10 @@ describe('the settings store', () => {
     const pending: Array<(notifications: boolean) => void> = []
     installTransport({
       mode: 'browser',
-      request: () => new Promise((resolve) => pending.push((notifications) => resolve({ ok: true, data: { ...DEFAULT_SETTINGS, notifications } }))),
+      request: () =>
+        new Promise((resolve) =>
+          pending.push((notifications) => resolve({ ok: true, data: { ...DEFAULT_SETTINGS, notifications } }))
+        ),
       subscribe: () => () => {},
       onConnection: () => () => {}
     })

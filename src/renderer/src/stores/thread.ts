@@ -78,7 +78,9 @@ export function inLoadedStretch(thread: Thread, message: ChatMessage): boolean {
  */
 export function pageInPlace(previous: readonly ChatMessage[], page: Page, changed: ReadonlySet<string>): ChatMessage[] {
   const start = page.messages[0]?.seq ?? -Infinity
-  const fresh = previous.filter((m) => changed.has(m.id) && m.seq >= start && (!page.hasNewer || m.seq <= (page.messages.at(-1)?.seq ?? Infinity)))
+  const fresh = previous.filter(
+    (m) => changed.has(m.id) && m.seq >= start && (!page.hasNewer || m.seq <= (page.messages.at(-1)?.seq ?? Infinity))
+  )
   return merge(fresh, page.messages, changed)
 }
 

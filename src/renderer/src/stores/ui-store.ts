@@ -8,7 +8,9 @@ const SIDEBAR_COLLAPSED_KEY = 'distill.sidebarCollapsed'
 export const NARROW_QUERY = '(max-width: 900px)'
 
 function narrow(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches
+  return (
+    typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches
+  )
 }
 
 export type View = 'chat' | 'settings'

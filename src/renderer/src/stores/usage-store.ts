@@ -31,7 +31,10 @@ export const useUsageStore = create<UsageState>()((set) => {
     seqs.set(sessionId, seq)
     const draft = useChatStore.getState().drafts[sessionId] ?? ''
     try {
-      const usage = await api.request('chat.context', draft.trim() ? { sessionId, draft, ...(recall ? { recall } : {}) } : { sessionId })
+      const usage = await api.request(
+        'chat.context',
+        draft.trim() ? { sessionId, draft, ...(recall ? { recall } : {}) } : { sessionId }
+      )
       if (seqs.get(sessionId) !== seq) return // a newer count is on its way
       set((s) => ({ usage: { ...s.usage, [sessionId]: usage }, errors: { ...s.errors, [sessionId]: null } }))
     } catch (error) {

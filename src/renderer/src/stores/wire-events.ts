@@ -82,7 +82,8 @@ export function wireEvents(notices: Notices): () => void {
     api.on('compression.failed', (payload) => {
       useCompressionStore.getState().failed(payload)
       // A manual run reports through its own request; an auto one (a model summary in the background) here.
-      if (payload.type === 'auto' && payload.code !== 'cancelled' && payload.code !== 'conflict') notices.autoCompressionFailed(payload.sessionId, payload.message)
+      if (payload.type === 'auto' && payload.code !== 'cancelled' && payload.code !== 'conflict')
+        notices.autoCompressionFailed(payload.sessionId, payload.message)
     }),
     api.on('compression.changed', ({ sessionId }) => {
       void useCompressionStore.getState().load(sessionId)
@@ -111,7 +112,9 @@ export function wireEvents(notices: Notices): () => void {
       if (command !== 'summarize' && command !== 'full-history' && command !== 'inspect-context') return // the keyboard shortcuts' own
       if (!ui.selectedSessionId) return
       if (ui.view !== 'chat') ui.openSession(ui.selectedSessionId)
-      useUiStore.getState().setChatDialog(command === 'summarize' ? 'summarize' : command === 'full-history' ? 'history' : 'inspector')
+      useUiStore
+        .getState()
+        .setChatDialog(command === 'summarize' ? 'summarize' : command === 'full-history' ? 'history' : 'inspector')
     }),
     api.onConnection((state) => useUiStore.getState().setConnection(state)),
     api.onReconnect(() => {

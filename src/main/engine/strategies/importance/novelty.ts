@@ -46,7 +46,8 @@ export function noveltyScores(termIds: ReadonlyArray<readonly number[]>, options
     for (const id of ids) {
       const list = postings.get(id)
       if (!list) continue
-      for (let k = list.length - 1; k >= 0 && candidates.size < o.window + o.maxCandidates; k--) candidates.add(list[k]!)
+      for (let k = list.length - 1; k >= 0 && candidates.size < o.window + o.maxCandidates; k--)
+        candidates.add(list[k]!)
     }
     let best = 0
     for (const j of candidates) {

@@ -35,7 +35,16 @@ const score = (id: string, cls: TurnScore['class']): TurnScore => ({
 
 describe('planImportance', () => {
   const turns = Array.from({ length: 8 }, (_, i) => turn(i, `${LONG} (part ${i})`))
-  const classes: TurnScore['class'][] = ['paradigm-shift', 'important', 'routine', 'routine', 'important', 'paradigm-shift', 'routine', 'important']
+  const classes: TurnScore['class'][] = [
+    'paradigm-shift',
+    'important',
+    'routine',
+    'routine',
+    'important',
+    'paradigm-shift',
+    'routine',
+    'important'
+  ]
   const scores = turns.map((t, i) => score(t.id, classes[i]!))
 
   it('keeps paradigm shifts, condenses important turns to ~30% and routine ones to ~10%', () => {
@@ -53,7 +62,12 @@ describe('planImportance', () => {
   })
 
   it('keeps the retained suffix verbatim', () => {
-    const plan = planImportance(turns, scores, { historyTokens: 100_000 }, { ...ctx, retentionTokens: turns[7]!.tokens + turns[6]!.tokens })
+    const plan = planImportance(
+      turns,
+      scores,
+      { historyTokens: 100_000 },
+      { ...ctx, retentionTokens: turns[7]!.tokens + turns[6]!.tokens }
+    )
     expect(plan.items.slice(6).map((i) => [i.action, i.retained, i.text])).toEqual([
       ['keep', true, turns[6]!.text],
       ['keep', true, turns[7]!.text]
@@ -99,14 +113,22 @@ describe('planImportance', () => {
 
   it('leaves out a turn whose condensed form would be a fragment', () => {
     const short = Array.from({ length: 8 }, (_, i) => turn(i, `Sounds good, talk soon number ${i}.`))
-    const plan = planImportance(short, short.map((t) => score(t.id, 'routine')), { historyTokens: 100_000 }, ctx)
+    const plan = planImportance(
+      short,
+      short.map((t) => score(t.id, 'routine')),
+      { historyTokens: 100_000 },
+      ctx
+    )
     expect(plan.items.every((i) => i.action === 'drop')).toBe(true)
   })
 
   it('respects the budget (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.string({ maxLength: 400 }), fc.boolean()), { minLength: 5, maxLength: 40 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.string({ maxLength: 400 }), fc.boolean()), {
+          minLength: 5,
+          maxLength: 40
+        }),
         fc.integer({ min: 0, max: 5000 }),
         fc.integer({ min: 0, max: 3000 }),
         fc.integer({ min: 0, max: 12 }),
@@ -136,6 +158,8 @@ describe('planImportance', () => {
 
   it('is deterministic', () => {
     const s = scoreTurns(turns)
-    expect(planImportance(turns, s, { historyTokens: 500 }, ctx)).toEqual(planImportance(turns, s, { historyTokens: 500 }, ctx))
+    expect(planImportance(turns, s, { historyTokens: 500 }, ctx)).toEqual(
+      planImportance(turns, s, { historyTokens: 500 }, ctx)
+    )
   })
 })

@@ -110,13 +110,22 @@ export function planImportance(
     // middle by fitText, and a cut this small is a fragment, not a summary: the turn is left out instead.
     const content = withoutPhatic(t.text)
     if (content === '') return DROP
-    const raw = ctx.summarize({ purpose: 'turn', messages: [{ role: t.role, text: content, createdAt: t.createdAt }], targetTokens: target }).trim()
+    const raw = ctx
+      .summarize({
+        purpose: 'turn',
+        messages: [{ role: t.role, text: content, createdAt: t.createdAt }],
+        targetTokens: target
+      })
+      .trim()
     const fit = fitText(raw, target, countTokens)
     return fit.tokens === 0 || fit.text !== raw ? DROP : { action: 'compress', targetRatio: ratio, ...fit }
   }
 
   const small = turns.length < (ctx.minTurns ?? MIN_TURNS)
-  const retentionCap = Math.min(ctx.retentionTokens ?? DEFAULT_RETENTION_TOKENS, Math.floor(limit * (ctx.retainedShare ?? RETAINED_SHARE)))
+  const retentionCap = Math.min(
+    ctx.retentionTokens ?? DEFAULT_RETENTION_TOKENS,
+    Math.floor(limit * (ctx.retainedShare ?? RETAINED_SHARE))
+  )
   // Below the minimum every turn counts as retained: nothing is condensed, the budget still holds.
   const start = small ? 0 : retentionStart(turns, retentionCap)
   const items = turns.map((t, i) => (i >= start ? keep(t, true) : { ...keep(t, false), ...DROP }))
@@ -126,7 +135,9 @@ export function planImportance(
   // its class allows that still fits.
   let room = Math.max(0, limit - retainedSum)
   let verbatimRoom = Math.floor(room * (ctx.verbatimShare ?? VERBATIM_SHARE))
-  const order = Array.from({ length: start }, (_, i) => i).sort((a, b) => scoreOf(turns[b]!) - scoreOf(turns[a]!) || b - a)
+  const order = Array.from({ length: start }, (_, i) => i).sort(
+    (a, b) => scoreOf(turns[b]!) - scoreOf(turns[a]!) || b - a
+  )
   for (const i of order) {
     if (room < MIN_LINE_TOKENS + lineTokens) break
     const t = turns[i]!

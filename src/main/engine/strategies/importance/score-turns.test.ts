@@ -15,7 +15,7 @@ const turn = (i: number, text: string, role: EngineMessage['role'] = i % 2 ? 'as
 })
 
 const DECISION =
-  "OK, we decided to switch to Postgres 16: set `max_connections = 200` in `postgresql.conf` and move the cutover to 2025-04-02; the migration budget is $4,500."
+  'OK, we decided to switch to Postgres 16: set `max_connections = 200` in `postgresql.conf` and move the cutover to 2025-04-02; the migration budget is $4,500.'
 const CHAT = [
   'Hi! How are you today?',
   "I'm doing well, thanks for asking. How can I help?",
@@ -52,7 +52,14 @@ describe('noveltyScores', () => {
   })
 
   it('finds a repeat far outside the window through its rare terms', () => {
-    const filler = Array.from({ length: 200 }, (_, i) => [1000 + i * 6, 1001 + i * 6, 1002 + i * 6, 1003 + i * 6, 1004 + i * 6, 1005 + i * 6])
+    const filler = Array.from({ length: 200 }, (_, i) => [
+      1000 + i * 6,
+      1001 + i * 6,
+      1002 + i * 6,
+      1003 + i * 6,
+      1004 + i * 6,
+      1005 + i * 6
+    ])
     const n = noveltyScores([[1, 2, 3, 4, 5, 6], ...filler, [1, 2, 3, 4, 5, 6]], { window: 8 })
     expect(n.at(-1)).toBeCloseTo(0)
   })
@@ -72,17 +79,27 @@ describe('scoreTurns', () => {
   })
 
   it('classes a novel technical question without a decision as important', () => {
-    const [s] = scoreTurns([turn(0, 'How does the replication lag between the primary and the read replicas affect the nightly reporting queries?')])
+    const [s] = scoreTurns([
+      turn(
+        0,
+        'How does the replication lag between the primary and the read replicas affect the nightly reporting queries?'
+      )
+    ])
     expect(s!.class).toBe('important')
   })
 
   it('is deterministic', () => {
-    const turns = Array.from({ length: 200 }, (_, i) => turn(i, `${CHAT[i % CHAT.length]} variant ${i % 7} about ticket ${(i * 37) % 101}`))
+    const turns = Array.from({ length: 200 }, (_, i) =>
+      turn(i, `${CHAT[i % CHAT.length]} variant ${i % 7} about ticket ${(i * 37) % 101}`)
+    )
     expect(scoreTurns(turns)).toEqual(scoreTurns(turns.map((t) => ({ ...t }))))
   })
 
   it('scores 1,000 turns well under a second', () => {
-    const words = 'schema index replica cache queue worker deploy rollback invoice ledger tenant shard metric alert budget vendor'.split(' ')
+    const words =
+      'schema index replica cache queue worker deploy rollback invoice ledger tenant shard metric alert budget vendor'.split(
+        ' '
+      )
     const turns = Array.from({ length: 1000 }, (_, i) =>
       turn(
         i,
@@ -100,24 +117,44 @@ describe('scoreTurns', () => {
 
 describe('small talk and news in any chat', () => {
   it('sees greetings, thanks, praise and agreement as phatic, and events as not', () => {
-    for (const t of ['Hey Sam! Good to see you! How have you been?', 'Thanks so much!', 'Wow, that sounds amazing!', 'I agree, totally.', 'Take care, talk soon!'])
+    for (const t of [
+      'Hey Sam! Good to see you! How have you been?',
+      'Thanks so much!',
+      'Wow, that sounds amazing!',
+      'I agree, totally.',
+      'Take care, talk soon!'
+    ])
       expect(phaticShare(t)).toBe(1)
-    for (const t of ['I moved to Porto last month for a new job at a bakery.', 'The flight leaves at 6:40 on 3 June.', 'We adopted a puppy named Biscuit.'])
+    for (const t of [
+      'I moved to Porto last month for a new job at a bakery.',
+      'The flight leaves at 6:40 on 3 June.',
+      'We adopted a puppy named Biscuit.'
+    ])
       expect(phaticShare(t)).toBe(0)
-    expect(withoutPhatic('(9 May, 2023) Hi Ana! Thanks for asking. I started a pottery class yesterday.')).toBe('(9 May, 2023) I started a pottery class yesterday.')
+    expect(withoutPhatic('(9 May, 2023) Hi Ana! Thanks for asking. I started a pottery class yesterday.')).toBe(
+      '(9 May, 2023) I started a pottery class yesterday.'
+    )
     expect(withoutPhatic('Haha, nice! Thanks!')).toBe('')
   })
 
   it('counts dates and plans said in words', () => {
-    expect(numbersSignal('I went to a support group yesterday and I am going to volunteer next month.')).toBeGreaterThan(0.6)
+    expect(
+      numbersSignal('I went to a support group yesterday and I am going to volunteer next month.')
+    ).toBeGreaterThan(0.6)
     expect(numbersSignal('That is lovely to hear.')).toBe(0)
   })
 
   it('scores small talk low and news with names, dates and plans high, whoever speaks', () => {
     const turns = Array.from({ length: 60 }, (_, i) =>
       i % 3 === 0
-        ? turn(i, `Hey Robin! ${['Thanks so much!', 'Wow, that sounds great!', 'Haha, totally agree.', 'So happy for you!'][i % 4]}`)
-        : turn(i, `Robin, on ${(i % 27) + 1} March I met ${['Nadia Petrova', 'Omar Said', 'Lena Fischer'][i % 3]} in ${['Lyon', 'Accra', 'Busan', 'Perth', 'Cusco'][i % 5]} about the ${['garden', 'choir', 'startup', 'marathon'][i % 4]} we plan to start next month (item ${i}).`)
+        ? turn(
+            i,
+            `Hey Robin! ${['Thanks so much!', 'Wow, that sounds great!', 'Haha, totally agree.', 'So happy for you!'][i % 4]}`
+          )
+        : turn(
+            i,
+            `Robin, on ${(i % 27) + 1} March I met ${['Nadia Petrova', 'Omar Said', 'Lena Fischer'][i % 3]} in ${['Lyon', 'Accra', 'Busan', 'Perth', 'Cusco'][i % 5]} about the ${['garden', 'choir', 'startup', 'marathon'][i % 4]} we plan to start next month (item ${i}).`
+          )
     )
     const scores = scoreTurns(turns)
     const phatic = scores.filter((_, i) => i % 3 === 0)

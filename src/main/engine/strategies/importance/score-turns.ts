@@ -53,7 +53,8 @@ export const COMMON_NAME_MIN_TURNS = 5
 /** Name words the conversation keeps repeating (lower-cased). */
 function commonNames(names: ReadonlyArray<string[][]>): Set<string> {
   const df = new Map<string, number>()
-  for (const found of names) for (const name of new Set(found.flat().map((n) => n.toLowerCase()))) df.set(name, (df.get(name) ?? 0) + 1)
+  for (const found of names)
+    for (const name of new Set(found.flat().map((n) => n.toLowerCase()))) df.set(name, (df.get(name) ?? 0) + 1)
   const min = Math.max(COMMON_NAME_MIN_TURNS, names.length * COMMON_NAME_SHARE)
   return new Set([...df].filter(([, n]) => n >= min).map(([name]) => name))
 }
@@ -74,7 +75,14 @@ export function scoreTurns(turns: readonly EngineMessage[], options: ScoreOption
     return {
       id: turn.id,
       score,
-      signals: { novelty: round(nov), phatic: round(phatic), decision: round(s.decision), numbers: round(s.numbers), code: round(s.code), entities: round(s.entities) },
+      signals: {
+        novelty: round(nov),
+        phatic: round(phatic),
+        decision: round(s.decision),
+        numbers: round(s.numbers),
+        code: round(s.code),
+        entities: round(s.entities)
+      },
       class: classify(score, options)
     }
   })

@@ -22,14 +22,16 @@ const STRONG_DECISION = new RegExp(
   ].join('|'),
   'i'
 )
-const WEAK_DECISION = /\b(?:instead(?: of)?|switch(?:ing|ed)? (?:to|over)|rather than|migrat(?:e|ing) to|replac(?:e|ing) (?:it|them|\w+) with|no longer)\b/i
+const WEAK_DECISION =
+  /\b(?:instead(?: of)?|switch(?:ing|ed)? (?:to|over)|rather than|migrat(?:e|ing) to|replac(?:e|ing) (?:it|them|\w+) with|no longer)\b/i
 
 export function decisionSignal(text: string): number {
   if (STRONG_DECISION.test(text)) return 1
   return WEAK_DECISION.test(text) ? 0.6 : 0
 }
 
-const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)'
+const MONTH =
+  '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)'
 /** One alternation, so "€1,840" or "2025-03-14" count once. */
 const QUANTITY = new RegExp(
   [
@@ -124,7 +126,9 @@ export function codeSignal(text: string): number {
 }
 
 const NOT_NAMES = new Set(
-  'I A An The This That These Those It Its We You He She They If And But Or So Also Then Now Here There What When Where Why How Which Who Yes No Ok OK Okay Thanks Thank Sure Great Hi Hello Hey Please Let Maybe Just Well Also Still Yet'.split(' ')
+  'I A An The This That These Those It Its We You He She They If And But Or So Also Then Now Here There What When Where Why How Which Who Yes No Ok OK Okay Thanks Thank Sure Great Hi Hello Hey Please Let Maybe Just Well Also Still Yet'.split(
+    ' '
+  )
 )
 const CAPITALIZED_RUN = /[A-Z][A-Za-z0-9'’&.-]*(?:[ \t]+(?:of |de |van |von |la |del )?[A-Z][A-Za-z0-9'’&.-]*)*/g
 
@@ -148,7 +152,11 @@ export function entityNames(text: string): string[][] {
  * Names: multi-word ones count 1 and single words 0.5, two saturate. `common` names (those the whole
  * conversation keeps repeating, such as the speakers' own) are left out: they tell nothing about a turn.
  */
-export function entitiesSignal(text: string, common: ReadonlySet<string> = new Set(), found = entityNames(text)): number {
+export function entitiesSignal(
+  text: string,
+  common: ReadonlySet<string> = new Set(),
+  found = entityNames(text)
+): number {
   let score = 0
   for (const names of found) {
     const rare = names.filter((n) => !common.has(n.toLowerCase()))
@@ -159,7 +167,12 @@ export function entitiesSignal(text: string, common: ReadonlySet<string> = new S
 }
 
 export function turnSignals(text: string, commonNames?: ReadonlySet<string>, names?: string[][]): TurnSignals {
-  return { decision: decisionSignal(text), numbers: numbersSignal(text), code: codeSignal(text), entities: entitiesSignal(text, commonNames, names) }
+  return {
+    decision: decisionSignal(text),
+    numbers: numbersSignal(text),
+    code: codeSignal(text),
+    entities: entitiesSignal(text, commonNames, names)
+  }
 }
 
 /**

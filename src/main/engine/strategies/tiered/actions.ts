@@ -52,7 +52,11 @@ function visibleIndexes(topic: Topic, protectLast: boolean): number[] {
  * turned into tokens at the message's own token-to-character ratio; but never below
  * topicSummaryTokens: cutting a message smaller than a summary loses more than summarizing does.
  */
-export function truncateLargest(state: TieredState, tier: 'current' | 'topics', env: ActionEnv): ActionResult | undefined {
+export function truncateLargest(
+  state: TieredState,
+  tier: 'current' | 'topics',
+  env: ActionEnv
+): ActionResult | undefined {
   const { config, countTokens } = env
   const share = Math.floor(config.largeMessageRatio * env.allocations[tier])
   const topics = tier === 'current' ? [state.current] : state.topics
@@ -61,7 +65,10 @@ export function truncateLargest(state: TieredState, tier: 'current' | 'topics', 
     for (const i of visibleIndexes(topic, tier === 'current')) {
       const m = topic.messages[i]!
       if (topic.truncated?.[m.id] || env.exhausted.has(`t:${m.id}`)) continue
-      const charCap = m.text.length > config.maxMessageChars ? Math.floor((m.tokens * config.maxMessageChars) / m.text.length) : Infinity
+      const charCap =
+        m.text.length > config.maxMessageChars
+          ? Math.floor((m.tokens * config.maxMessageChars) / m.text.length)
+          : Infinity
       const cap = Math.max(config.topicSummaryTokens, Math.min(share, charCap))
       if (m.tokens > cap && (!best || m.tokens > best.tokens)) best = { t, m, cap, tokens: m.tokens }
     }
@@ -75,10 +82,21 @@ export function truncateLargest(state: TieredState, tier: 'current' | 'topics', 
     return truncateLargest(state, tier, env)
   }
   const topic = withTruncated(topics[t]!, m, text, tokens)
-  const next = tier === 'current' ? { ...state, current: topic } : { ...state, topics: state.topics.map((x, i) => (i === t ? topic : x)) }
+  const next =
+    tier === 'current'
+      ? { ...state, current: topic }
+      : { ...state, topics: state.topics.map((x, i) => (i === t ? topic : x)) }
   return {
     state: next,
-    event: { kind: 'truncate', tier, topicId: topic.id, messageId: m.id, tokensBefore: m.tokens, tokensAfter: tokens, removedChars: m.text.length - text.length }
+    event: {
+      kind: 'truncate',
+      tier,
+      topicId: topic.id,
+      messageId: m.id,
+      tokensBefore: m.tokens,
+      tokensAfter: tokens,
+      removedChars: m.text.length - text.length
+    }
   }
 }
 
@@ -90,7 +108,10 @@ export function truncateLargest(state: TieredState, tier: 'current' | 'topics', 
 export function summaryInput(msgs: readonly EngineMessage[], config: TieredConfig) {
   const max = 4 * config.maxMessageChars
   return msgs.map((m) => {
-    const text = m.text.length <= max ? m.text : `${m.text.slice(0, Math.ceil(max * 0.6))}\n[...${m.text.length - max}...]\n${m.text.slice(m.text.length - Math.floor(max * 0.4))}`
+    const text =
+      m.text.length <= max
+        ? m.text
+        : `${m.text.slice(0, Math.ceil(max * 0.6))}\n[...${m.text.length - max}...]\n${m.text.slice(m.text.length - Math.floor(max * 0.4))}`
     return { role: m.role, text, createdAt: m.createdAt }
   })
 }
@@ -121,7 +142,12 @@ export function* attention(state: TieredState, env: ActionEnv): Step {
   if (env.exhausted.has(key) || folded.length + (att ? 1 : 0) === 0 || before === 0) return undefined
   const raw =
     target >= 1
-      ? yield { purpose: 'attention', ...(att ? { previousSummary: att.text } : {}), messages: summaryInput(folded, env.config), targetTokens: target }
+      ? yield {
+          purpose: 'attention',
+          ...(att ? { previousSummary: att.text } : {}),
+          messages: summaryInput(folded, env.config),
+          targetTokens: target
+        }
       : ''
   const fit = fitText(raw, target, env.countTokens)
   if (fit.tokens >= before) {
@@ -130,7 +156,13 @@ export function* attention(state: TieredState, env: ActionEnv): Step {
   }
   return {
     state: { ...state, current: { ...topic, attention: { text: fit.text, tokens: fit.tokens, covered: newCovered } } },
-    event: { kind: 'attention', topicId: topic.id, messageIds: folded.map((m) => m.id), tokensBefore: before, tokensAfter: fit.tokens }
+    event: {
+      kind: 'attention',
+      topicId: topic.id,
+      messageIds: folded.map((m) => m.id),
+      tokensBefore: before,
+      tokensAfter: fit.tokens
+    }
   }
 }
 
@@ -145,8 +177,10 @@ export const BULKS_PER_TIER = 3
 function grown(configured: number, share: number, room: number, per: number): number {
   return share / per > configured ? Math.max(configured, Math.floor(room / per)) : configured
 }
-const topicTarget = (env: ActionEnv) => grown(env.config.topicSummaryTokens, env.shares.topics, env.allocations.topics, TOPICS_PER_TIER)
-const bulkTarget = (env: ActionEnv) => grown(env.config.bulkSummaryTokens, env.shares.bulks, env.allocations.bulks, BULKS_PER_TIER)
+const topicTarget = (env: ActionEnv) =>
+  grown(env.config.topicSummaryTokens, env.shares.topics, env.allocations.topics, TOPICS_PER_TIER)
+const bulkTarget = (env: ActionEnv) =>
+  grown(env.config.bulkSummaryTokens, env.shares.bulks, env.allocations.bulks, BULKS_PER_TIER)
 
 /** Step 3: the oldest unsummarized sealed topic becomes a summary of about topicSummaryTokens (or its share of a wide tier). */
 export function* summarizeTopic(state: TieredState, env: ActionEnv): Step {
@@ -182,7 +216,10 @@ export function* mergeTopics(state: TieredState, env: ActionEnv): Step {
     .map(topicText)
     .filter((t) => t.trim() !== '')
     .join('\n')
-  const raw = target >= 1 && previousSummary !== '' ? yield { purpose: 'bulk', previousSummary, messages: [], targetTokens: target } : ''
+  const raw =
+    target >= 1 && previousSummary !== ''
+      ? yield { purpose: 'bulk', previousSummary, messages: [], targetTokens: target }
+      : ''
   const fit = fitText(raw, target, env.countTokens)
   const first = group[0]!
   const bulk = {
@@ -196,7 +233,13 @@ export function* mergeTopics(state: TieredState, env: ActionEnv): Step {
   }
   return {
     state: { ...state, topics: state.topics.slice(group.length), bulks: [...state.bulks, bulk] },
-    event: { kind: 'bulk-merge', bulkId: bulk.id, topicIds: bulk.topicIds, tokensBefore: before, tokensAfter: fit.tokens }
+    event: {
+      kind: 'bulk-merge',
+      bulkId: bulk.id,
+      topicIds: bulk.topicIds,
+      tokensBefore: before,
+      tokensAfter: fit.tokens
+    }
   }
 }
 
@@ -216,7 +259,12 @@ export function* cascadeBulks(state: TieredState, env: ActionEnv): Step {
   // The archive that stands for the older chat may fill the bulk tier (but must shrink the two).
   const target = Math.min(Math.floor(env.allocations.bulks), before - 1)
   if (env.exhausted.has(key) || target < 1) return undefined
-  const raw = yield { purpose: 'bulk', previousSummary: `${a.summary}\n${b.summary}`, messages: [], targetTokens: target }
+  const raw = yield {
+    purpose: 'bulk',
+    previousSummary: `${a.summary}\n${b.summary}`,
+    messages: [],
+    targetTokens: target
+  }
   const fit = fitText(raw, target, env.countTokens)
   if (fit.tokens === 0 || fit.tokens >= before) {
     env.exhausted.add(key)
@@ -235,7 +283,13 @@ export function* cascadeBulks(state: TieredState, env: ActionEnv): Step {
   bulks.splice(i, 2, bulk)
   return {
     state: { ...state, bulks },
-    event: { kind: 'bulk-cascade', bulkId: bulk.id, topicIds: bulk.topicIds, tokensBefore: before, tokensAfter: fit.tokens }
+    event: {
+      kind: 'bulk-cascade',
+      bulkId: bulk.id,
+      topicIds: bulk.topicIds,
+      tokensBefore: before,
+      tokensAfter: fit.tokens
+    }
   }
 }
 
@@ -245,7 +299,13 @@ export function dropOldestBulk(state: TieredState): ActionResult | undefined {
   if (!oldest) return undefined
   return {
     state: { ...state, bulks: rest },
-    event: { kind: 'bulk-drop', bulkId: oldest.id, topicIds: oldest.topicIds, tokensBefore: oldest.tokens, tokensAfter: 0 }
+    event: {
+      kind: 'bulk-drop',
+      bulkId: oldest.id,
+      topicIds: oldest.topicIds,
+      tokensBefore: oldest.tokens,
+      tokensAfter: 0
+    }
   }
 }
 
@@ -262,10 +322,17 @@ export function squeezeCurrent(state: TieredState, historyTokens: number, env: A
   const { from, to } = uncoveredMiddle(topic)
   if (n >= 3 && (to > from || (topic.attention?.tokens ?? 0) > 0)) {
     const gone = topic.messages.slice(1, n - 1)
-    const before = (topic.attention?.tokens ?? 0) + topic.messages.slice(from, to).reduce((s, m) => s + shown(topic, m).tokens, 0)
+    const before =
+      (topic.attention?.tokens ?? 0) + topic.messages.slice(from, to).reduce((s, m) => s + shown(topic, m).tokens, 0)
     return {
       state: { ...state, current: { ...topic, attention: { text: '', tokens: 0, covered: n - 2 } } },
-      event: { kind: 'attention', topicId: topic.id, messageIds: gone.slice(from - 1).map((m) => m.id), tokensBefore: before, tokensAfter: 0 }
+      event: {
+        kind: 'attention',
+        topicId: topic.id,
+        messageIds: gone.slice(from - 1).map((m) => m.id),
+        tokensBefore: before,
+        tokensAfter: 0
+      }
     }
   }
   for (const i of n > 1 ? [0, n - 1] : [0]) {
@@ -275,7 +342,15 @@ export function squeezeCurrent(state: TieredState, historyTokens: number, env: A
     const fit = fitText(m.text, Math.min(s.tokens - 1, s.tokens - over), env.countTokens)
     return {
       state: { ...state, current: withTruncated(topic, m, fit.text, fit.tokens) },
-      event: { kind: 'truncate', tier: 'current', topicId: topic.id, messageId: m.id, tokensBefore: s.tokens, tokensAfter: fit.tokens, removedChars: m.text.length - fit.text.length }
+      event: {
+        kind: 'truncate',
+        tier: 'current',
+        topicId: topic.id,
+        messageId: m.id,
+        tokensBefore: s.tokens,
+        tokensAfter: fit.tokens,
+        removedChars: m.text.length - fit.text.length
+      }
     }
   }
   return undefined

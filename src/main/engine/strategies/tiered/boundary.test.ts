@@ -58,9 +58,23 @@ describe('isTopicBoundary', () => {
 
   it('opens a topic after more than 30 minutes of silence', () => {
     expect(decide(msg(2, 'still there?', { createdAt: prev.createdAt + 30 * MIN }), prev)).toEqual({ boundary: false })
-    expect(decide(msg(2, 'still there?', { createdAt: prev.createdAt + 30 * MIN + 1 }), prev)).toEqual({ boundary: true, reason: 'silence' })
-    const off = { ...DEFAULT_TIERED_CONFIG, topicBoundary: { ...DEFAULT_TIERED_CONFIG.topicBoundary, silenceMinutes: 0 } }
-    expect(isTopicBoundary({ message: msg(2, 'hi', { createdAt: 10 ** 12 }), previous: prev, currentTopicTokens: 0, allocation: 100, config: off }).boundary).toBe(false)
+    expect(decide(msg(2, 'still there?', { createdAt: prev.createdAt + 30 * MIN + 1 }), prev)).toEqual({
+      boundary: true,
+      reason: 'silence'
+    })
+    const off = {
+      ...DEFAULT_TIERED_CONFIG,
+      topicBoundary: { ...DEFAULT_TIERED_CONFIG.topicBoundary, silenceMinutes: 0 }
+    }
+    expect(
+      isTopicBoundary({
+        message: msg(2, 'hi', { createdAt: 10 ** 12 }),
+        previous: prev,
+        currentTopicTokens: 0,
+        allocation: 100,
+        config: off
+      }).boundary
+    ).toBe(false)
   })
 
   it('seals the current topic once it passes 60% of its allocation', () => {

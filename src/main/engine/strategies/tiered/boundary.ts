@@ -44,7 +44,8 @@ const SENTENCE_START = [
 ]
 
 /** Words a message may open with before the phrase ("OK, thanks! Switching gears…"). */
-const FILLER = "(?:(?:ok(?:ay)?|alright|all right|right|thanks|thank you|great|cool|perfect|nice|got it|so|well|anyway|now|hmm+|hey|hi|hello|btw|also|and|but|good)[\\s,.!;:—-]*)*"
+const FILLER =
+  '(?:(?:ok(?:ay)?|alright|all right|right|thanks|thank you|great|cool|perfect|nice|got it|so|well|anyway|now|hmm+|hey|hi|hello|btw|also|and|but|good)[\\s,.!;:—-]*)*'
 
 const anywhere = new RegExp(`\\b(?:${ANYWHERE.join('|')})\\b`, 'i')
 const atStart = new RegExp(`^${FILLER}(?:${SENTENCE_START.join('|')})\\b`, 'i')

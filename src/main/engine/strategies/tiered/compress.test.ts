@@ -25,7 +25,15 @@ const SENTENCES = [
 ]
 
 function message(seq: number, text: string, extra: Partial<EngineMessage> = {}): EngineMessage {
-  return { id: `m${seq}`, seq, role: seq % 2 ? 'user' : 'assistant', text, tokens: count(text), createdAt: seq * MIN, ...extra }
+  return {
+    id: `m${seq}`,
+    seq,
+    role: seq % 2 ? 'user' : 'assistant',
+    text,
+    tokens: count(text),
+    createdAt: seq * MIN,
+    ...extra
+  }
 }
 
 const prose = (seq: number, sentences: number) =>
@@ -177,7 +185,11 @@ describe('compressTiered escalation', () => {
     if (kd.includes('bulk-drop')) expect(kd.indexOf('bulk-cascade')).toBeLessThan(kd.indexOf('bulk-drop'))
     // The current topic's last message is always there, verbatim.
     const last = state.current.messages.at(-1)!
-    expect(getTieredContext(tight.state).at(-1)).toMatchObject({ kind: 'message', sourceIds: [last.id], text: last.text })
+    expect(getTieredContext(tight.state).at(-1)).toMatchObject({
+      kind: 'message',
+      sourceIds: [last.id],
+      text: last.text
+    })
   })
 
   it('never cascades bulks across a "New topic" the user set', () => {
@@ -216,7 +228,9 @@ describe('compressTiered escalation', () => {
     const budget = { historyTokens: Math.floor(tieredTokens(state) * 0.4) }
     const r = compressTiered(state, budget, { countTokens: count, summarize: () => 'blah '.repeat(5000) })
     expect(r.fits).toBe(true)
-    for (const t of r.state.topics) if (t.summaryTokens !== undefined) expect(t.summaryTokens).toBeLessThanOrEqual(DEFAULT_TIERED_CONFIG.topicSummaryTokens)
+    for (const t of r.state.topics)
+      if (t.summaryTokens !== undefined)
+        expect(t.summaryTokens).toBeLessThanOrEqual(DEFAULT_TIERED_CONFIG.topicSummaryTokens)
   })
 })
 
@@ -231,32 +245,37 @@ describe('compressTiered properties', () => {
 
   it('fits the budget whenever it holds the current topic first and last messages; keeps order and the last message', () => {
     fc.assert(
-      fc.property(fc.array(arbMessage, { minLength: 1, maxLength: 60 }), fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 200, max: 20_000 }), (specs, extraRaw, seal) => {
-        let t = 0
-        const msgs = specs.map((s, i) => {
-          t += s.gapMinutes * MIN
-          const text = `${i % 2 === 0 && s.phrase ? 'Different question: ' : ''}${prose(i, s.sentences)}${s.junk}${s.big === 0 ? 'z'.repeat(9000) : ''}`
-          return { ...message(i + 1, text), createdAt: t }
-        })
-        let state: TieredState = emptyTieredState()
-        for (const m of msgs) state = addMessage(state, m, { historyTokens: seal })
-        const cur = state.current.messages
-        const floor = cur[0]!.tokens + (cur.length > 1 ? cur.at(-1)!.tokens : 0)
-        const total = tieredTokens(state)
-        const budget = floor + (extraRaw % Math.max(1, total - floor + 50))
-        const frozen = structuredClone(state)
-        const r = compressTiered(state, { historyTokens: budget }, ctx)
-        expect(state).toEqual(frozen)
-        expect(r.tokensAfter).toBeLessThanOrEqual(budget)
-        expect(r.fits).toBe(true)
-        const items = getTieredContext(r.state)
-        expect(items.reduce((s, i) => s + i.tokens, 0)).toBe(r.tokensAfter)
-        for (let i = 1; i < items.length; i++) expect(items[i]!.firstSeq).toBeGreaterThan(items[i - 1]!.lastSeq)
-        const last = cur.at(-1)!
-        expect(items.at(-1)).toMatchObject({ kind: 'message', sourceIds: [last.id], text: last.text })
-        // A JSON round trip keeps the state whole: it is plain data.
-        expect(JSON.parse(JSON.stringify(r.state))).toEqual(r.state)
-      }),
+      fc.property(
+        fc.array(arbMessage, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.integer({ min: 200, max: 20_000 }),
+        (specs, extraRaw, seal) => {
+          let t = 0
+          const msgs = specs.map((s, i) => {
+            t += s.gapMinutes * MIN
+            const text = `${i % 2 === 0 && s.phrase ? 'Different question: ' : ''}${prose(i, s.sentences)}${s.junk}${s.big === 0 ? 'z'.repeat(9000) : ''}`
+            return { ...message(i + 1, text), createdAt: t }
+          })
+          let state: TieredState = emptyTieredState()
+          for (const m of msgs) state = addMessage(state, m, { historyTokens: seal })
+          const cur = state.current.messages
+          const floor = cur[0]!.tokens + (cur.length > 1 ? cur.at(-1)!.tokens : 0)
+          const total = tieredTokens(state)
+          const budget = floor + (extraRaw % Math.max(1, total - floor + 50))
+          const frozen = structuredClone(state)
+          const r = compressTiered(state, { historyTokens: budget }, ctx)
+          expect(state).toEqual(frozen)
+          expect(r.tokensAfter).toBeLessThanOrEqual(budget)
+          expect(r.fits).toBe(true)
+          const items = getTieredContext(r.state)
+          expect(items.reduce((s, i) => s + i.tokens, 0)).toBe(r.tokensAfter)
+          for (let i = 1; i < items.length; i++) expect(items[i]!.firstSeq).toBeGreaterThan(items[i - 1]!.lastSeq)
+          const last = cur.at(-1)!
+          expect(items.at(-1)).toMatchObject({ kind: 'message', sourceIds: [last.id], text: last.text })
+          // A JSON round trip keeps the state whole: it is plain data.
+          expect(JSON.parse(JSON.stringify(r.state))).toEqual(r.state)
+        }
+      ),
       { numRuns: 150 }
     )
   })

@@ -10,7 +10,18 @@
  */
 import type { CountTokens } from '../../types'
 import type { Summarize, SummarizeAsync, SummarizeInput } from '../summarize'
-import { attention, cascadeBulks, dropOldestBulk, mergeTopics, squeezeCurrent, summarizeTopic, truncateLargest, type ActionEnv, type ActionResult, type Step } from './actions'
+import {
+  attention,
+  cascadeBulks,
+  dropOldestBulk,
+  mergeTopics,
+  squeezeCurrent,
+  summarizeTopic,
+  truncateLargest,
+  type ActionEnv,
+  type ActionResult,
+  type Step
+} from './actions'
 import { DEFAULT_TIERED_CONFIG, type TieredConfig } from './config'
 import type { TieredEvent, TieredState, Tier } from './types'
 import { tierUsage } from './view'
@@ -33,13 +44,25 @@ const MAX_ACTIONS = 100_000
 
 export function allocations(historyTokens: number, config: TieredConfig): Record<Tier, number> {
   const h = Math.max(0, historyTokens)
-  return { current: h * config.tiers.currentTopic, topics: h * config.tiers.historicalTopics, bulks: h * config.tiers.bulkArchives }
+  return {
+    current: h * config.tiers.currentTopic,
+    topics: h * config.tiers.historicalTopics,
+    bulks: h * config.tiers.bulkArchives
+  }
 }
 
 /** Each tier's share, plus the room the tiers under their share leave, split among the tiers over it by share. */
-export function effectiveAllocations(usage: Record<Tier, number>, historyTokens: number, config: TieredConfig): Record<Tier, number> {
+export function effectiveAllocations(
+  usage: Record<Tier, number>,
+  historyTokens: number,
+  config: TieredConfig
+): Record<Tier, number> {
   const a = allocations(historyTokens, config)
-  const ratio: Record<Tier, number> = { current: config.tiers.currentTopic, topics: config.tiers.historicalTopics, bulks: config.tiers.bulkArchives }
+  const ratio: Record<Tier, number> = {
+    current: config.tiers.currentTopic,
+    topics: config.tiers.historicalTopics,
+    bulks: config.tiers.bulkArchives
+  }
   let slack = 0
   let overRatio = 0
   for (const t of TIERS) {

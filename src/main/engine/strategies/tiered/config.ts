@@ -54,7 +54,8 @@ export function validateTieredConfig(c: TieredConfig): string[] {
   share('tiers.historicalTopics', c.tiers.historicalTopics, true)
   share('tiers.bulkArchives', c.tiers.bulkArchives, true)
   const sum = c.tiers.currentTopic + c.tiers.historicalTopics + c.tiers.bulkArchives
-  if (finite(sum) && Math.abs(sum - 1) > 1e-6) errors.push(`The tier shares must sum to 1 (they sum to ${Number(sum.toFixed(4))}).`)
+  if (finite(sum) && Math.abs(sum - 1) > 1e-6)
+    errors.push(`The tier shares must sum to 1 (they sum to ${Number(sum.toFixed(4))}).`)
   whole('maxMessageChars', c.maxMessageChars, 100)
   whole('topicSummaryTokens', c.topicSummaryTokens, 1)
   whole('bulkSummaryTokens', c.bulkSummaryTokens, 1)

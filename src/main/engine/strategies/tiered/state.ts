@@ -24,7 +24,11 @@ export const topicIdFor = (m: EngineMessage) => `topic-${m.id}`
 /** The UI's "New topic" (and every other boundary): the current topic joins the historical ones. */
 export function sealCurrentTopic(state: TieredState, reason: BoundaryReason = 'user'): TieredState {
   if (state.current.messages.length === 0) return state
-  return { ...state, current: emptyTopic(), topics: [...state.topics, { ...state.current, sealed: true, sealedBy: reason }] }
+  return {
+    ...state,
+    current: emptyTopic(),
+    topics: [...state.topics, { ...state.current, sealed: true, sealedBy: reason }]
+  }
 }
 
 export interface AddMessageContext {

@@ -81,7 +81,15 @@ export interface TieredContextItem {
 export type Tier = 'current' | 'topics' | 'bulks'
 
 export type TieredEvent =
-  | { kind: 'truncate'; tier: 'current' | 'topics'; topicId: string; messageId: string; tokensBefore: number; tokensAfter: number; removedChars: number }
+  | {
+      kind: 'truncate'
+      tier: 'current' | 'topics'
+      topicId: string
+      messageId: string
+      tokensBefore: number
+      tokensAfter: number
+      removedChars: number
+    }
   | { kind: 'attention'; topicId: string; messageIds: string[]; tokensBefore: number; tokensAfter: number }
   | { kind: 'topic-summary'; topicId: string; tokensBefore: number; tokensAfter: number }
   | { kind: 'bulk-merge'; bulkId: string; topicIds: string[]; tokensBefore: number; tokensAfter: number }

@@ -80,7 +80,18 @@ export function topicItems(topic: Topic): TieredContextItem[] {
 
 function bulkItem(b: Bulk): TieredContextItem[] {
   if (b.summary === '') return []
-  return [{ kind: 'bulk', role: 'system', text: b.summary, tokens: b.tokens, sourceIds: [...b.topicIds], firstSeq: b.firstSeq, lastSeq: b.lastSeq, groupId: b.id }]
+  return [
+    {
+      kind: 'bulk',
+      role: 'system',
+      text: b.summary,
+      tokens: b.tokens,
+      sourceIds: [...b.topicIds],
+      firstSeq: b.firstSeq,
+      lastSeq: b.lastSeq,
+      groupId: b.id
+    }
+  ]
 }
 
 /**

@@ -9,4 +9,5 @@ export async function attachFiles(sessionId: string, files: readonly File[]): Pr
 }
 
 /** What the file picker offers: images, PDFs, text and code (other names are checked when chosen). */
-export const ATTACH_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,application/pdf,text/*,.md,.json,.csv,.yaml,.yml,.toml,.xml,.js,.mjs,.ts,.tsx,.jsx,.py,.rb,.go,.rs,.java,.kt,.swift,.c,.h,.cpp,.hpp,.cs,.php,.sh,.sql,.html,.css,.log'
+export const ATTACH_ACCEPT =
+  'image/png,image/jpeg,image/webp,image/gif,application/pdf,text/*,.md,.json,.csv,.yaml,.yml,.toml,.xml,.js,.mjs,.ts,.tsx,.jsx,.py,.rb,.go,.rs,.java,.kt,.swift,.c,.h,.cpp,.hpp,.cs,.php,.sh,.sql,.html,.css,.log'

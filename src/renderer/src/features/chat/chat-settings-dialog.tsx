@@ -29,7 +29,11 @@ export function ChatSettingsButton({ sessionId }: { sessionId: string }) {
   const setChatDialog = useUiStore((s) => s.setChatDialog)
   const overridden =
     session !== null &&
-    (session.autoCompress !== null || session.strategy !== null || session.recall !== null || session.contextWindow !== null || session.thresholdPercent !== null)
+    (session.autoCompress !== null ||
+      session.strategy !== null ||
+      session.recall !== null ||
+      session.contextWindow !== null ||
+      session.thresholdPercent !== null)
   return (
     <button
       type="button"
@@ -65,9 +69,12 @@ export function ChatSettingsDialog({ sessionId }: { sessionId: string }) {
             </Dialog.Description>
             <ChatSettingsForm session={session} />
             <div className="dialog-actions">
-              <button type="button" className="button button-ghost dialog-leading-button"
+              <button
+                type="button"
+                className="button button-ghost dialog-leading-button"
                 disabled={!hasMessages}
-                onClick={() => setChatDialog('summarize')}>
+                onClick={() => setChatDialog('summarize')}
+              >
                 Summarize now…
               </button>
               <Dialog.Close asChild>

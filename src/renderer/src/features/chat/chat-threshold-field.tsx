@@ -24,7 +24,9 @@ export function ChatThresholdField({ session }: { session: Session }) {
         const digits = text.trim().replace(/\s*%$/, '')
         if (digits === '') return { value: null }
         const percent = Number(digits)
-        return /^\d+$/.test(digits) && percent >= 50 && percent <= 99 ? { value: percent } : { error: 'A whole number from 50 to 99' }
+        return /^\d+$/.test(digits) && percent >= 50 && percent <= 99
+          ? { value: percent }
+          : { error: 'A whole number from 50 to 99' }
       }}
       write={async (thresholdPercent) => {
         await update(session.id, { thresholdPercent })

@@ -15,7 +15,9 @@ export function ChatWindowField({ session }: { session: Session }) {
     <ChatNumberField
       label="Context window for this chat"
       hint="Tokens. Set it when your local server loaded the model with a smaller window; empty follows the model."
-      placeholder={session.contextWindow === null && modelWindow ? `${modelWindow.toLocaleString()} (the model’s)` : 'The model’s'}
+      placeholder={
+        session.contextWindow === null && modelWindow ? `${modelWindow.toLocaleString()} (the model’s)` : 'The model’s'
+      }
       saved={session.contextWindow}
       parse={(text) => {
         const digits = text.replace(/[\s,._]/g, '')

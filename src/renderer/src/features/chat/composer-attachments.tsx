@@ -17,8 +17,17 @@ export function ComposerAttachments({ sessionId, disabled }: { sessionId: string
   return (
     <ul className="composer-attachments" aria-label="Attached files">
       {pending.map((p) => (
-        <li key={p.key} className="composer-attachment" data-status={p.status} aria-busy={p.status === 'uploading' || undefined}>
-          {p.preview ? <img className="composer-attachment-thumb" src={p.preview} alt="" /> : <FileIcon width={18} height={18} className="file-chip-icon" />}
+        <li
+          key={p.key}
+          className="composer-attachment"
+          data-status={p.status}
+          aria-busy={p.status === 'uploading' || undefined}
+        >
+          {p.preview ? (
+            <img className="composer-attachment-thumb" src={p.preview} alt="" />
+          ) : (
+            <FileIcon width={18} height={18} className="file-chip-icon" />
+          )}
           <span className="file-chip-text">
             <span className="file-chip-name" title={p.filename}>
               {p.filename}

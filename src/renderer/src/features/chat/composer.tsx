@@ -141,7 +141,13 @@ export function Composer({ sessionId }: { sessionId: string }) {
             <StopIcon width={14} height={14} />
           </button>
         ) : (
-          <button type="submit" className="send-button" aria-label="Send" title={editing ? 'Send as a new version of your last message' : 'Send'} disabled={!canSend}>
+          <button
+            type="submit"
+            className="send-button"
+            aria-label="Send"
+            title={editing ? 'Send as a new version of your last message' : 'Send'}
+            disabled={!canSend}
+          >
             {sending ? <span className="spinner" aria-hidden="true" /> : <ArrowUpIcon width={18} height={18} />}
           </button>
         )}

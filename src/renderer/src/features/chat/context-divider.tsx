@@ -8,7 +8,8 @@ import './context-divider.css'
  */
 export function ContextDivider({ sessionId }: { sessionId: string }) {
   const left = useManifest(sessionId).length
-  const label = left > 0 ? `Active context starts here · ${attachmentsLeftSentence(left)}` : 'Active context starts here'
+  const label =
+    left > 0 ? `Active context starts here · ${attachmentsLeftSentence(left)}` : 'Active context starts here'
   return (
     <div className="context-divider" role="separator" aria-label={label}>
       <span className="context-divider-label" aria-hidden="true">

@@ -13,8 +13,8 @@ export function DraftCutWarning({ sessionId, draft }: { sessionId: string; draft
   if (cut <= 0 || draft.trim() === '') return null
   return (
     <p className="cut-note draft-cut-warning" role="status">
-      Too long for this model’s window: about {tokens(cut)} from the middle of this message will be left out
-      when it is sent. The chat keeps the whole text.
+      Too long for this model’s window: about {tokens(cut)} from the middle of this message will be left out when it is
+      sent. The chat keeps the whole text.
     </p>
   )
 }
@@ -28,8 +28,9 @@ export function LeftOutNote({ message }: { message: ChatMessage }) {
   if (!n) return null
   return (
     <p className="cut-note left-out-note" role="note">
-      Answered without the {n === 1 ? 'oldest message' : `${n.toLocaleString()} oldest messages`} of this chat: they did not fit the
-      model’s window and no summary holds them. Summarize (or turn auto-compression on) to keep them in context.
+      Answered without the {n === 1 ? 'oldest message' : `${n.toLocaleString()} oldest messages`} of this chat: they did
+      not fit the model’s window and no summary holds them. Summarize (or turn auto-compression on) to keep them in
+      context.
     </p>
   )
 }
@@ -39,8 +40,8 @@ export function SentCutNote({ message }: { message: ChatMessage }) {
   if (!message.sentCutTokens) return null
   return (
     <p className="cut-note sent-cut-note" role="note">
-      Sent shortened: about {tokens(message.sentCutTokens)} were cut from the middle to fit the model’s window. The
-      full text is kept here.
+      Sent shortened: about {tokens(message.sentCutTokens)} were cut from the middle to fit the model’s window. The full
+      text is kept here.
     </p>
   )
 }

@@ -10,7 +10,8 @@ import { isStreaming } from '../../stores/thread'
 import './message-actions.css'
 
 /** Why a summarized message offers no Edit or Regenerate. */
-export const SUMMARIZED_READ_ONLY = 'Already summarized: the summary stands for this message, so it can no longer be changed.'
+export const SUMMARIZED_READ_ONLY =
+  'Already summarized: the summary stands for this message, so it can no longer be changed.'
 const WAIT_FOR_REPLY = 'Wait for the reply to finish first.'
 
 interface ActionsProps {
@@ -54,7 +55,12 @@ export function MessageActions(props: ActionsProps) {
   const version = message.version
   const changeLabel = message.role === 'user' ? 'Edit message' : 'Regenerate reply'
   return (
-    <div className="message-actions" role="toolbar" aria-label="Message actions" data-has-versions={version ? true : undefined}>
+    <div
+      className="message-actions"
+      role="toolbar"
+      aria-label="Message actions"
+      data-has-versions={version ? true : undefined}
+    >
       {version && (
         <span className="message-versions">
           <button
@@ -82,7 +88,13 @@ export function MessageActions(props: ActionsProps) {
           </button>
         </span>
       )}
-      <button type="button" className="icon-button icon-button-small message-action" aria-label="Copy as Markdown" title="Copy as Markdown" onClick={() => void copy()}>
+      <button
+        type="button"
+        className="icon-button icon-button-small message-action"
+        aria-label="Copy as Markdown"
+        title="Copy as Markdown"
+        onClick={() => void copy()}
+      >
         <CopyIcon width={14} height={14} />
       </button>
       {(message.role === 'user' || message.role === 'assistant') && (
@@ -122,10 +134,18 @@ export function MessageContextMenu(props: ActionsProps & { children: ReactNode }
           )}
           {version && (
             <>
-              <ContextMenu.Item className="menu-item" disabled={blocked !== null || version.number === 1} onSelect={() => show(version.number - 1)}>
+              <ContextMenu.Item
+                className="menu-item"
+                disabled={blocked !== null || version.number === 1}
+                onSelect={() => show(version.number - 1)}
+              >
                 Previous version
               </ContextMenu.Item>
-              <ContextMenu.Item className="menu-item" disabled={blocked !== null || version.number === version.count} onSelect={() => show(version.number + 1)}>
+              <ContextMenu.Item
+                className="menu-item"
+                disabled={blocked !== null || version.number === version.count}
+                onSelect={() => show(version.number + 1)}
+              >
                 Next version
               </ContextMenu.Item>
             </>

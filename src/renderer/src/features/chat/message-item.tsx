@@ -66,7 +66,12 @@ export const MessageItem = memo(function MessageItem({
           {text !== '' &&
             !editing &&
             (markdown ? (
-              <MarkdownText className="message-text message-markdown" text={text} streaming={streaming} typed={message.role === 'user'} />
+              <MarkdownText
+                className="message-text message-markdown"
+                text={text}
+                streaming={streaming}
+                typed={message.role === 'user'}
+              />
             ) : (
               <div className="message-text">
                 {text}
@@ -87,7 +92,9 @@ export const MessageItem = memo(function MessageItem({
           )}
           <MessageAttachments
             parts={message.parts}
-            attachAgain={inContext ? undefined : (part) => <AttachAgainButton sessionId={message.sessionId} part={part} />}
+            attachAgain={
+              inContext ? undefined : (part) => <AttachAgainButton sessionId={message.sessionId} part={part} />
+            }
           />
           {message.status === 'error' && (
             <div className="message-error" role="note">
@@ -151,11 +158,11 @@ function WaitingNote({ sessionId, since }: { sessionId: string; since: number })
   if (seconds < SHOW_WAIT_AFTER_S) return <span className="sr-only">The assistant is replying…</span>
   const provider = session?.provider ?? settings?.defaultProvider
   const model = session?.modelId ?? settings?.defaultModel
-  const name = model && provider ? `${model} (${PROVIDER_LABELS[provider]})` : provider ? PROVIDER_LABELS[provider] : 'the model'
+  const name =
+    model && provider ? `${model} (${PROVIDER_LABELS[provider]})` : provider ? PROVIDER_LABELS[provider] : 'the model'
   return (
     <span className="typing-note">
-      Waiting for {name}…{' '}
-      {/* The count changes every second; screen readers hear the sentence once. */}
+      Waiting for {name}… {/* The count changes every second; screen readers hear the sentence once. */}
       <span aria-hidden="true">{formatWait(seconds)}</span>
     </span>
   )

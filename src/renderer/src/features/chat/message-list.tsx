@@ -138,9 +138,15 @@ function VirtualMessages({
     rows.length
   )
 
-  useJumpToMessage(sessionId, rows.map((r) => (r.kind === 'message' ? r.message.id : null)), virtualizer, scrollRef, () => {
-    following.current = false
-  })
+  useJumpToMessage(
+    sessionId,
+    rows.map((r) => (r.kind === 'message' ? r.message.id : null)),
+    virtualizer,
+    scrollRef,
+    () => {
+      following.current = false
+    }
+  )
 
   const last = messages[messages.length - 1]!
   const lastLength = messageText(last.parts).length

@@ -1,8 +1,7 @@
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
 
 export type Row =
-  | { kind: 'message'; key: string; message: ChatMessage; inContext: boolean }
-  | { kind: 'divider'; key: string }
+  { kind: 'message'; key: string; message: ChatMessage; inContext: boolean } | { kind: 'divider'; key: string }
 
 /**
  * The messages, with the "Active context starts here" divider after the last summarized one. When

@@ -30,7 +30,9 @@ export function RecalledNote({ message }: { message: ChatMessage }) {
       <ul aria-label="Recalled messages">
         {ids.map((id) => {
           const original = thread?.find((m) => m.id === id)
-          const preview = original ? messageText(original.parts).replace(/\s+/g, ' ').slice(0, 90) : 'An earlier message'
+          const preview = original
+            ? messageText(original.parts).replace(/\s+/g, ' ').slice(0, 90)
+            : 'An earlier message'
           return (
             <li key={id}>
               <button type="button" onClick={() => jump(id)} title="Show it in Full history">

@@ -13,7 +13,10 @@ const fence = (language: string, code: string) => `\`\`\`${language}\n${code}\n\
 const SAMPLES = [
   'A **first** line with `code`, _emphasis_, ~~a strike~~ and [a link](https://example.com).\nA second line.\n\n' +
     '- a list\n- [x] with a task\n\n1. numbered\n\n> a quote\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## A heading',
-  fence('ts', 'export function sum(values: number[]): number {\n  // add them up\n  return values.reduce((a, b) => a + b, 0)\n}'),
+  fence(
+    'ts',
+    'export function sum(values: number[]): number {\n  // add them up\n  return values.reduce((a, b) => a + b, 0)\n}'
+  ),
   fence('js', "const answer = await fetch('/api').then((r) => r.json())"),
   fence('python', 'def total(rows):\n    """Adds them up."""\n    return sum(r * 2 for r in rows if r > 0)'),
   fence('bash', 'npm install && echo "done" | grep -v warn'),
@@ -49,7 +52,9 @@ export function warmUpMessageRendering(): void {
   void highlighterLoaded.then(() => {
     const steps = SAMPLES.map((text, i) => () => {
       const root = createRoot(document.createElement('div'))
-      flushSync(() => root.render(i === 0 ? <MessageItem message={sample(text)} canRetry={false} /> : <MarkdownText text={text} />))
+      flushSync(() =>
+        root.render(i === 0 ? <MessageItem message={sample(text)} canRetry={false} /> : <MarkdownText text={text} />)
+      )
       root.unmount()
     })
     const next = () => {

@@ -15,10 +15,15 @@ export function Welcome() {
         <LogoMark className="welcome-logo" width={44} height={44} />
         <h1 id="welcome-title">Welcome to Distill</h1>
         <p className="welcome-lede">
-          Conversations that never run out of context. As a chat grows, older turns are summarized and recent ones
-          stay word for word — and the originals are always kept.
+          Conversations that never run out of context. As a chat grows, older turns are summarized and recent ones stay
+          word for word — and the originals are always kept.
         </p>
-        <button type="button" className="button button-primary button-large" onClick={() => void newChat()} disabled={creating}>
+        <button
+          type="button"
+          className="button button-primary button-large"
+          onClick={() => void newChat()}
+          disabled={creating}
+        >
           <PlusIcon />
           New chat
         </button>

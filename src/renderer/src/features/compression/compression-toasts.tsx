@@ -44,7 +44,9 @@ function Preview({ sessionId, report }: { sessionId: string; report: Compression
       {report.fellBack && (
         <span className="toast-summary-note">The model could not be reached, so an offline summary was used.</span>
       )}
-      {report.costUsd !== undefined && <span className="toast-summary-note">The summary cost about {formatCost(report.costUsd)}.</span>}
+      {report.costUsd !== undefined && (
+        <span className="toast-summary-note">The summary cost about {formatCost(report.costUsd)}.</span>
+      )}
       <ManifestNote sessionId={sessionId} className="toast-summary-note" />
     </span>
   )
@@ -58,7 +60,8 @@ function autoDescription(report: CompressionReport): string | undefined {
 
 function autoNote(report: CompressionReport): string | undefined {
   if (report.fellBack) return 'The model could not be reached, so an offline summary was used.'
-  if (report.background === 'writing') return 'A quick offline summary went in so your message did not wait. The model’s summary replaces it when it is ready.'
+  if (report.background === 'writing')
+    return 'A quick offline summary went in so your message did not wait. The model’s summary replaces it when it is ready.'
   if (report.background === 'replaced') return 'It replaced the quick summary made while you chatted.'
   if (report.background === 'prepared') return 'It was written ahead in the background, so your message did not wait.'
   return undefined
@@ -76,8 +79,7 @@ export function notifyAutoCompression(sessionId: string, report: CompressionRepo
     id: `auto-compression-${sessionId}`,
     description: (
       <>
-        {autoDescription(report)}{' '}
-        <ManifestNote sessionId={sessionId} />
+        {autoDescription(report)} <ManifestNote sessionId={sessionId} />
       </>
     ),
     action: { label: 'View summary', onClick: () => viewSummary(sessionId) },
@@ -99,7 +101,12 @@ export function notifyAutoCompressionFailed(sessionId: string, message: string):
 /** FR-2.4.3: a manual run's outcome with the preview and the reduction; a failure offers Retry. */
 let outcomes = 0
 
-function notifyOutcome(sessionId: string, outcome: RunOutcome, kind: 'summarize' | 'regenerate', retry: () => void): void {
+function notifyOutcome(
+  sessionId: string,
+  outcome: RunOutcome,
+  kind: 'summarize' | 'regenerate',
+  retry: () => void
+): void {
   // A fresh id each time: clicking Retry dismisses the failure toast, and a toast reusing the id of
   // one that is leaving can be swallowed by its exit.
   const id = `compression-${sessionId}-${++outcomes}`

@@ -27,7 +27,11 @@ export function ContextInspector({ sessionId }: { sessionId: string }) {
       {open && (
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog dialog-wide inspector-dialog" aria-describedby={undefined} {...focusHandlers}>
+          <Dialog.Content
+            className="dialog dialog-wide inspector-dialog"
+            aria-describedby={undefined}
+            {...focusHandlers}
+          >
             <Dialog.Title className="dialog-title">Context inspector</Dialog.Title>
             {/* Only the body scrolls: the title and Close stay in view on a short window. */}
             <div className="inspector-scroll" role="group" aria-label="What the next request holds" tabIndex={0}>
@@ -182,8 +186,8 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
         {usage.summarizedMessages > 0 && (
           <li>
-            {usage.summarizedMessages} older {usage.summarizedMessages === 1 ? 'message is' : 'messages are'} represented
-            by the summary; they stay in the chat and its full history.
+            {usage.summarizedMessages} older {usage.summarizedMessages === 1 ? 'message is' : 'messages are'}{' '}
+            represented by the summary; they stay in the chat and its full history.
           </li>
         )}
         {usage.summarizedMessages > 0 && (

@@ -1,6 +1,7 @@
 import type { ContextUsage } from '../../../../shared/contract'
 
-export type PartKey = 'system' | 'summary' | 'recalled' | 'history' | 'attachments' | 'draft' | 'overhead' | 'reserved' | 'margin' | 'free'
+export type PartKey =
+  'system' | 'summary' | 'recalled' | 'history' | 'attachments' | 'draft' | 'overhead' | 'reserved' | 'margin' | 'free'
 
 export interface ContextPart {
   key: PartKey
@@ -41,7 +42,9 @@ export function contextParts(usage: ContextUsage): ContextPart[] {
       : []),
     { key: 'history', label: `Retained messages (${messages})`, tokens: breakdown.history, inRequest: true },
     // Images and files of the retained messages, as their providers count them.
-    ...(breakdown.attachments ? [{ key: 'attachments' as const, label: 'Attachments', tokens: breakdown.attachments, inRequest: true }] : []),
+    ...(breakdown.attachments
+      ? [{ key: 'attachments' as const, label: 'Attachments', tokens: breakdown.attachments, inRequest: true }]
+      : []),
     { key: 'draft', label: 'Pending input (draft)', tokens: breakdown.draft, inRequest: true },
     { key: 'overhead', label: 'Request framing', tokens: breakdown.overhead, inRequest: true },
     { key: 'free', label: 'Free space', tokens: Math.max(0, budget.usable - usage.tokens), inRequest: false },

@@ -23,7 +23,12 @@ export function NewTopicButton({ sessionId, disabled }: { sessionId: string; dis
   }
 
   return (
-    <button type="button" className="button button-small header-text-button" disabled={disabled} onClick={() => void mark()}>
+    <button
+      type="button"
+      className="button button-small header-text-button"
+      disabled={disabled}
+      onClick={() => void mark()}
+    >
       <span className="header-button-label">New topic</span>
     </button>
   )

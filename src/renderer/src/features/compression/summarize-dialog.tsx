@@ -107,7 +107,11 @@ function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): voi
       <dl className="preview-grid" aria-busy={state.status === 'loading'}>
         <PreviewStat label="Messages in this chat" value={preview ? formatCount(preview.totalMessages) : '–'} />
         <PreviewStat label="Messages to summarize" value={preview ? formatCount(preview.messagesToSummarize) : '–'} />
-        <PreviewStat label="Tokens now" value={preview ? formatTokens(preview.tokensBefore) : '–'} title={preview ? `${formatCount(preview.tokensBefore)} tokens` : undefined} />
+        <PreviewStat
+          label="Tokens now"
+          value={preview ? formatTokens(preview.tokensBefore) : '–'}
+          title={preview ? `${formatCount(preview.tokensBefore)} tokens` : undefined}
+        />
         <PreviewStat
           label="Tokens after (estimated)"
           value={preview ? `≈ ${formatTokens(preview.estimatedTokensAfter)}` : '–'}
@@ -130,8 +134,8 @@ function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): voi
       {preview && preview.summaryRequests >= LONG_RUN_REQUESTS && !nothingToDo && (
         <p className="dialog-warning" role="note">
           This is a long run: {preview.summarizationModel}’s window is small for these messages, so the summary is
-          written in up to {formatCount(preview.summaryRequests)} parts, one after another. It can be cancelled from the Summary
-          while it runs.
+          written in up to {formatCount(preview.summaryRequests)} parts, one after another. It can be cancelled from the
+          Summary while it runs.
         </p>
       )}
       {state.status === 'error' && (

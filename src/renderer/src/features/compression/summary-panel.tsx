@@ -167,8 +167,8 @@ function SummaryDetails({ snapshot }: { snapshot: Snapshot }) {
         <div>
           <dt>Messages</dt>
           <dd>
-            {formatCount(c.originalTokenCount)} tokens in {c.messagesIncluded} {c.messagesIncluded === 1 ? 'message' : 'messages'},
-            now {formatCount(c.summaryTokenCount)}
+            {formatCount(c.originalTokenCount)} tokens in {c.messagesIncluded}{' '}
+            {c.messagesIncluded === 1 ? 'message' : 'messages'}, now {formatCount(c.summaryTokenCount)}
           </dd>
         </div>
         {c.focus && (

@@ -188,14 +188,21 @@ function SearchResults({ onJump }: { onJump(messageId: string): void }) {
 
 function HitButton({ hit, onJump }: { hit: HistoryHit; onJump(messageId: string): void }) {
   return (
-    <button type="button" className="history-hit" data-in-context={hit.inContext ? undefined : 'false'} onClick={() => onJump(hit.messageId)}>
+    <button
+      type="button"
+      className="history-hit"
+      data-in-context={hit.inContext ? undefined : 'false'}
+      onClick={() => onJump(hit.messageId)}
+    >
       <span className="history-hit-head">
         <span className="history-role">{ROLE_LABEL[hit.role] ?? hit.role}</span>
         <time dateTime={new Date(hit.createdAt).toISOString()}>{formatFull(hit.createdAt)}</time>
         {!hit.inContext && <span className="not-in-context">Not in active context</span>}
       </span>
       <span className="history-hit-snippet">
-        {snippetParts(hit.snippet).map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
+        {snippetParts(hit.snippet).map((part, i) =>
+          part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>
+        )}
       </span>
     </button>
   )
@@ -254,7 +261,9 @@ function HistoryList({ rows, flash }: { rows: Row[]; flash: { id: string; at: nu
     const show = setTimeout(() => {
       virtualizer.scrollToIndex(flashIndex, { align: 'center' })
       setFlashing(flash.id)
-      scrollRef.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(flash.id)}"]`)?.focus({ preventScroll: true })
+      scrollRef.current
+        ?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(flash.id)}"]`)
+        ?.focus({ preventScroll: true })
     }, 60)
     const hide = setTimeout(() => setFlashing(null), FLASH_MS)
     return () => {
@@ -275,7 +284,14 @@ function HistoryList({ rows, flash }: { rows: Row[]; flash: { id: string; at: nu
   }, [rows.length])
 
   return (
-    <div ref={scrollRef} className="history-scroll" role="region" aria-label="All messages" tabIndex={0} onScroll={checkEdges}>
+    <div
+      ref={scrollRef}
+      className="history-scroll"
+      role="region"
+      aria-label="All messages"
+      tabIndex={0}
+      onScroll={checkEdges}
+    >
       <div className="history-column" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!
@@ -304,7 +320,11 @@ function HistoryList({ rows, flash }: { rows: Row[]; flash: { id: string; at: nu
   )
 }
 
-const IMPORTANCE_LABEL: Record<string, string> = { 'paradigm-shift': 'Key turn', important: 'Important', routine: 'Routine' }
+const IMPORTANCE_LABEL: Record<string, string> = {
+  'paradigm-shift': 'Key turn',
+  important: 'Important',
+  routine: 'Routine'
+}
 
 function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing: boolean }) {
   const text = messageText(message.parts)
@@ -349,7 +369,9 @@ function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing:
       )}
       <MessageAttachments
         parts={message.parts}
-        attachAgain={message.inContext ? undefined : (part) => <AttachAgainButton sessionId={message.sessionId} part={part} />}
+        attachAgain={
+          message.inContext ? undefined : (part) => <AttachAgainButton sessionId={message.sessionId} part={part} />
+        }
       />
     </article>
   )

@@ -60,7 +60,13 @@ export function CustomModelsEditor({ settings }: { settings: Settings }) {
   function edit(key: string, field: CustomField, value: string) {
     setRows((current) =>
       current.map((row) =>
-        row.key === key ? { ...row, [field]: field === 'provider' ? (value as ProviderId) : field === 'vision' ? (value as VisionChoice) : value } : row
+        row.key === key
+          ? {
+              ...row,
+              [field]:
+                field === 'provider' ? (value as ProviderId) : field === 'vision' ? (value as VisionChoice) : value
+            }
+          : row
       )
     )
     if (errors[key]?.[field]) {
@@ -85,7 +91,8 @@ export function CustomModelsEditor({ settings }: { settings: Settings }) {
     // Keep the focus in the list: on the next row's remove button, else on "Add model".
     requestAnimationFrame(() => {
       const buttons = listRef.current?.querySelectorAll<HTMLElement>('.custom-model-remove')
-      const next = buttons?.[Math.min(index, (buttons?.length ?? 1) - 1)] ?? document.getElementById('custom-models-add')
+      const next =
+        buttons?.[Math.min(index, (buttons?.length ?? 1) - 1)] ?? document.getElementById('custom-models-add')
       next?.focus()
     })
   }
@@ -97,9 +104,9 @@ export function CustomModelsEditor({ settings }: { settings: Settings }) {
           Custom models
         </h3>
         <p id="custom-models-hint" className="setting-hint">
-          For local servers such as Ollama or LM Studio, or any model the list above lacks: give each its context
-          window and the most it may write, so the meter and compression fit it. Say whether it takes images, or
-          let Distill guess from its name (llava, …-vision, gemma3); images go only to models that take them.
+          For local servers such as Ollama or LM Studio, or any model the list above lacks: give each its context window
+          and the most it may write, so the meter and compression fit it. Say whether it takes images, or let Distill
+          guess from its name (llava, …-vision, gemma3); images go only to models that take them.
         </p>
       </div>
       {rows.length > 0 ? (

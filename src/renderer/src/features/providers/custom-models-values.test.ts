@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { emptyRow, rowsDiffer, serverRowErrors, toModels, toRows } from './custom-models-values'
 
 describe('custom model rows', () => {
-  const saved = [{ provider: 'openai-compatible' as const, id: 'llama3.2:latest', contextWindow: 131072, maxOutput: 4096 }]
+  const saved = [
+    { provider: 'openai-compatible' as const, id: 'llama3.2:latest', contextWindow: 131072, maxOutput: 4096 }
+  ]
 
   it('round-trip saved models', () => {
     const rows = toRows(saved)
@@ -22,7 +24,10 @@ describe('custom model rows', () => {
     const b = { ...emptyRow(), id: 'tiny', contextWindow: '2,048', maxOutput: '4096' }
     const { errors, models } = toModels([a, b])
     expect(errors[a.key]).toEqual({ contextWindow: 'Enter a number', maxOutput: 'Enter a number' })
-    expect(errors[b.key]).toEqual({ id: 'Listed twice for this provider', maxOutput: 'Cannot exceed the context window' })
+    expect(errors[b.key]).toEqual({
+      id: 'Listed twice for this provider',
+      maxOutput: 'Cannot exceed the context window'
+    })
     expect(models[1]!.contextWindow).toBe(2048)
   })
 
@@ -44,6 +49,9 @@ describe('custom model rows', () => {
       { path: ['customModels', 0, 'id'], message: 'Name the model' },
       { path: ['thresholdPercent'], message: 'elsewhere' }
     ])
-    expect(errors).toEqual({ [rows[0]!.key]: { id: 'Name the model' }, [rows[1]!.key]: { contextWindow: 'At least 512 tokens' } })
+    expect(errors).toEqual({
+      [rows[0]!.key]: { id: 'Name the model' },
+      [rows[1]!.key]: { contextWindow: 'At least 512 tokens' }
+    })
   })
 })

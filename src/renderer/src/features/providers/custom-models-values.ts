@@ -19,7 +19,8 @@ export interface CustomRow {
   tokenizer?: CustomModel['tokenizer']
 }
 
-const visionChoice = (vision: boolean | undefined): VisionChoice => (vision === undefined ? 'guess' : vision ? 'yes' : 'no')
+const visionChoice = (vision: boolean | undefined): VisionChoice =>
+  vision === undefined ? 'guess' : vision ? 'yes' : 'no'
 
 let nextKey = 0
 const newKey = () => `row-${++nextKey}`
@@ -111,7 +112,9 @@ export function serverRowErrors(
     const row = rows[index]
     if (!row) continue
     const key: CustomField =
-      field === 'provider' || field === 'id' || field === 'contextWindow' || field === 'maxOutput' || field === 'vision' ? field : 'id'
+      field === 'provider' || field === 'id' || field === 'contextWindow' || field === 'maxOutput' || field === 'vision'
+        ? field
+        : 'id'
     if (!errors[row.key]?.[key]) errors[row.key] = { ...errors[row.key], [key]: issue.message }
   }
   return errors

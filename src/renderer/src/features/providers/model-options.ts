@@ -65,7 +65,15 @@ export function groupModels(
     const options = models.filter((m) => m.provider === provider).map(toOption)
     if (current?.provider === provider && !options.some((o) => o.modelId === current.modelId)) {
       const id = current.modelId
-      options.unshift({ value: modelValue(provider, id), provider, modelId: id, name: id, label: id, window: '', vision: false })
+      options.unshift({
+        value: modelValue(provider, id),
+        provider,
+        modelId: id,
+        name: id,
+        label: id,
+        window: '',
+        vision: false
+      })
     }
     const label = ready ? PROVIDER_LABELS[provider] : `${PROVIDER_LABELS[provider]} — ${missingLabel(provider)}`
     return { provider, label, ready, options }
@@ -74,7 +82,10 @@ export function groupModels(
 }
 
 /** The option for a value, from the groups. */
-export function findOption(groups: readonly ModelGroup[], value: { provider: ProviderId; modelId: string } | null): ModelOption | undefined {
+export function findOption(
+  groups: readonly ModelGroup[],
+  value: { provider: ProviderId; modelId: string } | null
+): ModelOption | undefined {
   if (!value) return undefined
   return groups.find((g) => g.provider === value.provider)?.options.find((o) => o.modelId === value.modelId)
 }

@@ -31,7 +31,17 @@ const MARGIN = 8
  * Enter) grouped by provider. Providers that can chat come first; models of providers still missing
  * a key or address wait behind "Show all models". Each model says its window and whether it takes images.
  */
-export function ModelSelect({ value, onChange, id, ariaLabel, className, disabled, title, describedBy, invalid }: ModelSelectProps) {
+export function ModelSelect({
+  value,
+  onChange,
+  id,
+  ariaLabel,
+  className,
+  disabled,
+  title,
+  describedBy,
+  invalid
+}: ModelSelectProps) {
   const models = useProvidersStore((s) => s.models)
   const providers = useProvidersStore((s) => s.providers)
   const [open, setOpen] = useState(false)
@@ -127,7 +137,12 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
         aria-invalid={invalid || undefined}
         data-value={value ? `${value.provider}:${value.modelId}` : ''}
         className={className ? `input model-select ${className}` : 'input model-select'}
-        title={title ?? (value ? `${text} — ${PROVIDER_LABELS[value.provider]}${current?.windowFrom ? ` (window told by ${current.windowFrom})` : ''}` : undefined)}
+        title={
+          title ??
+          (value
+            ? `${text} — ${PROVIDER_LABELS[value.provider]}${current?.windowFrom ? ` (window told by ${current.windowFrom})` : ''}`
+            : undefined)
+        }
         disabled={disabled || value === null}
         onClick={() => (open ? close() : openList())}
         onKeyDown={onTriggerKey}
@@ -147,11 +162,22 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
             onKeyDown={onPopoverKey}
           >
             <Command label="Search models" loop value={active} onValueChange={setActive}>
-              <Command.Input className="model-select-search" placeholder="Search models…" autoFocus value={search} onValueChange={setSearch} />
+              <Command.Input
+                className="model-select-search"
+                placeholder="Search models…"
+                autoFocus
+                value={search}
+                onValueChange={setSearch}
+              />
               <Command.List id={listId} className="model-select-list" label="Models">
                 <Command.Empty className="model-select-empty">No model matches “{search}”.</Command.Empty>
                 {shown.map((group) => (
-                  <Command.Group key={group.provider} heading={group.label} className="model-select-group" data-ready={group.ready || undefined}>
+                  <Command.Group
+                    key={group.provider}
+                    heading={group.label}
+                    className="model-select-group"
+                    data-ready={group.ready || undefined}
+                  >
                     {group.options.map((option) => {
                       const selected = option.provider === value?.provider && option.modelId === value?.modelId
                       return (
@@ -170,7 +196,10 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
                           {/* The separators make the option read as one phrase: "qwen3:8b · 32.8k · detected · images". */}
                           <span className="model-select-meta">
                             {option.window && (
-                              <span className="model-select-window" title={option.windowFrom ? `Window told by ${option.windowFrom}` : undefined}>
+                              <span
+                                className="model-select-window"
+                                title={option.windowFrom ? `Window told by ${option.windowFrom}` : undefined}
+                              >
                                 <span className="sr-only"> · </span>
                                 {option.window}
                                 {option.windowFrom ? ' · detected' : ''}
@@ -194,7 +223,11 @@ export function ModelSelect({ value, onChange, id, ariaLabel, className, disable
                   </Command.Group>
                 ))}
                 {!showAll && search.trim() === '' && hiddenCount > 0 && (
-                  <Command.Item value="__show-all" className="model-select-item model-select-more" onSelect={() => setShowAll(true)}>
+                  <Command.Item
+                    value="__show-all"
+                    className="model-select-item model-select-more"
+                    onSelect={() => setShowAll(true)}
+                  >
                     Show all models ({hiddenCount} more need a key or address)
                   </Command.Item>
                 )}

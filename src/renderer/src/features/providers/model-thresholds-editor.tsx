@@ -28,7 +28,10 @@ export function ModelThresholdsEditor({ settings }: { settings: Settings }) {
   const models = useProvidersStore((s) => s.models)
   const [draft, setDraft] = useState<Thresholds>(settings.modelThresholds)
   const [base, setBase] = useState(settings.modelThresholds)
-  const [model, setModel] = useState<{ provider: ProviderId; modelId: string }>({ provider: settings.defaultProvider, modelId: settings.defaultModel })
+  const [model, setModel] = useState<{ provider: ProviderId; modelId: string }>({
+    provider: settings.defaultProvider,
+    modelId: settings.defaultModel
+  })
   const [percent, setPercent] = useState('')
   const [error, setError] = useState<string | null>(null)
 
@@ -56,25 +59,35 @@ export function ModelThresholdsEditor({ settings }: { settings: Settings }) {
     return value
   }
 
-  const { saving } = useDraftPart('model-thresholds', !sameThresholds(draft, settings.modelThresholds) || percent.trim() !== '', {
-    label: 'Thresholds per model',
-    prepare() {
-      const typed = checkTyped()
-      if (typed === 'invalid') return null
-      const next = typed === null ? draft : { ...draft, [key]: typed }
-      return { patch: { modelThresholds: next }, saved: () => { setDraft(next); setPercent('') } }
-    },
-    claim(err) {
-      const message = isApiError(err) ? (err.fieldErrors().modelThresholds ?? null) : null
-      setError(message)
-      return message !== null
-    },
-    discard() {
-      setDraft(settings.modelThresholds)
-      setPercent('')
-      setError(null)
+  const { saving } = useDraftPart(
+    'model-thresholds',
+    !sameThresholds(draft, settings.modelThresholds) || percent.trim() !== '',
+    {
+      label: 'Thresholds per model',
+      prepare() {
+        const typed = checkTyped()
+        if (typed === 'invalid') return null
+        const next = typed === null ? draft : { ...draft, [key]: typed }
+        return {
+          patch: { modelThresholds: next },
+          saved: () => {
+            setDraft(next)
+            setPercent('')
+          }
+        }
+      },
+      claim(err) {
+        const message = isApiError(err) ? (err.fieldErrors().modelThresholds ?? null) : null
+        setError(message)
+        return message !== null
+      },
+      discard() {
+        setDraft(settings.modelThresholds)
+        setPercent('')
+        setError(null)
+      }
     }
-  })
+  )
 
   function set() {
     const typed = checkTyped()
@@ -123,7 +136,12 @@ export function ModelThresholdsEditor({ settings }: { settings: Settings }) {
         </ul>
       )}
       <div className="model-thresholds-add">
-        <ModelSelect ariaLabel="Model for its own threshold" value={model} disabled={saving} onChange={(provider, modelId) => setModel({ provider, modelId })} />
+        <ModelSelect
+          ariaLabel="Model for its own threshold"
+          value={model}
+          disabled={saving}
+          onChange={(provider, modelId) => setModel({ provider, modelId })}
+        />
         <input
           className="input model-thresholds-input"
           inputMode="numeric"

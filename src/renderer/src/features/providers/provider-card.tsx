@@ -42,7 +42,9 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
   }
 
   function testConnection() {
-    test(status.id).catch((error: unknown) => toast.error(`Could not test ${status.label}`, { description: errorMessage(error) }))
+    test(status.id).catch((error: unknown) =>
+      toast.error(`Could not test ${status.label}`, { description: errorMessage(error) })
+    )
   }
 
   /** "Test connection" checks what the form holds: a key or address typed but not saved yet, else the saved ones. */
@@ -52,7 +54,10 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
       return testConnection()
     }
     setTypedCheck({ state: 'checking', at: null, latencyMs: null, models: null, message: null })
-    tryConnection(status.id, { ...(newKey ? { apiKey: newKey } : {}), ...(newAddress !== undefined ? { baseURL: newAddress } : {}) })
+    tryConnection(status.id, {
+      ...(newKey ? { apiKey: newKey } : {}),
+      ...(newAddress !== undefined ? { baseURL: newAddress } : {})
+    })
       .then((result) => setTypedCheck(result.check))
       .catch((error: unknown) => {
         setTypedCheck(null)
@@ -73,7 +78,13 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
   const newAddress = address.trim() !== savedAddress(status) ? address.trim() : undefined
   const newKey = removeKey ? null : key.trim() !== '' ? key.trim() : undefined
   // What the fields hold can be tested: an address (local servers), a key (hosted ones).
-  const typedReady = local ? (newAddress !== undefined ? newAddress !== '' : status.ready) : newKey !== undefined ? !!newKey : status.ready
+  const typedReady = local
+    ? newAddress !== undefined
+      ? newAddress !== ''
+      : status.ready
+    : newKey !== undefined
+      ? !!newKey
+      : status.ready
   const check = typedCheck ?? status.check
   const { saving: busy } = useDraftPart(`provider-${status.id}`, newKey !== undefined || newAddress !== undefined, {
     label: status.label,
@@ -83,14 +94,20 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
         setErrors({})
         setProblem(null)
         try {
-          const next = await update(status.id, { ...(newKey !== undefined ? { apiKey: newKey } : {}), ...(newAddress !== undefined ? { baseURL: newAddress } : {}) })
+          const next = await update(status.id, {
+            ...(newKey !== undefined ? { apiKey: newKey } : {}),
+            ...(newAddress !== undefined ? { baseURL: newAddress } : {})
+          })
           setKey('') // never kept in the page longer than needed
           setRemoveKey(false)
           setTypedCheck(null)
           setAddress(savedAddress(next))
         } catch (error) {
           const fields = isApiError(error) && error.code === 'invalid_input' ? error.fieldErrors() : {}
-          const placed = { ...(fields.apiKey ? { apiKey: fields.apiKey } : {}), ...(fields.baseURL ? { baseURL: fields.baseURL } : {}) }
+          const placed = {
+            ...(fields.apiKey ? { apiKey: fields.apiKey } : {}),
+            ...(fields.baseURL ? { baseURL: fields.baseURL } : {})
+          }
           setErrors(placed)
           if (Object.keys(placed).length === 0) setProblem(errorMessage(error))
           throw error
@@ -127,15 +144,24 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
     apiKey: { input: `${id}-apiKey`, hint: `${id}-apiKey-hint`, error: `${id}-apiKey-error` },
     baseURL: { input: `${id}-baseURL`, hint: `${id}-baseURL-hint`, error: `${id}-baseURL-error` }
   }
-  const describedBy = (field: Field) => (errors[field] ? `${fields[field].error} ${fields[field].hint}` : fields[field].hint)
+  const describedBy = (field: Field) =>
+    errors[field] ? `${fields[field].error} ${fields[field].hint}` : fields[field].hint
 
   return (
-    <section className="provider-card" aria-labelledby={`${id}-title`} data-ready={status.check.state === 'ok' || undefined}>
+    <section
+      className="provider-card"
+      aria-labelledby={`${id}-title`}
+      data-ready={status.check.state === 'ok' || undefined}
+    >
       <div className="provider-head">
         <h3 id={`${id}-title`} className="provider-name">
           {status.label}
         </h3>
-        <span className="provider-badge" data-ready={status.check.state === 'ok' || undefined} data-check={status.check.state}>
+        <span
+          className="provider-badge"
+          data-ready={status.check.state === 'ok' || undefined}
+          data-check={status.check.state}
+        >
           <span className="provider-badge-dot" aria-hidden="true" />
           {readinessText(status)}
         </span>
@@ -148,7 +174,13 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
           type="button"
           className="button button-small"
           disabled={!typedReady || check.state === 'checking'}
-          title={typedReady ? 'List the models with the key and address in these fields' : local ? 'Set the address first' : 'Add a key first'}
+          title={
+            typedReady
+              ? 'List the models with the key and address in these fields'
+              : local
+                ? 'Set the address first'
+                : 'Add a key first'
+          }
           onClick={testForm}
         >
           {check.state === 'checking' ? 'Testing…' : 'Test connection'}
@@ -221,7 +253,11 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
               className="input"
               autoComplete="off"
               spellCheck={false}
-              placeholder={status.baseURLSource === 'environment' ? (status.baseURL ?? DEFAULT_BASE_URLS[status.id]) : DEFAULT_BASE_URLS[status.id]}
+              placeholder={
+                status.baseURLSource === 'environment'
+                  ? (status.baseURL ?? DEFAULT_BASE_URLS[status.id])
+                  : DEFAULT_BASE_URLS[status.id]
+              }
               value={address}
               readOnly={busy}
               aria-describedby={describedBy('baseURL')}

@@ -13,8 +13,12 @@ const check = (state: ProviderCheck['state'], more: Partial<ProviderCheck> = {})
 
 describe('provider status text', () => {
   it('shows the last four characters and where the key comes from', () => {
-    expect(keyStatusText({ keySet: true, keyHint: '1234', keySource: 'settings' })).toBe('Key set ••••1234 (from Settings)')
-    expect(keyStatusText({ keySet: true, keyHint: '0001', keySource: 'environment' })).toBe('Key set ••••0001 (from environment)')
+    expect(keyStatusText({ keySet: true, keyHint: '1234', keySource: 'settings' })).toBe(
+      'Key set ••••1234 (from Settings)'
+    )
+    expect(keyStatusText({ keySet: true, keyHint: '0001', keySource: 'environment' })).toBe(
+      'Key set ••••0001 (from environment)'
+    )
     expect(keyStatusText({ keySet: false, keyHint: null, keySource: null })).toBe('No key')
   })
 
@@ -27,8 +31,12 @@ describe('provider status text', () => {
   })
 
   it('tells how a check went', () => {
-    expect(checkResultText(check('ok', { latencyMs: 1234.4, models: 12 }))).toBe('Connected in 1,234 ms · 12 models listed')
-    expect(checkResultText(check('failed', { message: 'The key was refused (401).' }))).toBe('The key was refused (401).')
+    expect(checkResultText(check('ok', { latencyMs: 1234.4, models: 12 }))).toBe(
+      'Connected in 1,234 ms · 12 models listed'
+    )
+    expect(checkResultText(check('failed', { message: 'The key was refused (401).' }))).toBe(
+      'The key was refused (401).'
+    )
     expect(checkResultText(check('unchecked'))).toBeNull()
   })
 })

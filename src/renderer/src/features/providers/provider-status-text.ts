@@ -4,7 +4,12 @@ import type { ProviderStatus } from '../../../../shared/domain/provider'
 export function keyStatusText(status: Pick<ProviderStatus, 'keySet' | 'keyHint' | 'keySource'>): string {
   if (!status.keySet) return 'No key'
   const hint = status.keyHint ? ` ••••${status.keyHint}` : ''
-  const source = status.keySource === 'environment' ? ' (from environment)' : status.keySource === 'settings' ? ' (from Settings)' : ''
+  const source =
+    status.keySource === 'environment'
+      ? ' (from environment)'
+      : status.keySource === 'settings'
+        ? ' (from Settings)'
+        : ''
   return `Key set${hint}${source}`
 }
 
@@ -26,7 +31,10 @@ export function readinessText(status: Pick<ProviderStatus, 'id' | 'ready' | 'che
 /** The line under a provider after a check: how fast and how many models, or what went wrong. */
 export function checkResultText(check: ProviderStatus['check']): string | null {
   if (check.state === 'ok') {
-    const models = check.models === null ? '' : ` · ${check.models.toLocaleString('en-US')} model${check.models === 1 ? '' : 's'} listed`
+    const models =
+      check.models === null
+        ? ''
+        : ` · ${check.models.toLocaleString('en-US')} model${check.models === 1 ? '' : 's'} listed`
     return `Connected in ${Math.round(check.latencyMs ?? 0).toLocaleString('en-US')} ms${models}`
   }
   if (check.state === 'failed') return check.message

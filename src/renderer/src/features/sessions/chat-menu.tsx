@@ -49,7 +49,9 @@ export function ChatMenu({ items }: { items: ChatMenuItem[] }) {
   const menuRef = useRef<HTMLDivElement>(null)
   const menuId = useId()
 
-  const itemEls = () => [...(menuRef.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not([disabled])') ?? [])]
+  const itemEls = () => [
+    ...(menuRef.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not([disabled])') ?? [])
+  ]
 
   useEffect(() => {
     if (!open) return
@@ -107,7 +109,14 @@ export function ChatMenu({ items }: { items: ChatMenuItem[] }) {
         <MoreIcon />
       </button>
       {open && (
-        <div ref={menuRef} id={menuId} role="menu" aria-label="More actions" className="chat-menu-popup" onKeyDown={onMenuKeyDown}>
+        <div
+          ref={menuRef}
+          id={menuId}
+          role="menu"
+          aria-label="More actions"
+          className="chat-menu-popup"
+          onKeyDown={onMenuKeyDown}
+        >
           {items.map((item) => (
             <button
               key={item.label}

@@ -24,7 +24,8 @@ export function DeleteChatDialog({ sessionId, title, open, onOpenChange }: Delet
       toast.success('Chat deleted')
       // The item (and the button that opened this dialog) is gone: put the focus somewhere useful.
       requestAnimationFrame(() => {
-        const next = document.querySelector<HTMLElement>('.session-open') ?? document.querySelector<HTMLElement>('.new-chat')
+        const next =
+          document.querySelector<HTMLElement>('.session-open') ?? document.querySelector<HTMLElement>('.new-chat')
         next?.focus()
       })
     } catch (error) {

@@ -24,7 +24,9 @@ export function ImportChatButton() {
       const imported = await api.request('sessions.import', { text: await file.text() })
       useUiStore.getState().openSession(imported.id)
       const files = imported.attachments ? `, ${counted(imported.attachments, 'file', 'files')}` : ''
-      toast.success(`Imported “${imported.title}”`, { description: `${counted(imported.messages, 'message', 'messages')}${files}` })
+      toast.success(`Imported “${imported.title}”`, {
+        description: `${counted(imported.messages, 'message', 'messages')}${files}`
+      })
     } catch (error) {
       toast.error(`Could not import ${file.name}`, { description: errorMessage(error) })
     } finally {

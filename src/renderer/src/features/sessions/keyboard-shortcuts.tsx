@@ -25,7 +25,14 @@ export function openShortcutsHelp(): void {
 const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)
 
 /** Menu commands of the desktop app that land here rather than in the stores' event wiring. */
-const MENU_COMMANDS = new Set<string>(['search-chats', 'stop-reply', 'shortcuts', 'export-markdown', 'export-json', 'toggle-sidebar'])
+const MENU_COMMANDS = new Set<string>([
+  'search-chats',
+  'stop-reply',
+  'shortcuts',
+  'export-markdown',
+  'export-json',
+  'toggle-sidebar'
+])
 
 function focusSearch(): void {
   const find = () => document.querySelector<HTMLInputElement>('input[aria-label="Search chats"]')
@@ -92,7 +99,13 @@ export function KeyboardShortcuts() {
         ui.toggleSidebar()
         return true
       case 'stop-reply': {
-        if (!sessionId || !isStreaming(useChatStore.getState().threads[sessionId]) || anOverlayIsOpen() || ui.sidebarOpen) return false
+        if (
+          !sessionId ||
+          !isStreaming(useChatStore.getState().threads[sessionId]) ||
+          anOverlayIsOpen() ||
+          ui.sidebarOpen
+        )
+          return false
         void useChatStore
           .getState()
           .stop(sessionId)
@@ -106,7 +119,10 @@ export function KeyboardShortcuts() {
         if (!ui.selectedSessionId) return false
         downloadExport(ui.selectedSessionId, action === 'export-json' ? 'json' : 'md').then(
           (filename) => toast.success(`Exported ${filename}`),
-          (error: unknown) => toast.error('Could not export the chat', { description: error instanceof Error ? error.message : String(error) })
+          (error: unknown) =>
+            toast.error('Could not export the chat', {
+              description: error instanceof Error ? error.message : String(error)
+            })
         )
         return true
     }

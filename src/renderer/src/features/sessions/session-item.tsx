@@ -85,7 +85,9 @@ export function SessionItem({ session, active, match = null, onOpen }: SessionIt
           </span>
           {match && (
             <span id={matchId} className="session-match">
-              {snippetParts(match.snippet).map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
+              {snippetParts(match.snippet).map((part, i) =>
+                part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>
+              )}
             </span>
           )}
           <span id={metaId} className="session-line session-meta">
@@ -116,12 +118,7 @@ export function SessionItem({ session, active, match = null, onOpen }: SessionIt
           </button>
         </div>
       )}
-      <DeleteChatDialog
-        sessionId={session.id}
-        title={session.title}
-        open={confirming}
-        onOpenChange={setConfirming}
-      />
+      <DeleteChatDialog sessionId={session.id} title={session.title} open={confirming} onOpenChange={setConfirming} />
     </li>
   )
 }

@@ -44,7 +44,11 @@ export function SessionList() {
   }
   return (
     <>
-      <ul ref={listRef} className="session-list" aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}>
+      <ul
+        ref={listRef}
+        className="session-list"
+        aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}
+      >
         {sessions.map((session) => (
           <SessionItem
             key={session.id}
@@ -100,7 +104,11 @@ function MoreChats() {
   if (!nextCursor) return null
   return (
     <div ref={ref} className="session-list-more">
-      {error && !loadingMore && <p className="muted" role="alert">Could not load more chats. {error}</p>}
+      {error && !loadingMore && (
+        <p className="muted" role="alert">
+          Could not load more chats. {error}
+        </p>
+      )}
       <button type="button" className="button button-small" disabled={loadingMore} onClick={() => void loadMore()}>
         {loadingMore ? 'Loading more chats…' : 'More chats'}
       </button>

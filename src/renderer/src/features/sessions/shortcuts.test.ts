@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { keyLabel, matchShortcut, type KeyLike } from './shortcuts'
 
-const press = (key: string, mods: Partial<KeyLike> = {}): KeyLike => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods })
+const press = (key: string, mods: Partial<KeyLike> = {}): KeyLike => ({
+  key,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods
+})
 const anywhere = { typing: false, emptyComposer: false }
 const typing = { typing: true, emptyComposer: false }
 

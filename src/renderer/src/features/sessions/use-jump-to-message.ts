@@ -31,7 +31,8 @@ export function useJumpToMessage(
       .loadAround(sessionId, target)
       .then((found) => {
         // Gone (deleted, or another version now): nothing to show; the chat stays where it is.
-        if (!found && useSessionsStore.getState().pendingJump?.messageId === target) useSessionsStore.getState().jumpShown()
+        if (!found && useSessionsStore.getState().pendingJump?.messageId === target)
+          useSessionsStore.getState().jumpShown()
       })
   }, [sessionId, target, index])
   useEffect(() => () => timers.current.forEach(clearTimeout), [])

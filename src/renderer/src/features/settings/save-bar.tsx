@@ -26,7 +26,13 @@ export function SaveBar() {
   }, [dirty, save])
 
   return (
-    <div className="save-bar" role="region" aria-label="Unsaved changes" hidden={!dirty && !problem} data-problem={problem ? true : undefined}>
+    <div
+      className="save-bar"
+      role="region"
+      aria-label="Unsaved changes"
+      hidden={!dirty && !problem}
+      data-problem={problem ? true : undefined}
+    >
       <div className="save-bar-text">
         <p className="save-bar-title" role="status">
           {dirty ? `Unsaved changes: ${dirtyLabels.join(', ')}` : ''}

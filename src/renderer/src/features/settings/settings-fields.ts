@@ -40,7 +40,14 @@ export type FieldSpec =
   | (Base<'theme'> & { kind: 'select'; options: ReadonlyArray<{ value: Settings['theme']; label: string }> })
   | (Base<'strategy'> & { kind: 'select'; options: ReadonlyArray<{ value: Settings['strategy']; label: string }> })
   | (Base<'summarizer'> & { kind: 'select'; options: ReadonlyArray<{ value: Settings['summarizer']; label: string }> })
-  | (Base<NumberKey> & { kind: 'number'; unit: string; min: number; max: number; step: number | 'any'; integer: boolean })
+  | (Base<NumberKey> & {
+      kind: 'number'
+      unit: string
+      min: number
+      max: number
+      step: number | 'any'
+      integer: boolean
+    })
   | (Base<BooleanKey> & { kind: 'toggle' })
   | (Base<'summarizationModel'> & { kind: 'text'; placeholder: string; emptyLabel: string })
 

@@ -73,5 +73,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
 /** The titles of the sections with an edited field, for the save bar. */
 function changedSections(values: FormValues, settings: Settings): string[] {
   const saved = toFormValues(settings)
-  return SETTINGS_SECTIONS.filter((section) => section.fields.some((f) => values[f.key] !== saved[f.key])).map((s) => s.title)
+  return SETTINGS_SECTIONS.filter((section) => section.fields.some((f) => values[f.key] !== saved[f.key])).map(
+    (s) => s.title
+  )
 }

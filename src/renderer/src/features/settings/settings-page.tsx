@@ -74,11 +74,7 @@ function SettingsPageContent() {
       <PaneHeader
         title={<span id="settings-title">Settings</span>}
         leading={
-          <button
-            type="button"
-            className="button button-ghost back-button"
-            onClick={closeSettings}
-          >
+          <button type="button" className="button button-ghost back-button" onClick={closeSettings}>
             <ArrowLeftIcon />
             Back to chat
           </button>

@@ -99,7 +99,9 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
           {usage.preparedSummary && (
             <span
               className="context-meter-prepared"
-              title={usage.preparedSummary.state === 'writing' ? 'Writing the next summary ahead' : 'Next summary ready'}
+              title={
+                usage.preparedSummary.state === 'writing' ? 'Writing the next summary ahead' : 'Next summary ready'
+              }
               aria-hidden="true"
             />
           )}

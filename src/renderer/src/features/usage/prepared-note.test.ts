@@ -7,8 +7,14 @@ describe('the note on a summary written ahead', () => {
   })
   it('says it is being written, then its size once ready', () => {
     const base = { messages: 42, firstSeq: 1, lastSeq: 42, costUsd: null }
-    expect(preparedNote({ preparedSummary: { ...base, state: 'writing', tokens: null } })).toMatch(/^Writing the next summary ahead \(42 messages\)/)
-    expect(preparedNote({ preparedSummary: { ...base, state: 'ready', tokens: 1234 } })).toMatch(/^Next summary ready: 42 messages in 1,234 tokens\./)
-    expect(preparedNote({ preparedSummary: { ...base, state: 'ready', tokens: 1234, costUsd: 0.0021 } })).toMatch(/^Next summary ready: 42 messages in 1,234 tokens \(cost about \$0\.0021\)\./)
+    expect(preparedNote({ preparedSummary: { ...base, state: 'writing', tokens: null } })).toMatch(
+      /^Writing the next summary ahead \(42 messages\)/
+    )
+    expect(preparedNote({ preparedSummary: { ...base, state: 'ready', tokens: 1234 } })).toMatch(
+      /^Next summary ready: 42 messages in 1,234 tokens\./
+    )
+    expect(preparedNote({ preparedSummary: { ...base, state: 'ready', tokens: 1234, costUsd: 0.0021 } })).toMatch(
+      /^Next summary ready: 42 messages in 1,234 tokens \(cost about \$0\.0021\)\./
+    )
   })
 })

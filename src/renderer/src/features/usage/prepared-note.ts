@@ -7,7 +7,8 @@ export function preparedNote(usage: Pick<ContextUsage, 'preparedSummary'>): stri
   const prepared = usage.preparedSummary
   if (!prepared) return undefined
   const messages = `${formatCount(prepared.messages)} ${prepared.messages === 1 ? 'message' : 'messages'}`
-  if (prepared.state === 'writing') return `Writing the next summary ahead (${messages}), so reaching the threshold will not make you wait.`
+  if (prepared.state === 'writing')
+    return `Writing the next summary ahead (${messages}), so reaching the threshold will not make you wait.`
   const cost = prepared.costUsd != null ? ` (cost about ${formatCost(prepared.costUsd)})` : ''
   return `Next summary ready: ${messages} in ${formatCount(prepared.tokens ?? 0)} tokens${cost}. It goes in when the threshold is reached; messages after it stay verbatim.`
 }

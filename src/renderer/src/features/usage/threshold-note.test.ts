@@ -30,7 +30,10 @@ describe('thresholdNote', () => {
   })
 
   it('names the model when the threshold is set for it', () => {
-    expect(thresholdNote(usage(80, 'model', 80))).toMatchObject({ text: 'Compresses at 80% — set for GPT-4o in Settings.', place: 'models' })
+    expect(thresholdNote(usage(80, 'model', 80))).toMatchObject({
+      text: 'Compresses at 80% — set for GPT-4o in Settings.',
+      place: 'models'
+    })
   })
 
   it('calls the global threshold the default, and says why it is lower when counts are estimated', () => {
@@ -38,7 +41,10 @@ describe('thresholdNote', () => {
       'Compresses at 80% — the default in Settings. Lowered to 75% here because this model’s tokens are estimated, not counted exactly. ' +
         'No reply has reported the provider’s own count yet, so the estimate is used as it is.'
     )
-    expect(thresholdNote(usage(80, 'global', 80))).toMatchObject({ place: 'compression', linkLabel: 'Change in Settings → Compression' })
+    expect(thresholdNote(usage(80, 'global', 80))).toMatchObject({
+      place: 'compression',
+      linkLabel: 'Change in Settings → Compression'
+    })
   })
 
   it('says by how much the estimate was off and what it is reckoned at, from the calibration', () => {

@@ -21,10 +21,18 @@ export interface ThresholdNote {
 export function thresholdNote(usage: Pick<ContextUsage, 'modelLabel' | 'thresholdSetting' | 'budget'>): ThresholdNote {
   const { percent, source } = usage.thresholdSetting
   const inForce = usage.budget.thresholdPercent
-  const lowered = inForce < percent ? `Lowered to ${inForce}% here because this model’s tokens are estimated, not counted exactly. ${calibrationText(usage.budget)}` : null
+  const lowered =
+    inForce < percent
+      ? `Lowered to ${inForce}% here because this model’s tokens are estimated, not counted exactly. ${calibrationText(usage.budget)}`
+      : null
   switch (source) {
     case 'chat':
-      return { text: `Compresses at ${percent}% — set for this chat.`, lowered, place: 'chat-settings', linkLabel: 'Change in chat settings' }
+      return {
+        text: `Compresses at ${percent}% — set for this chat.`,
+        lowered,
+        place: 'chat-settings',
+        linkLabel: 'Change in chat settings'
+      }
     case 'model':
       return {
         text: `Compresses at ${percent}% — set for ${usage.modelLabel} in Settings.`,

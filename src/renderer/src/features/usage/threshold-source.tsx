@@ -4,7 +4,11 @@ import { thresholdNote } from './threshold-note'
 import './threshold-source.css'
 
 /** "Compresses at 75% — set for this chat. Change in chat settings": the threshold's origin, with a way there. */
-export function ThresholdSource({ usage }: { usage: Pick<ContextUsage, 'modelLabel' | 'thresholdSetting' | 'budget'> }) {
+export function ThresholdSource({
+  usage
+}: {
+  usage: Pick<ContextUsage, 'modelLabel' | 'thresholdSetting' | 'budget'>
+}) {
   const note = thresholdNote(usage)
   const go = () => {
     const ui = useUiStore.getState()
@@ -13,8 +17,7 @@ export function ThresholdSource({ usage }: { usage: Pick<ContextUsage, 'modelLab
   }
   return (
     <p className="threshold-source" data-source={usage.thresholdSetting.source}>
-      {note.text}{' '}
-      {note.lowered && <>{note.lowered} </>}
+      {note.text} {note.lowered && <>{note.lowered} </>}
       <button type="button" className="threshold-source-link" onClick={go}>
         {note.linkLabel}
       </button>

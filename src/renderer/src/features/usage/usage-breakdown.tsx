@@ -8,7 +8,8 @@ import { overBudgetNote } from './over-budget-note'
 
 /** How the counts were made, in words. */
 export function counterDescription(counter: string, estimate: boolean): string {
-  if (counter.startsWith('tiktoken:')) return `Counted exactly with OpenAI’s ${counter.slice('tiktoken:'.length)} tokenizer.`
+  if (counter.startsWith('tiktoken:'))
+    return `Counted exactly with OpenAI’s ${counter.slice('tiktoken:'.length)} tokenizer.`
   if (counter.startsWith('api:')) return 'Counted exactly by the provider’s token counter.'
   if (counter === 'mixed') return estimate ? 'Counts are estimates in part.' : 'Counted exactly.'
   if (counter === 'estimate:anthropic' || counter === 'estimate:gemini') {
@@ -53,7 +54,10 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
             value={breakdown.recalled}
           />
         )}
-        <Row label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`} value={breakdown.history} />
+        <Row
+          label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`}
+          value={breakdown.history}
+        />
         {!!breakdown.attachments && <Row label="Attachments" value={breakdown.attachments} />}
         <Row label="Draft" value={breakdown.draft} />
         <Row label="Request framing" value={breakdown.overhead} />
@@ -69,7 +73,10 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
       <ul className="usage-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
         {!usage.modelKnown && (
-          <li>Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom models.</li>
+          <li>
+            Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom
+            models.
+          </li>
         )}
         <li>{thresholdNoteText(usage)}</li>
         {preparedNote(usage) && <li>{preparedNote(usage)}</li>}

@@ -26,8 +26,12 @@ describe('usage level', () => {
   })
 
   it('words the value for screen readers', () => {
-    expect(usageValueText({ tokens: 41_234, exact: true, counter: 'tiktoken:o200k_base', budget })).toBe('41.2k of 105.2k tokens')
-    expect(usageValueText({ tokens: 41_234, exact: false, counter: 'mixed', budget })).toBe('41.2k of 105.2k tokens (estimated)')
+    expect(usageValueText({ tokens: 41_234, exact: true, counter: 'tiktoken:o200k_base', budget })).toBe(
+      '41.2k of 105.2k tokens'
+    )
+    expect(usageValueText({ tokens: 41_234, exact: false, counter: 'mixed', budget })).toBe(
+      '41.2k of 105.2k tokens (estimated)'
+    )
   })
 
   it('counts an empty chat of a model without a tokenizer as an estimate', () => {
