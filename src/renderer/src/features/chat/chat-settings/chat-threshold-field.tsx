@@ -1,7 +1,7 @@
-import type { Session } from '../../../../shared/domain/session'
-import { useSessionsStore } from '../../stores/sessions-store'
-import { useSettingsStore } from '../../stores/settings-store'
-import { useUsageStore } from '../../stores/usage-store'
+import type { Session } from '../../../../../shared/domain/session'
+import { useSessionsStore } from '../../../stores/sessions-store'
+import { useSettingsStore } from '../../../stores/settings-store'
+import { useUsageStore } from '../../../stores/usage-store'
 import { ChatNumberField } from './chat-number-field'
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import type { ChatMessage } from '../../../../../shared/domain/chat-message'
 
 export type Row =
   { kind: 'message'; key: string; message: ChatMessage; inContext: boolean } | { kind: 'divider'; key: string }

@@ -1,12 +1,12 @@
 import * as ContextMenu from '@radix-ui/react-context-menu'
 import type { ReactNode } from 'react'
 import { toast } from 'sonner'
-import type { ChatMessage } from '../../../../shared/domain/chat-message'
-import { ChevronLeftIcon, ChevronRightIcon, CopyIcon, PencilIcon, RefreshIcon } from '../../components/icons'
-import { copyText } from '../../lib/copy-text'
-import { messageText } from '../../lib/message-text'
-import { useChatStore } from '../../stores/chat-store'
-import { isStreaming } from '../../stores/thread'
+import type { ChatMessage } from '../../../../../shared/domain/chat-message'
+import { ChevronLeftIcon, ChevronRightIcon, CopyIcon, PencilIcon, RefreshIcon } from '../../../components/icons'
+import { copyText } from '../../../lib/copy-text'
+import { messageText } from '../../../lib/message-text'
+import { useChatStore } from '../../../stores/chat-store'
+import { isStreaming } from '../../../stores/thread'
 import './message-actions.css'
 
 /** Why a summarized message offers no Edit or Regenerate. */

@@ -1,7 +1,7 @@
 import { flushSync } from 'react-dom'
 import { createRoot } from 'react-dom/client'
-import type { ChatMessage } from '../../../../shared/domain/chat-message'
-import { highlighterLoaded, MarkdownText } from '../../components/markdown-text'
+import type { ChatMessage } from '../../../../../shared/domain/chat-message'
+import { highlighterLoaded, MarkdownText } from '../../../components/markdown-text'
 import { MessageItem } from './message-item'
 
 const fence = (language: string, code: string) => `\`\`\`${language}\n${code}\n\`\`\``

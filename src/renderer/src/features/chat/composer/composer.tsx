@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef } from 'react'
 import { toast } from 'sonner'
-import { ArrowUpIcon, PaperclipIcon, StopIcon } from '../../components/icons'
-import { useAttachmentsStore } from '../../stores/attachments-store'
-import { useChatStore } from '../../stores/chat-store'
-import { isStreaming } from '../../stores/thread'
+import { ArrowUpIcon, PaperclipIcon, StopIcon } from '../../../components/icons'
+import { useAttachmentsStore } from '../../../stores/attachments-store'
+import { useChatStore } from '../../../stores/chat-store'
+import { isStreaming } from '../../../stores/thread'
 import { ATTACH_ACCEPT, attachFiles } from './attach-files'
 import { ComposerAttachments, usePendingAttachments } from './composer-attachments'
-import { DraftCutWarning } from './cut-notes'
+import { DraftCutWarning } from '../messages/cut-notes'
 import './composer.css'
 
 /**

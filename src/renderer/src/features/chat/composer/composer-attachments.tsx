@@ -1,7 +1,7 @@
-import { formatBytes, attachmentTypeLabel } from '../../../../shared/domain/attachments'
-import { CloseIcon, FileIcon } from '../../components/icons'
-import { useAttachmentsStore, type PendingAttachment } from '../../stores/attachments-store'
-import { attachmentMeta } from '../../components/message-attachments'
+import { formatBytes, attachmentTypeLabel } from '../../../../../shared/domain/attachments'
+import { CloseIcon, FileIcon } from '../../../components/icons'
+import { useAttachmentsStore, type PendingAttachment } from '../../../stores/attachments-store'
+import { attachmentMeta } from '../../../components/message-attachments'
 
 const NONE: PendingAttachment[] = []
 

@@ -1,6 +1,6 @@
-import type { Session } from '../../../../shared/domain/session'
-import { useSessionsStore } from '../../stores/sessions-store'
-import { useUsageStore } from '../../stores/usage-store'
+import type { Session } from '../../../../../shared/domain/session'
+import { useSessionsStore } from '../../../stores/sessions-store'
+import { useUsageStore } from '../../../stores/usage-store'
 import { ChatNumberField } from './chat-number-field'
 
 /**

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react'
 import { toast } from 'sonner'
-import type { ChatMessage } from '../../../../shared/domain/chat-message'
-import { messageText } from '../../lib/message-text'
-import { useChatStore } from '../../stores/chat-store'
+import type { ChatMessage } from '../../../../../shared/domain/chat-message'
+import { messageText } from '../../../lib/message-text'
+import { useChatStore } from '../../../stores/chat-store'
 
 /**
  * One of your messages, edited in place. Sending makes a new version of it with a new reply; the

@@ -1,9 +1,9 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { useId, useState, type FormEvent } from 'react'
 import { toast } from 'sonner'
-import { errorMessage, isApiError } from '../../api/api-error'
-import { InstructionsIcon } from '../../components/icons'
-import { useSessionDetails, useSessionsStore } from '../../stores/sessions-store'
+import { errorMessage, isApiError } from '../../../api/api-error'
+import { InstructionsIcon } from '../../../components/icons'
+import { useSessionDetails, useSessionsStore } from '../../../stores/sessions-store'
 
 /** The chat's system prompt: a header button and the Radix dialog that edits it. */
 export function SystemPromptButton({ sessionId }: { sessionId: string }) {

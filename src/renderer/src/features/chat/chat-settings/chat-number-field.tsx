@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import { errorMessage } from '../../api/api-error'
+import { errorMessage } from '../../../api/api-error'
 
 interface ChatNumberFieldProps {
   label: string

@@ -1,5 +1,5 @@
-import { attachmentsLeftSentence } from '../../../../shared/domain/attachments'
-import { useManifest } from '../../components/attachment-manifest'
+import { attachmentsLeftSentence } from '../../../../../shared/domain/attachments'
+import { useManifest } from '../../../components/attachment-manifest'
 import './context-divider.css'
 
 /**

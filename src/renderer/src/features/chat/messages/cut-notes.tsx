@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../../../../shared/domain/chat-message'
-import { useUsageStore } from '../../stores/usage-store'
+import type { ChatMessage } from '../../../../../shared/domain/chat-message'
+import { useUsageStore } from '../../../stores/usage-store'
 import './cut-notes.css'
 
 const tokens = (n: number) => `${n.toLocaleString()} token${n === 1 ? '' : 's'}`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import type { ChatMessage } from '../../../../../shared/domain/chat-message'
 import { buildRows } from './message-rows'
 
 function message(seq: number): ChatMessage {
