@@ -80,6 +80,8 @@ describe('model summaries off the send path', () => {
       // The reply arrived long before one summary request could finish.
       expect(performance.now() - started).toBeLessThan(1500)
     }
+    // Past the threshold the send went out as it was; its quick summary lands right after.
+    await app.services.compression.idle(session.id)
     const quick = app.services.compression.active(session.id).summary!
     expect(quick.content.summarizer).toBe('extractive')
     expect(app.services.compression.active(session.id).running).toBe(true)
@@ -194,6 +196,7 @@ describe('model summaries off the send path', () => {
       fake.script([{ for: 'summary' as const, chunks: Array.from({ length: 50 }, (_, k) => `M${k} `), delayMs: 100 }])
       await turn(app, session.id, `Question ${i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
     }
+    await app.services.compression.idle(session.id)
     const quick = app.services.compression.active(session.id).summary!
     expect(app.services.compression.cancel(session.id)).toEqual({ cancelled: true })
     await app.services.compression.backgroundSettled(session.id)

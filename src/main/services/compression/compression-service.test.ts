@@ -10,6 +10,35 @@ useFakeProvider((f) => (fake = f))
 describe('compression against the real stack', () => {
   const { open, turn, lastChatRequest, summaryRequests } = useCompressionStack(() => fake)
 
+  it('sends at once past the threshold while the request still fits, and summarizes right after it', async () => {
+    const { app, session } = open()
+    app.services.settings.update({ summarizer: 'extractive' })
+    const question = 'And the codename again?'
+    // Stored as an import stores them (no request), up to just past the threshold.
+    for (let i = 0; ; i++) {
+      const usage = app.services.usage.context(session.id, question, { recall: false })
+      if (usage.tokens > usage.budget.threshold) {
+        expect(usage.tokens).toBeLessThanOrEqual(usage.budget.usable)
+        break
+      }
+      await app.services.chat.append(session.id, {
+        role: i % 2 ? 'assistant' : 'user',
+        parts: [{ type: 'text', text: `Note ${i}: the codename is BLUE HERON and the plan has ${i} steps.` }]
+      })
+    }
+    const stored = app.services.chat.messages(session.id).length
+    await turn(app, session.id, question, 'BLUE HERON.')
+    // That request carried every message, unsummarized: nothing had to wait for a summary.
+    const sent = (lastChatRequest().body as { messages: Array<{ role: string; content: unknown }> }).messages
+    expect(sent.filter((m) => m.role !== 'system')).toHaveLength(stored + 1)
+    expect(JSON.stringify(sent)).not.toContain('Summary of the earlier conversation')
+    // The summary the send left for later lands, and the next request carries it.
+    await app.services.compression.idle(session.id)
+    expect(app.services.compression.active(session.id).summary).not.toBeNull()
+    await turn(app, session.id, 'Thanks.', 'You are welcome.')
+    expect(JSON.stringify(lastChatRequest().body)).toContain('Summary of the earlier conversation')
+  })
+
   it('compresses automatically before the request that would pass the threshold', async () => {
     const { app, events, session } = open()
     let i = 0

@@ -89,6 +89,45 @@ export function createCompressionService(
     retryDelaysMs: deps.preparedRetryMs
   })
 
+  /**
+   * The compression a send past the threshold left for after it: the same auto run (quick offline
+   * summary, the model's in the background), unless the context changed meanwhile.
+   */
+  function afterSend(sessionId: string, beforeSeq: number): Promise<void> {
+    return lock.run(sessionId, async () => {
+      const conv = usage.conversation(sessionId, beforeSeq)
+      if (!settings.forChat(conv.session).autoCompress) return
+      const due = compressionTrigger({
+        contextTokens: conv.total(),
+        compressibleTokens: conv.compressibleTokens(),
+        budget: conv.budget,
+        settings: settingsFor()
+      })
+      if (!due.compress) return
+      const ready = prepared.take(conv)
+      try {
+        if (ready) {
+          background.cancel(sessionId)
+          await runner.run(ready)
+          return
+        }
+        const quick = modelSummaries(conv)
+        const result = await execute(sessionId, {
+          type: 'auto',
+          beforeSeq,
+          summarizer: quick ? 'extractive' : undefined,
+          ...(quick ? { background: 'writing' as const } : {})
+        })
+        if (result && quick) background.schedule(sessionId, result.snapshot)
+      } catch (err) {
+        log.warn(
+          'Auto-compression after a send failed; the next send tries again',
+          err instanceof Error ? err.message : err
+        )
+      }
+    })
+  }
+
   /** Plans the run for the chat's strategy and runs it; undefined when there is nothing to do. */
   async function execute(sessionId: string, options: RunOptions): Promise<RunResult | undefined> {
     // A model summary still being written is for a span this run changes: it would only conflict.
@@ -176,6 +215,13 @@ export function createCompressionService(
               err instanceof Error ? err.message : err
             )
           }
+        }
+        // Past the threshold but still within the usable budget, nothing needs to leave this request:
+        // it goes out as it is, and the summary is written right after it, for the next one (a send
+        // waits only when its request would not fit: then the summary must come first).
+        if (decision.reason === 'over-threshold' && !options.waitForModel && options.summarizer === undefined) {
+          setImmediate(() => void afterSend(sessionId, beforeSeq))
+          return undefined
         }
         try {
           const result = await execute(sessionId, {
