@@ -8,7 +8,8 @@
 /** A calendar day as yyyymmdd, e.g. 20230508: ordered and comparable as a number. */
 export type Day = number
 
-const MONTH_NAMES = [
+/** English month names, January first (the dates Distill writes and reads). */
+export const MONTH_NAMES = [
   'January',
   'February',
   'March',

@@ -1,23 +1,11 @@
+import { MONTH_NAMES } from '../extractive/dates'
 /**
  * Dates of recalled passages. A message has its createdAt, but an imported or replayed chat may
  * carry the real date only in the text, at the start of a session's first message, e.g.
  * "(1:56 pm on 8 May, 2023) …"; such a stated date applies to the messages after it.
  */
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December'
-]
+const MONTHS = MONTH_NAMES
 const MONTH =
   '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?'
 const WEEKDAY = '(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*,?\\s+)?'

@@ -1,4 +1,5 @@
 import type { ChatAttachments } from '../../attachments/chat-attachments'
+import type { Db, Tx } from '../../db/client'
 import type { ChatMessage, MessageError, MessagePart } from '../../../shared/domain/chat-message'
 import { PROVIDER_LABELS } from '../../../shared/domain/provider'
 import type { Session } from '../../../shared/domain/session'
@@ -209,6 +210,19 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     }
   }
 
+  /** An empty reply, streaming, at the end of the chat (a new version of `versionGroup`, if given). */
+  function emptyReply(tx: Db | Tx, sessionId: string, versionGroup?: string): ChatMessage {
+    return appendMessage(tx, {
+      id: ids(),
+      sessionId,
+      role: 'assistant',
+      parts: [],
+      status: 'streaming',
+      createdAt: clock.now(),
+      ...(versionGroup ? { versionGroup } : {})
+    })
+  }
+
   /** Stores the user's message and an empty reply in one transaction (a new version of `versionGroup`, if given). */
   function writeTurn(sessionId: string, text: string, versionGroup?: string, files: MessagePart[] = []) {
     return db.transaction((tx) => {
@@ -222,14 +236,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         createdAt: clock.now(),
         ...(versionGroup ? { versionGroup } : {})
       })
-      const reply = appendMessage(tx, {
-        id: ids(),
-        sessionId,
-        role: 'assistant',
-        parts: [],
-        status: 'streaming',
-        createdAt: clock.now()
-      })
+      const reply = emptyReply(tx, sessionId)
       const isFirst = message.seq === 1 && session.title === DEFAULT_SESSION_TITLE
       const firstLine =
         text.trim() !== '' ? text : files.flatMap((f) => (f.type === 'attachment' ? [f.filename] : [])).join(', ')
@@ -322,15 +329,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const reply = db.transaction((tx) => {
         const group = versionGroupOf(tx, old.id) ?? old.id
         setAsideFrom(tx, sessionId, old)
-        return appendMessage(tx, {
-          id: ids(),
-          sessionId,
-          role: 'assistant',
-          parts: [],
-          status: 'streaming',
-          createdAt: clock.now(),
-          versionGroup: group
-        })
+        return emptyReply(tx, sessionId, group)
       })
       const shown = publish(reply)
       startReply(sessions.get(sessionId), reply)
@@ -436,14 +435,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
           outputTokens: null
         })!
       } else if (last?.role === 'user') {
-        reply = appendMessage(db, {
-          id: ids(),
-          sessionId,
-          role: 'assistant',
-          parts: [],
-          status: 'streaming',
-          createdAt: clock.now()
-        })
+        reply = emptyReply(db, sessionId)
       } else {
         throw new AppError('nothing_to_do', 'There is nothing to retry in this chat.')
       }
