@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, bench, describe } from 'vitest'
 import { createApp, type App } from '../src/main/app'
-import { appendMessage } from '../src/main/db/repositories/messages-repo'
+import { appendMessage } from '../src/main/db/repositories/messages/messages-repo'
 import { silentLogger } from '../src/main/logger'
 import { countMessage } from '../src/main/tokens/message-tokens'
 

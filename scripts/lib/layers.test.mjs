@@ -143,7 +143,7 @@ const allowed = [
   [
     'workers → the stored parts reader',
     'src/main/workers/probe.ts',
-    "export { storedPartsReader } from '../db/repositories/message-parts-repo'"
+    "export { storedPartsReader } from '../db/repositories/messages/message-parts-repo'"
   ],
   [
     'workers → the import thread writer',

@@ -3,7 +3,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { createApp } from '../../src/main/app'
-import { appendMessage } from '../../src/main/db/repositories/messages-repo'
+import { appendMessage } from '../../src/main/db/repositories/messages/messages-repo'
 import { silentLogger } from '../../src/main/logger'
 
 function open(dbFile: string): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { storedPartsReader } from '../db/repositories/message-parts-repo'
+import { storedPartsReader } from '../db/repositories/messages/message-parts-repo'
 import { plainText } from '../tokens/render'
 
 /**

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../../../../test/support/temp-dir'
 import { findMigrationsFolder, openDatabase, type Db } from '../client'
 import { searchChats, searchMessages, searchSummarized } from './history-repo'
-import { appendMessage, updateMessage } from './messages-repo'
+import { appendMessage, updateMessage } from './messages/messages-repo'
 import { deleteSession } from './sessions-repo'
 
 function chat(db: Db, id: string, texts: string[], old = false): string[] {

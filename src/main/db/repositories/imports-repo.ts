@@ -3,7 +3,7 @@ import { desc, eq, sql } from 'drizzle-orm'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Db } from '../client'
 import { chatImports, sessions } from '../schema'
-import { partsColumns } from './messages-repo'
+import { partsColumns } from './messages/messages-repo'
 import { sqliteClient } from './sqlite-client'
 import { noteWrite } from './write-generation'
 

@@ -10,7 +10,7 @@ import {
   listMessages,
   markInterruptedReplies,
   updateMessage
-} from '../../db/repositories/messages-repo'
+} from '../../db/repositories/messages/messages-repo'
 import {
   isOnPath,
   listVersions,
@@ -20,8 +20,8 @@ import {
   versionInfo,
   versionsOf,
   versionsOnPath
-} from '../../db/repositories/message-versions-repo'
-import { pathSeqBefore } from '../../db/repositories/message-page-repo'
+} from '../../db/repositories/messages/message-versions-repo'
+import { pathSeqBefore } from '../../db/repositories/messages/message-page-repo'
 import type { MessageCursor } from '../../../shared/contract/message-page'
 import { readPage } from './message-page'
 import { createLanguageModel } from '../../providers/create-language-model'

@@ -6,7 +6,7 @@ import {
   seqOfMessage,
   type MessagePage,
   type PageCursor
-} from '../../db/repositories/message-page-repo'
+} from '../../db/repositories/messages/message-page-repo'
 
 /**
  * A page of a chat's conversation for a cursor of the contract: the newest messages, those before

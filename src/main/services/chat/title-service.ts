@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import { messageText } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
-import { listMessages } from '../../db/repositories/messages-repo'
+import { listMessages } from '../../db/repositories/messages/messages-repo'
 import { createLanguageModel } from '../../providers/create-language-model'
 import { streamReply } from '../../providers/stream-reply'
 import { titleFromText } from './chat-service'

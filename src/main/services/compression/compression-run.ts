@@ -5,7 +5,7 @@ import { activeSummary, findSnapshot, insertSummary, setSnapshotStatus } from '.
 import { AppError } from '../../../shared/app-error'
 import type { Conversation } from '../conversation/conversation'
 import type { ServiceDeps } from '../service-deps'
-import { cancelledError, type WrittenSummary } from './write-summary'
+import { cancelledError, type WrittenSummary } from './summaries/write-summary'
 
 export interface RunResult {
   snapshot: Snapshot

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { MessagePart } from '../../../shared/domain/chat-message'
-import { updateMessage } from '../../db/repositories/messages-repo'
+import { updateMessage } from '../../db/repositories/messages/messages-repo'
 import { useTestApps } from '../../../../test/support/test-apps'
 import { buildModelRequest } from './request-builder'
 

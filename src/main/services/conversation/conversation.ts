@@ -10,7 +10,7 @@ import {
   listHistoryHeadsPage,
   newestSeq,
   type MessageHead
-} from '../../db/repositories/messages-repo'
+} from '../../db/repositories/messages/messages-repo'
 import { activeSummary } from '../../db/repositories/snapshots-repo'
 import { computeBudget, providerTokens, type Budget, type Calibration } from '../../engine/budget'
 import { LARGE_MESSAGE_SHARE, SUMMARY_PREFIX } from '../../engine/build-context'

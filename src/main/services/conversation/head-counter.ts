@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
 import type { Db } from '../../db/client'
-import { findMessages, staleCounted, type MessageHead } from '../../db/repositories/messages-repo'
+import { findMessages, staleCounted, type MessageHead } from '../../db/repositories/messages/messages-repo'
 import type { EngineMessage } from '../../engine/types'
 import type { ModelSpec } from '../../models/catalog'
 import { countMessage, isExactCounter, localCounterFor } from '../../tokens/message-tokens'

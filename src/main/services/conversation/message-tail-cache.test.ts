@@ -2,14 +2,14 @@ import Database from 'better-sqlite3'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { useTestApps } from '../../../../test/support/test-apps'
-import { restoreVersion, setAsideFrom } from '../../db/repositories/message-versions-repo'
+import { restoreVersion, setAsideFrom } from '../../db/repositories/messages/message-versions-repo'
 import {
   appendMessage,
   findMessages,
   listMessages,
   listNewestHistoryHeads,
   updateMessage
-} from '../../db/repositories/messages-repo'
+} from '../../db/repositories/messages/messages-repo'
 import { createMessageTailCache } from './message-tail-cache'
 
 /** What a chat goes through between two requests. */

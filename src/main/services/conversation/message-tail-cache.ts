@@ -6,7 +6,7 @@ import {
   listNewestHistoryHeads,
   newestSeq,
   type MessageHead
-} from '../../db/repositories/messages-repo'
+} from '../../db/repositories/messages/messages-repo'
 import { lowestTouchedSince, writeMark, type WriteMark } from '../../db/repositories/write-generation'
 import { plainText } from '../../tokens/render'
 

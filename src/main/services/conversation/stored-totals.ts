@@ -1,6 +1,6 @@
 import type { Session } from '../../../shared/domain/session'
 import type { Db } from '../../db/client'
-import { historyTotals, newestSeq, type HistoryTotal } from '../../db/repositories/messages-repo'
+import { historyTotals, newestSeq, type HistoryTotal } from '../../db/repositories/messages/messages-repo'
 import { unchangedUpTo, writeMark, type WriteMark } from '../../db/repositories/write-generation'
 import type { ModelSpec } from '../../models/catalog'
 import { isExactCounter } from '../../tokens/message-tokens'

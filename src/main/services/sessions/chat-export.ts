@@ -2,7 +2,7 @@ import type { ChatMessage, MessagePart } from '../../../shared/domain/chat-messa
 import { messageText } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
 import type { Snapshot } from '../../../shared/domain/snapshot'
-import type { VersionedMessage } from '../../db/repositories/message-versions-repo'
+import type { VersionedMessage } from '../../db/repositories/messages/message-versions-repo'
 import {
   DISTILL_EXPORT_FORMAT,
   DISTILL_EXPORT_VERSION,

@@ -10,8 +10,8 @@ import {
   updateSession,
   type SessionCursor
 } from '../../db/repositories/sessions-repo'
-import { listMessages } from '../../db/repositories/messages-repo'
-import { listAllVersions } from '../../db/repositories/message-versions-repo'
+import { listMessages } from '../../db/repositories/messages/messages-repo'
+import { listAllVersions } from '../../db/repositories/messages/message-versions-repo'
 import { ftsQuery, searchChats } from '../../db/repositories/history-repo'
 import { listSnapshots } from '../../db/repositories/snapshots-repo'
 import { discardUnreferencedFiles, findImport, type ImportRecord } from '../../db/repositories/imports-repo'

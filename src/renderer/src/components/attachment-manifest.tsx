@@ -8,9 +8,9 @@ import {
 } from '../../../shared/domain/attachments'
 import type { AttachmentPart } from '../../../shared/domain/chat-message'
 import { formatFull } from '../lib/relative-time'
-import { imageRefusal, useAttachmentsStore } from '../stores/attachments-store'
-import { useChatStore } from '../stores/chat-store'
-import { useManifestStore } from '../stores/manifest-store'
+import { imageRefusal, useAttachmentsStore } from '../stores/chat/attachments-store'
+import { useChatStore } from '../stores/chat/chat-store'
+import { useManifestStore } from '../stores/chat/manifest-store'
 import { useSummaryCutoff } from '../stores/compression-store'
 import { FileChip } from './message-attachments'
 

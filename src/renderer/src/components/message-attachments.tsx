@@ -3,7 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { attachmentKind, attachmentTypeLabel, formatBytes } from '../../../shared/domain/attachments'
 import type { AttachmentPart, MessagePart } from '../../../shared/domain/chat-message'
 import { CloseIcon, FileIcon } from './icons'
-import { useAttachmentsStore } from '../stores/attachments-store'
+import { useAttachmentsStore } from '../stores/chat/attachments-store'
 import './message-attachments.css'
 
 /** "PDF · 3 pages · 120 KB", "PNG · 640×480 · 48 KB", "TS · 1.2 KB". */

@@ -2,7 +2,7 @@ import { create } from 'zustand'
 import type { ContextUsage } from '../../../shared/contract'
 import { api } from '../api/client'
 import { errorMessage } from '../api/api-error'
-import { useChatStore } from './chat-store'
+import { useChatStore } from './chat/chat-store'
 
 /** Typing and bursts of events (a reply, its count, the list update) settle into one request. */
 const DEBOUNCE_MS = 200

@@ -1,7 +1,7 @@
 import type { Settings } from '../../../shared/domain/settings'
 import { api } from '../api/client'
 import type { CompressionReport } from '../../../shared/contract'
-import { useChatStore } from './chat-store'
+import { useChatStore } from './chat/chat-store'
 import { useCompressionStore } from './compression-store'
 import { useHistoryStore } from './history-store'
 import { useProvidersStore } from './providers-store'

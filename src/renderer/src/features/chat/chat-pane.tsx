@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect } from 'react'
 import { HistoryIcon, StackIcon, SummarizeIcon } from '../../components/icons'
 import { PaneHeader } from '../../components/pane-header'
-import { useChatStore } from '../../stores/chat-store'
+import { useChatStore } from '../../stores/chat/chat-store'
 import { useCompressionStore } from '../../stores/compression-store'
 import { useSessionsStore, useSessionTitle } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'

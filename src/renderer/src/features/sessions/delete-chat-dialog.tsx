@@ -1,7 +1,7 @@
 import { toast } from 'sonner'
 import { errorMessage } from '../../api/api-error'
 import { ConfirmDialog } from '../../components/confirm-dialog'
-import { useChatStore } from '../../stores/chat-store'
+import { useChatStore } from '../../stores/chat/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { useChatStore } from '../../stores/chat-store'
+import { useChatStore } from '../../stores/chat/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
 import { SessionItem } from './session-item'

@@ -1,6 +1,6 @@
 import type { Virtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type RefObject } from 'react'
-import { useChatStore } from '../../stores/chat-store'
+import { useChatStore } from '../../stores/chat/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import './session-search.css'
 

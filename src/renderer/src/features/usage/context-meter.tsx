@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { formatTokens } from '../../lib/format-tokens'
-import { useChatStore } from '../../stores/chat-store'
+import { useChatStore } from '../../stores/chat/chat-store'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { UsageBreakdown } from './usage-breakdown'

@@ -1,5 +1,5 @@
 import { toast } from 'sonner'
-import { useAttachmentsStore } from '../../../stores/attachments-store'
+import { useAttachmentsStore } from '../../../stores/chat/attachments-store'
 
 /** Attaches files to a chat's draft; each refused file gets a toast saying why. */
 export async function attachFiles(sessionId: string, files: readonly File[]): Promise<void> {

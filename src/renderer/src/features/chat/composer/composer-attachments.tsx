@@ -1,6 +1,6 @@
 import { formatBytes, attachmentTypeLabel } from '../../../../../shared/domain/attachments'
 import { CloseIcon, FileIcon } from '../../../components/icons'
-import { useAttachmentsStore, type PendingAttachment } from '../../../stores/attachments-store'
+import { useAttachmentsStore, type PendingAttachment } from '../../../stores/chat/attachments-store'
 import { attachmentMeta } from '../../../components/message-attachments'
 
 const NONE: PendingAttachment[] = []

@@ -5,8 +5,8 @@ import type { ChatMessage } from '../../../../../shared/domain/chat-message'
 import { ChevronLeftIcon, ChevronRightIcon, CopyIcon, PencilIcon, RefreshIcon } from '../../../components/icons'
 import { copyText } from '../../../lib/copy-text'
 import { messageText } from '../../../lib/message-text'
-import { useChatStore } from '../../../stores/chat-store'
-import { isStreaming } from '../../../stores/thread'
+import { useChatStore } from '../../../stores/chat/chat-store'
+import { isStreaming } from '../../../stores/chat/thread'
 import './message-actions.css'
 
 /** Why a summarized message offers no Edit or Regenerate. */

@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import { toast } from 'sonner'
 import type { ChatMessage } from '../../../../../shared/domain/chat-message'
 import { messageText } from '../../../lib/message-text'
-import { useChatStore } from '../../../stores/chat-store'
+import { useChatStore } from '../../../stores/chat/chat-store'
 
 /**
  * One of your messages, edited in place. Sending makes a new version of it with a new reply; the

@@ -1,8 +1,8 @@
 import { useEffect } from 'react'
 import type { ChatMessage } from '../../../../../shared/domain/chat-message'
 import { messageText } from '../../../lib/message-text'
-import { useChatStore } from '../../../stores/chat-store'
-import { useRecallStore } from '../../../stores/recall-store'
+import { useChatStore } from '../../../stores/chat/chat-store'
+import { useRecallStore } from '../../../stores/chat/recall-store'
 import { useUiStore } from '../../../stores/ui-store'
 import '../../compression/recall.css'
 

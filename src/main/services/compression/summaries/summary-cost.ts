@@ -1,4 +1,4 @@
-import type { ModelSpec } from '../../models/catalog'
+import type { ModelSpec } from '../../../models/catalog'
 
 /**
  * What a model summary costs in US dollars, from the catalog's prices; null where the model's

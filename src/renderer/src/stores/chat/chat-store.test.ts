@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { RpcResult } from '../../../shared/contract'
-import type { ChatMessage } from '../../../shared/domain/chat-message'
-import { installTransport } from '../api/client'
-import { messageText } from '../lib/message-text'
+import type { RpcResult } from '../../../../shared/contract'
+import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import { installTransport } from '../../api/client'
+import { messageText } from '../../lib/message-text'
 import { useChatStore } from './chat-store'
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { FakeProvider } from '../../../../e2e/fake-provider'
-import type { EngineMessage } from '../../engine/types'
+import type { FakeProvider } from '../../../../../e2e/fake-provider'
+import type { EngineMessage } from '../../../engine/types'
 import { transcriptChunks } from './summarizers'
 
 const count = (text: string) => Math.ceil(text.length / 4)
@@ -31,7 +31,7 @@ describe('the transcript in parts that fit the summarization model', () => {
 })
 
 describe('a long span and a summarization model with a small window', async () => {
-  const { useFakeProvider, useTestApps } = await import('../../../../test/support/test-apps')
+  const { useFakeProvider, useTestApps } = await import('../../../../../test/support/test-apps')
   let fake!: FakeProvider
   useFakeProvider((f) => (fake = f))
   const open = useTestApps()

@@ -4,10 +4,10 @@ import {
   attachmentRefusal,
   MAX_ATTACHMENTS_PER_MESSAGE,
   TOO_MANY_ATTACHMENTS
-} from '../../../shared/domain/attachments'
-import type { AttachmentPart } from '../../../shared/domain/chat-message'
-import { api } from '../api/client'
-import { errorMessage } from '../api/api-error'
+} from '../../../../shared/domain/attachments'
+import type { AttachmentPart } from '../../../../shared/domain/chat-message'
+import { api } from '../../api/client'
+import { errorMessage } from '../../api/api-error'
 
 /** A file in the composer: uploading, or stored and ready to go with the next message. */
 export interface PendingAttachment {

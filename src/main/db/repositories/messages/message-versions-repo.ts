@@ -1,9 +1,9 @@
 import { asc, eq, sql } from 'drizzle-orm'
-import type { ChatMessage } from '../../../shared/domain/chat-message'
-import type { Db } from '../client'
-import { chatMessages } from '../schema'
+import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import type { Db } from '../../client'
+import { chatMessages } from '../../schema'
 import { toChatMessage } from './messages-repo'
-import { noteWrite } from './write-generation'
+import { noteWrite } from '../write-generation'
 
 /**
  * Versions of a message (a regenerated reply, an edited user message). Every version of one message

@@ -1,7 +1,7 @@
-import type { Snapshot } from '../../../shared/domain/snapshot'
-import { AppError } from '../../../shared/app-error'
-import type { RunRequest, RunResult } from './compression-run'
-import type { Logger } from '../service-deps'
+import type { Snapshot } from '../../../../shared/domain/snapshot'
+import { AppError } from '../../../../shared/app-error'
+import type { RunRequest, RunResult } from '../compression-run'
+import type { Logger } from '../../service-deps'
 
 export interface BackgroundSummariesDeps {
   run(request: RunRequest): Promise<RunResult>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { installTransport } from '../api/client'
+import { installTransport } from '../../api/client'
 import { useAttachmentsStore } from './attachments-store'
 
 /** A transport that answers whether the chat's model takes images, and records the routes asked. */

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../../../shared/domain/chat-message'
-import { messageText } from '../lib/message-text'
+import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import { messageText } from '../../lib/message-text'
 
 /** A chat's loaded stretch of messages, as the chat pane shows it, and how it is paged. */
 export interface Thread {

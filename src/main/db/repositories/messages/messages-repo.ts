@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
-import type { ChatMessage } from '../../../shared/domain/chat-message'
+import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import type { Statement } from 'better-sqlite3'
-import type { Db } from '../client'
-import { chatMessages, type ChatMessageRow, type NewChatMessageRow } from '../schema'
-import { sqliteClient } from './sqlite-client'
-import { noteWrite } from './write-generation'
+import type { Db } from '../../client'
+import { chatMessages, type ChatMessageRow, type NewChatMessageRow } from '../../schema'
+import { sqliteClient } from '../sqlite-client'
+import { noteWrite } from '../write-generation'
 
 export function toChatMessage(row: ChatMessageRow): ChatMessage {
   return {

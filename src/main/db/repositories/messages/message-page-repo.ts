@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, isNull, lt, lte, sql, type SQL } from 'drizzle-orm'
-import type { ChatMessage } from '../../../shared/domain/chat-message'
-import type { Db } from '../client'
-import { chatMessages } from '../schema'
+import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import type { Db } from '../../client'
+import { chatMessages } from '../../schema'
 import { toChatMessage } from './messages-repo'
 
 /** Where a page starts: the newest messages, before or after a seq, or around one (a seq on or off the path). */

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import { api } from '../api/client'
+import { api } from '../../api/client'
 
 interface SessionRecalls {
   /** reply id → the summarized originals its request recalled, in time order */

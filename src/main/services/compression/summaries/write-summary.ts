@@ -1,16 +1,16 @@
-import type { SummarizerKind } from '../../../shared/domain/snapshot'
-import { truncateMiddle } from '../../engine/truncate'
-import type { EngineMessage } from '../../engine/types'
-import { createLanguageModel } from '../../providers/create-language-model'
-import { describeProviderError } from '../../providers/describe-provider-error'
-import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../../providers/provider-timing'
-import type { RetryPolicy } from '../../providers/stream-reply'
-import { AppError } from '../../../shared/app-error'
-import { runDetailsJob } from '../../workers/details-job'
-import type { ModelsService } from '../settings/models-service'
-import type { ProvidersService } from '../settings/providers-service'
-import type { Clock, Emit, Logger } from '../service-deps'
-import type { SettingsService } from '../settings/settings-service'
+import type { SummarizerKind } from '../../../../shared/domain/snapshot'
+import { truncateMiddle } from '../../../engine/truncate'
+import type { EngineMessage } from '../../../engine/types'
+import { createLanguageModel } from '../../../providers/create-language-model'
+import { describeProviderError } from '../../../providers/describe-provider-error'
+import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../../../providers/provider-timing'
+import type { RetryPolicy } from '../../../providers/stream-reply'
+import { AppError } from '../../../../shared/app-error'
+import { runDetailsJob } from '../../../workers/details-job'
+import type { ModelsService } from '../../settings/models-service'
+import type { ProvidersService } from '../../settings/providers-service'
+import type { Clock, Emit, Logger } from '../../service-deps'
+import type { SettingsService } from '../../settings/settings-service'
 import { summaryCostUsd } from './summary-cost'
 import {
   extractiveSummary,
@@ -22,8 +22,8 @@ import {
   UNKNOWN_COUNT_SCALE,
   type SummarizerLimits
 } from './summarizers'
-import type { Conversation } from '../conversation/conversation'
-import type { ExtractiveThread } from '../../workers/extractive-thread'
+import type { Conversation } from '../../conversation/conversation'
+import type { ExtractiveThread } from '../../../workers/extractive-thread'
 
 /** A summary stopped by the user (or replaced): reported as cancelled, never as a failure. */
 export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')

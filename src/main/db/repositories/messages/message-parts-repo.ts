@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3'
-import type { MessagePart, MessageRole } from '../../../shared/domain/chat-message'
+import type { MessagePart, MessageRole } from '../../../../shared/domain/chat-message'
 
 /** Ids per query: well under SQLite's bound-parameter limit. */
 const BATCH = 500

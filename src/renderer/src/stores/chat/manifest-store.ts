@@ -1,6 +1,6 @@
 import { create } from 'zustand'
-import type { ManifestItem } from '../../../shared/domain/attachments'
-import { api } from '../api/client'
+import type { ManifestItem } from '../../../../shared/domain/attachments'
+import { api } from '../../api/client'
 
 interface ManifestState {
   /** Per chat: the files the active summary stands for, as of that summary's cutoff. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { FakeProvider } from '../../../../e2e/fake-provider'
-import { useFakeProvider } from '../../../../test/support/test-apps'
-import { LONG_REPLY, useCompressionStack } from '../../../../test/support/compression-stack'
-import { updateMessage } from '../../db/repositories/messages-repo'
+import type { FakeProvider } from '../../../../../e2e/fake-provider'
+import { useFakeProvider } from '../../../../../test/support/test-apps'
+import { LONG_REPLY, useCompressionStack } from '../../../../../test/support/compression-stack'
+import { updateMessage } from '../../../db/repositories/messages/messages-repo'
 
 let fake!: FakeProvider
 useFakeProvider((f) => (fake = f))

@@ -1,8 +1,8 @@
-import type { Db } from '../../db/client'
-import { lowestTouchedSince, writeMark, type WriteMark } from '../../db/repositories/write-generation'
-import type { RunRequest } from './compression-run'
-import type { Conversation } from '../conversation/conversation'
-import type { Clock, Logger } from '../service-deps'
+import type { Db } from '../../../db/client'
+import { lowestTouchedSince, writeMark, type WriteMark } from '../../../db/repositories/write-generation'
+import type { RunRequest } from '../compression-run'
+import type { Conversation } from '../../conversation/conversation'
+import type { Clock, Logger } from '../../service-deps'
 import type { WrittenSummary } from './write-summary'
 
 /** What made a chat consider preparing: a reply that finished, or the user typing the next message. */

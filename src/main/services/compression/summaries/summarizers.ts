@@ -1,9 +1,9 @@
 import type { LanguageModel } from 'ai'
-import { summarizeExtractive } from '../../engine/extractive/summarize-extractive'
-import { SUMMARY_SYSTEM_PROMPT, summaryPrompt, transcriptLine } from '../../engine/prompts'
-import { truncateMiddle } from '../../engine/truncate'
-import type { CountTokens, EngineMessage } from '../../engine/types'
-import { streamReply, type RetryPolicy } from '../../providers/stream-reply'
+import { summarizeExtractive } from '../../../engine/extractive/summarize-extractive'
+import { SUMMARY_SYSTEM_PROMPT, summaryPrompt, transcriptLine } from '../../../engine/prompts'
+import { truncateMiddle } from '../../../engine/truncate'
+import type { CountTokens, EngineMessage } from '../../../engine/types'
+import { streamReply, type RetryPolicy } from '../../../providers/stream-reply'
 
 export interface SummarizeRequest {
   previousSummary?: string

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { FakeProvider } from '../../../../e2e/fake-provider'
-import { useFakeProvider, useTestApps } from '../../../../test/support/test-apps'
-import { DETAILS_HEADING } from '../../engine/summary-details'
+import type { FakeProvider } from '../../../../../e2e/fake-provider'
+import { useFakeProvider, useTestApps } from '../../../../../test/support/test-apps'
+import { DETAILS_HEADING } from '../../../engine/summary-details'
 
 let fake!: FakeProvider
 useFakeProvider((f) => (fake = f))

@@ -1,7 +1,7 @@
 import { create } from 'zustand'
-import type { ChatMessage } from '../../../shared/domain/chat-message'
-import { api } from '../api/client'
-import { errorMessage, isApiError } from '../api/api-error'
+import type { ChatMessage } from '../../../../shared/domain/chat-message'
+import { api } from '../../api/client'
+import { errorMessage, isApiError } from '../../api/api-error'
 import { emptyThread, inLoadedStretch, merge, newer, pageInPlace, without, type Page, type Thread } from './thread'
 
 interface ChatState {
