@@ -19,11 +19,17 @@ function placeholderHash(part: Exclude<UserContent, string>[number]): string | n
 const attribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
+/**
+ * A file's content inside the wrapper: a closing tag in it (a file about this very format, or one
+ * written to break out of it) is shown with an escaped slash, so only the wrapper ends the file.
+ */
+const fenced = (text: string) => text.replace(/<\/(attachment)/gi, '<\\/$1')
+
 /** A text or code file as the model reads it: its name, then its content, fenced by tags it can quote. */
 export function textAttachment(filename: string, mediaType: string, text: string): TextPart {
   return {
     type: 'text',
-    text: `<attachment name="${attribute(cleanFilename(filename))}" type="${attribute(mediaType)}">\n${text}\n</attachment>`
+    text: `<attachment name="${attribute(cleanFilename(filename))}" type="${attribute(mediaType)}">\n${fenced(text)}\n</attachment>`
   }
 }
 
