@@ -1,4 +1,3 @@
-import type { ChatAttachments } from '../../attachments/chat-attachments'
 import type { Db, Tx } from '../../db/client'
 import type { ChatMessage, MessageError, MessagePart } from '../../../shared/domain/chat-message'
 import { PROVIDER_LABELS } from '../../../shared/domain/provider'
@@ -24,20 +23,14 @@ import {
 import { pathSeqBefore } from '../../db/repositories/messages/message-page-repo'
 import type { MessageCursor } from '../../../shared/contract/message-page'
 import { readPage } from './message-page'
-import { createLanguageModel } from '../../providers/create-language-model'
-import { describeProviderError } from '../../providers/describe-provider-error'
 import { DEFAULT_STALL_MS } from '../../providers/provider-timing'
-import { streamReply, type RetryPolicy } from '../../providers/stream-reply'
+import { streamIntoReply } from './stream-into-reply'
+import type { ChatServiceOptions } from './chat-service-options'
 import { AppError } from '../../../shared/app-error'
-import type { ProvidersService } from '../settings/providers-service'
-import type { PreparedRequest } from './prepare-request'
 import type { ServiceDeps } from '../service-deps'
-import type { SettingsService } from '../settings/settings-service'
-import { DEFAULT_SESSION_TITLE, type SessionsService } from '../sessions/sessions-service'
+import { DEFAULT_SESSION_TITLE } from '../sessions/sessions-service'
 
 const AUTO_TITLE_CHARS = 60
-/** How often a streaming reply is written to disk, so a crash loses at most this much. */
-const PERSIST_EVERY_MS = 750
 
 /** A title from the first line of the first message, cut at a word boundary. */
 export function titleFromText(text: string): string {
@@ -46,31 +39,6 @@ export function titleFromText(text: string): string {
   const cut = line.slice(0, AUTO_TITLE_CHARS)
   const space = cut.lastIndexOf(' ')
   return `${(space > AUTO_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
-}
-
-export interface ChatServiceOptions {
-  sessions: SessionsService
-  providers: ProvidersService
-  settings: SettingsService
-  /** Abort a reply when the provider sends nothing for this long. */
-  stallMs?: number
-  /** How long to wait for the first chunk (default: the firstChunkTimeoutSeconds setting). */
-  firstChunkMs?: number
-  retry?: RetryPolicy
-  /** False in a read-only process: replies left streaming belong to the database's owner. */
-  repairInterrupted?: boolean
-  /** Called after a message is written, to count its tokens off the request path. */
-  onMessageWritten?: (message: ChatMessage, session: Session) => Promise<void> | void
-  /** Compresses if needed and assembles the request for the reply that will get this seq (prepare-request.ts). */
-  prepareRequest: (sessionId: string, replySeq: number) => Promise<PreparedRequest>
-  /** Called when a reply finishes with provider-reported usage (and the counted tokens of the request it answered). */
-  onUsage?: (message: ChatMessage, session: Session, sentTokens?: number) => void
-  /** Called when a reply completes (a chat's first one gets a generated title). */
-  onReplyComplete?: (reply: ChatMessage, session: Session) => void
-  /** What the active summary covers and whether one is being written: summarized messages are read-only. */
-  summaryState?: (sessionId: string) => { cutoffSeq: number; running: boolean }
-  /** Files in messages: checked when sent, read into the request when it goes out. */
-  attachments?: ChatAttachments
 }
 
 export type ChatService = ReturnType<typeof createChatService>
@@ -116,85 +84,11 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       return
     }
     const controller = new AbortController()
-    let text = ''
-    let lastPersist = clock.now()
     const done = (async () => {
-      const request = await deps.prepareRequest(session.id, reply.seq)
-      // A message larger than the window allows goes out cut in the middle: the chat says so.
-      const cut = request.inputCut
-      if (cut) {
-        const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
-        if (shortened) publish(shortened)
-      }
-      // Older messages that did not fit and no summary holds: the reply says so, never silently.
-      const leftOut = request.leftOut
-      if (leftOut) {
-        const noted = updateMessage(db, reply.id, { sentWithoutMessages: leftOut.messages })
-        if (noted) publish(noted)
-        log.warn(
-          `A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`
-        )
-      }
-      const messages = deps.attachments
-        ? await deps.attachments.resolve(request.messages, {
-            provider,
-            modelId,
-            sessionId: session.id,
-            cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0
-          })
-        : request.messages
-      if (controller.signal.aborted) {
-        publish(updateMessage(db, reply.id, { status: 'aborted', error: null })!)
-        return
-      }
-      const result = await streamReply({
-        model: createLanguageModel(providers.connection(provider), modelId),
-        system: request.system,
-        messages,
-        // The reply gets what the budget reserved for it, so request + reply fit the window.
-        ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
-        signal: controller.signal,
-        stallMs,
-        // Local servers may read a long prompt for minutes before the first token: a setting.
-        firstChunkMs: deps.firstChunkMs ?? deps.settings.get().firstChunkTimeoutSeconds * 1000,
-        retry: deps.retry,
-        now: () => clock.now(),
-        onRetry: ({ attempt, delayMs }) =>
-          log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
-        onDelta: (delta) => {
-          text += delta
-          emit('chat.delta', { sessionId: session.id, messageId: reply.id, delta })
-          if (clock.now() - lastPersist >= PERSIST_EVERY_MS) {
-            lastPersist = clock.now()
-            updateMessage(db, reply.id, { parts: [{ type: 'text', text }] })
-          }
-        }
-      })
-      const parts = result.text ? [{ type: 'text' as const, text: result.text }] : []
-      let final: ChatMessage
-      if (result.outcome === 'complete') {
-        final = updateMessage(db, reply.id, {
-          parts,
-          status: 'complete',
-          error: null,
-          inputTokens: result.inputTokens ?? null,
-          outputTokens: result.outputTokens ?? null
-        })!
-        deps.onUsage?.(final, session, request.sentTokens)
-        deps.onReplyComplete?.(final, session)
-      } else if (result.outcome === 'aborted') {
-        final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
-      } else {
-        const error = describeProviderError(result.error, provider, { stalled: result.stalled, now: clock.now() })
-        log.warn(
-          `Reply failed (${provider}/${modelId}): ${error.code}`,
-          result.error instanceof Error ? result.error.message : result.error
-        )
-        final = updateMessage(db, reply.id, { parts, status: 'error', error })!
-      }
-      publish(final)
-      void deps.onMessageWritten?.(final, session)
-      sessions.touch(session.id)
+      await streamIntoReply(
+        { ...deps, stallMs, publish },
+        { session, reply, provider, modelId, signal: controller.signal }
+      )
     })()
       .catch((err: unknown) => {
         log.error('Reply crashed', err)

@@ -1,0 +1,111 @@
+import type { ChatMessage } from '../../../shared/domain/chat-message'
+import type { ProviderId } from '../../../shared/domain/provider'
+import type { Session } from '../../../shared/domain/session'
+import { updateMessage } from '../../db/repositories/messages/messages-repo'
+import { createLanguageModel } from '../../providers/create-language-model'
+import { describeProviderError } from '../../providers/describe-provider-error'
+import { streamReply } from '../../providers/stream-reply'
+import type { ServiceDeps } from '../service-deps'
+import type { ChatServiceOptions } from './chat-service-options'
+
+/** How often a streaming reply is written to disk, so a crash loses at most this much. */
+const PERSIST_EVERY_MS = 750
+
+export type ReplyDeps = ServiceDeps &
+  Omit<ChatServiceOptions, 'stallMs'> & {
+    stallMs: number
+    /** Emits a changed message to the window (with its version number). */
+    publish(message: ChatMessage): ChatMessage
+  }
+
+/**
+ * One reply, from its empty row to its final state: the request is prepared (compressed if needed,
+ * by the one budget model, with recall), what it had to cut or leave out is said on the chat's
+ * messages, attachments are read in, the provider streams into the row (written every
+ * PERSIST_EVERY_MS), and the outcome (complete with usage, stopped, or the provider's error in
+ * words) is stored.
+ */
+export async function streamIntoReply(
+  deps: ReplyDeps,
+  turn: { session: Session; reply: ChatMessage; provider: ProviderId; modelId: string; signal: AbortSignal }
+): Promise<void> {
+  const { db, clock, emit, log, providers, sessions, stallMs, publish } = deps
+  const { session, reply, provider, modelId } = turn
+  const controller = { signal: turn.signal }
+  let text = ''
+  let lastPersist = clock.now()
+  const request = await deps.prepareRequest(session.id, reply.seq)
+  // A message larger than the window allows goes out cut in the middle: the chat says so.
+  const cut = request.inputCut
+  if (cut) {
+    const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
+    if (shortened) publish(shortened)
+  }
+  // Older messages that did not fit and no summary holds: the reply says so, never silently.
+  const leftOut = request.leftOut
+  if (leftOut) {
+    const noted = updateMessage(db, reply.id, { sentWithoutMessages: leftOut.messages })
+    if (noted) publish(noted)
+    log.warn(`A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`)
+  }
+  const messages = deps.attachments
+    ? await deps.attachments.resolve(request.messages, {
+        provider,
+        modelId,
+        sessionId: session.id,
+        cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0
+      })
+    : request.messages
+  if (controller.signal.aborted) {
+    publish(updateMessage(db, reply.id, { status: 'aborted', error: null })!)
+    return
+  }
+  const result = await streamReply({
+    model: createLanguageModel(providers.connection(provider), modelId),
+    system: request.system,
+    messages,
+    // The reply gets what the budget reserved for it, so request + reply fit the window.
+    ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
+    signal: controller.signal,
+    stallMs,
+    // Local servers may read a long prompt for minutes before the first token: a setting.
+    firstChunkMs: deps.firstChunkMs ?? deps.settings.get().firstChunkTimeoutSeconds * 1000,
+    retry: deps.retry,
+    now: () => clock.now(),
+    onRetry: ({ attempt, delayMs }) =>
+      log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
+    onDelta: (delta) => {
+      text += delta
+      emit('chat.delta', { sessionId: session.id, messageId: reply.id, delta })
+      if (clock.now() - lastPersist >= PERSIST_EVERY_MS) {
+        lastPersist = clock.now()
+        updateMessage(db, reply.id, { parts: [{ type: 'text', text }] })
+      }
+    }
+  })
+  const parts = result.text ? [{ type: 'text' as const, text: result.text }] : []
+  let final: ChatMessage
+  if (result.outcome === 'complete') {
+    final = updateMessage(db, reply.id, {
+      parts,
+      status: 'complete',
+      error: null,
+      inputTokens: result.inputTokens ?? null,
+      outputTokens: result.outputTokens ?? null
+    })!
+    deps.onUsage?.(final, session, request.sentTokens)
+    deps.onReplyComplete?.(final, session)
+  } else if (result.outcome === 'aborted') {
+    final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
+  } else {
+    const error = describeProviderError(result.error, provider, { stalled: result.stalled, now: clock.now() })
+    log.warn(
+      `Reply failed (${provider}/${modelId}): ${error.code}`,
+      result.error instanceof Error ? result.error.message : result.error
+    )
+    final = updateMessage(db, reply.id, { parts, status: 'error', error })!
+  }
+  publish(final)
+  void deps.onMessageWritten?.(final, session)
+  sessions.touch(session.id)
+}
