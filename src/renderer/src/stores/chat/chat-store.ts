@@ -2,7 +2,17 @@ import { create } from 'zustand'
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import { api } from '../../api/client'
 import { errorMessage, isApiError } from '../../api/api-error'
-import { emptyThread, inLoadedStretch, merge, newer, pageInPlace, without, type Page, type Thread } from './thread'
+import {
+  emptyThread,
+  inLoadedStretch,
+  merge,
+  pageInPlace,
+  replacedFrom,
+  withDelta,
+  without,
+  type Page,
+  type Thread
+} from './thread'
 
 interface ChatState {
   threads: Record<string, Thread>
@@ -69,12 +79,6 @@ const bump = (sessionId: string) => {
 const aroundInFlight = new Map<string, { messageId: string; done: Promise<boolean> }>()
 
 export const useChatStore = create<ChatState>()((set, get) => {
-  /**
-   * The conversation as the server now has it from `messageId` on (a new version of it, or of a
-   * message it follows): a version change takes messages off the path, which a merge would keep.
-   * Everything loaded before that message is unchanged. Streaming text shown from deltas is kept
-   * where the copy knows less.
-   */
   /** Sends the composer's draft as a new version of the message it edits (like "Edit and resend"). */
   async function sendEdit(sessionId: string, messageId: string, text: string): Promise<string | null> {
     set((s) => ({ sending: { ...s.sending, [sessionId]: true }, sendErrors: { ...s.sendErrors, [sessionId]: null } }))
@@ -96,30 +100,12 @@ export const useChatStore = create<ChatState>()((set, get) => {
     try {
       const page = await fetch()
       if (generations.get(sessionId) !== generation) return null
-      set((s) => {
-        const thread = s.threads[sessionId] ?? emptyThread()
-        const at = thread.messages.findIndex((m) => m.id === messageId)
-        const kept = at >= 0 ? thread.messages.slice(0, at) : []
-        const current = new Map(thread.messages.map((m) => [m.id, m]))
-        const next = page.messages.map((m) =>
-          changed.has(m.id) && current.has(m.id) ? current.get(m.id)! : newer(current.get(m.id), m)
-        )
-        return {
-          threads: {
-            ...s.threads,
-            [sessionId]: {
-              ...thread,
-              messages: [...kept, ...next],
-              status: 'ready',
-              error: null,
-              hasOlder: at > 0 ? thread.hasOlder : page.hasOlder,
-              hasNewer: page.hasNewer,
-              loadingOlder: false,
-              loadingNewer: false
-            }
-          }
+      set((s) => ({
+        threads: {
+          ...s.threads,
+          [sessionId]: replacedFrom(s.threads[sessionId] ?? emptyThread(), messageId, page, changed)
         }
-      })
+      }))
       return null
     } catch (error) {
       return errorMessage(error)
@@ -299,13 +285,8 @@ export const useChatStore = create<ChatState>()((set, get) => {
       const index = thread?.messages.findIndex((m) => m.id === messageId) ?? -1
       if (!thread || index < 0) return // the final 'chat.message' carries the whole text anyway
       changedDuringLoad.get(sessionId)?.add(messageId)
-      const message = thread.messages[index]!
-      const parts = [...message.parts]
-      const last = parts[parts.length - 1]
-      if (last?.type === 'text') parts[parts.length - 1] = { ...last, text: last.text + delta }
-      else parts.push({ type: 'text', text: delta })
       const messages = [...thread.messages]
-      messages[index] = { ...message, parts }
+      messages[index] = withDelta(messages[index]!, delta)
       set((s) => ({ threads: { ...s.threads, [sessionId]: { ...thread, messages } } }))
     },
 

@@ -93,3 +93,38 @@ export function without<T>(record: Record<string, T>, key: string): Record<strin
 export function isStreaming(thread: Thread | undefined): boolean {
   return thread?.messages.some((m) => m.status === 'streaming') ?? false
 }
+
+/**
+ * The conversation as the server now has it from `messageId` on (a new version of it, or of a
+ * message it follows): a version change takes messages off the path, which a merge would keep.
+ * Everything loaded before that message is unchanged. Messages events changed meanwhile
+ * (`changed`) keep what was shown, and streaming text shown from deltas is kept where the copy
+ * knows less.
+ */
+export function replacedFrom(thread: Thread, messageId: string, page: Page, changed: ReadonlySet<string>): Thread {
+  const at = thread.messages.findIndex((m) => m.id === messageId)
+  const kept = at >= 0 ? thread.messages.slice(0, at) : []
+  const current = new Map(thread.messages.map((m) => [m.id, m]))
+  const next = page.messages.map((m) =>
+    changed.has(m.id) && current.has(m.id) ? current.get(m.id)! : newer(current.get(m.id), m)
+  )
+  return {
+    ...thread,
+    messages: [...kept, ...next],
+    status: 'ready',
+    error: null,
+    hasOlder: at > 0 ? thread.hasOlder : page.hasOlder,
+    hasNewer: page.hasNewer,
+    loadingOlder: false,
+    loadingNewer: false
+  }
+}
+
+/** A streaming message with the next piece of its text (a delta) added to its last text part. */
+export function withDelta(message: ChatMessage, delta: string): ChatMessage {
+  const parts = [...message.parts]
+  const last = parts[parts.length - 1]
+  if (last?.type === 'text') parts[parts.length - 1] = { ...last, text: last.text + delta }
+  else parts.push({ type: 'text', text: delta })
+  return { ...message, parts }
+}
