@@ -59,8 +59,19 @@ const arbOp: fc.Arbitrary<Op> = fc.oneof(
 const CUT_MARKER = /\[\.\.\.[\d,]+\.\.\.\]/
 
 /**
+ * The cutoff of the summary the request carried: a summary may be written right after a send
+ * (the request went out with the one before), so the chat's active summary can be newer.
+ */
+function requestCutoff(app: App, sessionId: string, systemTexts: string[]): number {
+  const carried = app.services.compression
+    .snapshots(sessionId)
+    .filter((s) => s.kind === 'summary' && systemTexts.some((t) => t.includes(s.content.summaryText)))
+  return Math.max(0, ...carried.map((s) => s.cutoffSeq ?? 0))
+}
+
+/**
  * The loss invariant (DESIGN §12), checked on what the provider received for the reply just
- * written: every message of the chat's active version after the summary's cutoff is in the
+ * written: every message of the chat's active version after the cutoff of the summary it carried is in the
  * request, in order (whole, or cut in the middle with the marker), unless the reply says how many
  * of the oldest were left out, which happens only with auto-compression off; and then the request
  * starts with a user turn.
@@ -69,11 +80,14 @@ function checkRequest(app: App, sessionId: string, auto: boolean) {
   const path = app.services.chat.messages(sessionId)
   const reply = path.at(-1)!
   const request = fake.requests.at(-1)!
-  const cutoff = app.services.compression.active(sessionId).summary?.cutoffSeq ?? 0
-  const expected = path.filter((m) => m.seq > cutoff && m.seq < reply.seq)
-  const sent = ((request.body as { messages: Array<{ role: string; content: unknown }> }).messages ?? []).filter(
-    (m) => m.role !== 'system'
+  const messages = (request.body as { messages: Array<{ role: string; content: unknown }> }).messages ?? []
+  const sent = messages.filter((m) => m.role !== 'system')
+  const cutoff = requestCutoff(
+    app,
+    sessionId,
+    messages.filter((m) => m.role === 'system').map((m) => textOf(m.content))
   )
+  const expected = path.filter((m) => m.seq > cutoff && m.seq < reply.seq)
   const leftOut = reply.sentWithoutMessages ?? 0
   if (auto) expect(leftOut, 'nothing is left out while auto-compression is on').toBe(0)
   expect(sent.length, 'every unsummarized message is sent').toBe(expected.length - leftOut)
