@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { computeBudget, providerTokens, safeScale } from './budget'
+import { computeBudget, providerTokens, safeScale, type Calibration } from './budget'
 
 describe('computeBudget', () => {
   it('reserves output and margin out of the window', () => {
@@ -45,9 +45,10 @@ describe('computeBudget', () => {
 })
 
 describe('the budget in counted tokens', () => {
-  const arbCalibration = fc.record({
+  const arbCalibration: fc.Arbitrary<Calibration> = fc.record({
     factor: fc.double({ min: 0.5, max: 2, noNaN: true }),
-    samples: fc.integer({ min: 0, max: 50 })
+    samples: fc.integer({ min: 0, max: 50 }),
+    spread: fc.double({ min: 0, max: 0.3, noNaN: true })
   })
 
   it('converts both ways exactly: fitting in counted tokens is fitting in the provider’s', () => {
@@ -80,17 +81,33 @@ describe('the budget in counted tokens', () => {
       fc.property(fc.boolean(), arbCalibration, (exact, calibration) => {
         const scale = safeScale(exact, calibration)
         if (exact || calibration.samples === 0) expect(scale).toBe(1)
-        // Toward the provider's count, never past it: more than the factor when it counts fewer, the factor when it counts more.
-        else expect(scale).toBeGreaterThanOrEqual(calibration.factor)
-        if (!exact && calibration.factor < 1) expect(scale).toBeLessThanOrEqual(1)
+        else {
+          // Never below the provider's average count, plus a margin for how far single requests stray.
+          const margin =
+            2 * Math.max((0.1 * calibration.factor) / Math.sqrt(calibration.samples), calibration.spread ?? 0)
+          expect(scale).toBeGreaterThanOrEqual(calibration.factor + margin - 1e-9)
+          // One that counts fewer is not assumed to count more than the estimate beyond that margin.
+          if (calibration.factor < 1) expect(scale).toBeLessThanOrEqual(1 + margin + 1e-9)
+        }
       })
     )
   })
 
   it('trusts a provider that counts fewer a little more with each reply', () => {
-    expect(safeScale(false, { factor: 0.6, samples: 1 })).toBeCloseTo(0.8)
-    expect(safeScale(false, { factor: 0.6, samples: 4 })).toBeCloseTo(0.68)
-    expect(safeScale(false, { factor: 1.6, samples: 1 })).toBe(1.6)
+    // Half way after one reply, 80% after four; plus the least spread assumed (10% of the factor / √replies, twice).
+    expect(safeScale(false, { factor: 0.6, samples: 1 })).toBeCloseTo(0.8 + 0.12)
+    expect(safeScale(false, { factor: 0.6, samples: 4 })).toBeCloseTo(0.68 + 0.06)
+    expect(safeScale(false, { factor: 0.6, samples: 100 })).toBeCloseTo(1 - 0.4 * (100 / 101) + 0.012)
     expect(safeScale(true, { factor: 0.6, samples: 9 })).toBe(1)
+    // Fewer on average, but single requests strayed ±11%: this one may cost more than the estimate.
+    expect(safeScale(false, { factor: 0.86, samples: 2, spread: 0.11 })).toBeCloseTo(1 - 0.14 * (2 / 3) + 0.22)
+  })
+
+  it('believes a provider that counts more at once, with a margin that shrinks as replies agree', () => {
+    expect(safeScale(false, { factor: 1.6, samples: 1 })).toBeCloseTo(1.6 * 1.2)
+    expect(safeScale(false, { factor: 1.6, samples: 4 })).toBeCloseTo(1.6 * 1.1)
+    expect(safeScale(false, { factor: 1.6, samples: 400 })).toBeCloseTo(1.6 * 1.01)
+    // A wider observed spread wins over the assumed one.
+    expect(safeScale(false, { factor: 1.6, samples: 400, spread: 0.1 })).toBeCloseTo(1.8)
   })
 })

@@ -56,20 +56,29 @@ export interface BudgetInput {
 
 /** Deviations of single replies added on the safe side (about the 95th percentile of a normal spread). */
 const SPREAD_DEVIATIONS = 2
+/**
+ * The least spread assumed, as a share of the factor, after one reply (it shrinks with √replies).
+ * A few replies of one kind of text say little about another: a first short request learned a
+ * provider's per-message overhead, not how it counts a long paste (measured: 11% apart).
+ */
+const PRIOR_SPREAD = 0.1
 
 /**
  * Provider tokens per counted token, safe toward the provider's count. A provider that counts more
  * than the estimate is believed at once (a request must never pass its window); one that counts
  * fewer is believed a little more with each reply (1 reply: half way, 4: 80%), so one odd reply
  * cannot make Distill pack requests the provider then finds too big. How far single replies strayed
- * from the average is added on top: a request made of other text than the last ones counts otherwise.
+ * from the average (never assumed less than PRIOR_SPREAD) is added on top: a request made of other
+ * text than the last ones counts otherwise.
  */
 export function safeScale(exact: boolean, calibration: Calibration | null | undefined): number {
   if (exact || !calibration || !(calibration.factor > 0) || calibration.samples <= 0) return 1
-  const spread = SPREAD_DEVIATIONS * Math.max(0, calibration.spread ?? 0)
+  const prior = (PRIOR_SPREAD * calibration.factor) / Math.sqrt(calibration.samples)
+  const spread = SPREAD_DEVIATIONS * Math.max(prior, calibration.spread ?? 0)
   if (calibration.factor >= 1) return calibration.factor + spread
   const trust = calibration.samples / (calibration.samples + 1)
-  return Math.min(1, 1 - (1 - calibration.factor) * trust + spread)
+  // Not capped at 1: a provider that counts fewer on average but strays widely may count more for this request.
+  return 1 - (1 - calibration.factor) * trust + spread
 }
 
 /** What `counted` tokens cost in the provider's tokens (rounded up: never less than the provider may count). */

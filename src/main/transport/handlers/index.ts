@@ -5,6 +5,7 @@ import type { HttpServerOptions } from '../http'
 import { answer, type Handlers } from '../router'
 import { importDistillChatText } from '../../services/sessions/import-distill-chat'
 import { countFirst } from '../../services/chat/count-first'
+import { summarySettled } from '../../services/chat/summary-settled'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
@@ -26,9 +27,13 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
       return chat.send(sessionId, text, files)
     },
     'chat.retry': ({ sessionId }) => chat.retry(sessionId),
-    'chat.regenerate': ({ sessionId, messageId }) => chat.regenerate(sessionId, messageId),
+    'chat.regenerate': async ({ sessionId, messageId }) => {
+      await summarySettled(services, sessionId)
+      return chat.regenerate(sessionId, messageId)
+    },
     'chat.edit': async ({ sessionId, messageId, text }) => {
       await countFirst(services, sessionId, text)
+      await summarySettled(services, sessionId)
       return chat.edit(sessionId, messageId, text)
     },
     'chat.version': ({ sessionId, messageId, number }) => chat.switchVersion(sessionId, messageId, number),
