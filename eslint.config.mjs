@@ -181,7 +181,7 @@ const layerPolicies = [
   ...layer('cli', {
     may: [...sharedLayers, 'app', 'support', 'services', 'importers', 'models', 'tokens', 'manifest'],
     types: ['engine'],
-    packages: ['commander', 'cli-progress', 'uuid'],
+    packages: ['commander', 'cli-progress', 'uuid', '@streamparser/json'],
     builtins: anyBuiltin
   }),
   // The CLI maps a database that cannot be opened to a clear sentence, and a bulk import writes its

@@ -5,7 +5,8 @@ import { Option } from 'commander'
 import { AppError } from '../../shared/app-error'
 import { isChatGPTExport, parseChatGPTExport, type ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError, parseOpenAIMessages } from '../importers/openai-messages'
-import { importChats } from './import-chats'
+import { assertImportSize, importChats } from './import-chats'
+import { readChatGPTExport, startsLikeChatGPTExport } from './read-chatgpt-export'
 import { importDistillChat } from './import-distill-chat'
 import { print, withApp } from './open-app'
 import { parsePositiveInt, readMessageFile } from './parse-options'
@@ -35,7 +36,11 @@ export function registerChatCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { title?: string; again?: boolean; json?: boolean }) => {
       if (await importDistillChat(program, file, opts)) return
-      const conversations = readConversations(file)
+      // A ChatGPT export is read twice, a conversation at a time: checked whole, then written.
+      const streamed = startsLikeChatGPTExport(file)
+      let count = 0
+      if (streamed) for await (const conv of readChatGPTExport(file)) assertImportSize(conv, count++, Infinity)
+      const conversations = streamed ? readChatGPTExport(file) : readConversations(file)
       const bar = progressBar('Importing')
       const outcome = await withApp(
         program,
@@ -44,6 +49,7 @@ export function registerChatCommands(program: Command): void {
             source: basename(file),
             title: opts.title,
             again: opts.again,
+            count,
             onProgress: (_phase, done, total) => bar.update(done, total)
           }),
         { command: 'import' }

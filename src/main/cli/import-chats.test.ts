@@ -205,4 +205,38 @@ describe('distill import', () => {
     ])
     await app.close()
   })
+  describe('a ChatGPT export, read a conversation at a time', () => {
+    const conversation = (title: string, text: string) => ({
+      title,
+      mapping: {
+        root: { parent: null, message: null },
+        q: { parent: 'root', message: { author: { role: 'user' }, content: { content_type: 'text', parts: [text] } } }
+      },
+      current_node: 'q'
+    })
+
+    it('refuses a file cut off in the middle with the reason, having written nothing', async () => {
+      const { dbFile, write } = files()
+      const whole = JSON.stringify([conversation('First', 'hello'), conversation('Second', 'there')])
+      const file = write('conversations.json', whole.slice(0, whole.length - 20))
+      await expect(runCli('--db', dbFile, 'import', file)).rejects.toThrow(/The file is not valid JSON/)
+      const app = openApp(dbFile)
+      expect(app.services.sessions.list()).toEqual([])
+      await app.close()
+    })
+
+    it('refuses a too long message in a later conversation before writing the earlier ones', async () => {
+      const { dbFile, write } = files()
+      const file = write('conversations.json', [
+        conversation('First', 'hello'),
+        conversation('Second', 'x'.repeat(MAX_MESSAGE_CHARS + 1))
+      ])
+      await expect(runCli('--db', dbFile, 'import', file)).rejects.toThrow(
+        'Chat 2 ("Second"), message 1: Message is too long (1,000,000 characters at most). Nothing was imported.'
+      )
+      const app = openApp(dbFile)
+      expect(app.services.sessions.list()).toEqual([])
+      await app.close()
+    })
+  })
 })

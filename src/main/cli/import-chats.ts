@@ -76,14 +76,15 @@ function day(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10)
 }
 
-/** Refuses the whole file before anything is written when a message is larger than a user may send. */
-function assertSizes(conversations: readonly ImportedConversation[]): void {
-  for (const [i, conv] of conversations.entries()) {
-    for (const [j, m] of conv.messages.entries()) {
-      if (messageChars(m.parts) <= MAX_MESSAGE_CHARS) continue
-      const where = conversations.length > 1 ? `Chat ${i + 1} ("${conv.title}"), message ${j + 1}` : `Message ${j + 1}`
-      throw new ImportError(`${where}: ${MESSAGE_TOO_LONG}. Nothing was imported.`)
-    }
+/**
+ * Refuses a conversation with a message larger than a user may send. Callers check every
+ * conversation of a file before writing any, so the whole file is refused.
+ */
+export function assertImportSize(conv: ImportedConversation, index: number, total: number): void {
+  for (const [j, m] of conv.messages.entries()) {
+    if (messageChars(m.parts) <= MAX_MESSAGE_CHARS) continue
+    const where = total > 1 ? `Chat ${index + 1} ("${conv.title}"), message ${j + 1}` : `Message ${j + 1}`
+    throw new ImportError(`${where}: ${MESSAGE_TOO_LONG}. Nothing was imported.`)
   }
 }
 
@@ -95,15 +96,19 @@ function assertSizes(conversations: readonly ImportedConversation[]): void {
  */
 export async function importChats(
   app: App,
-  conversations: readonly ImportedConversation[],
-  options: ImportChatsOptions
+  conversations: readonly ImportedConversation[] | AsyncIterable<ImportedConversation>,
+  options: ImportChatsOptions & {
+    /** How many conversations a stream holds (checked by the caller, sizes included). */
+    count?: number
+  }
 ): Promise<ImportOutcome> {
-  assertSizes(conversations)
+  const count = 'length' in conversations ? conversations.length : (options.count ?? 0)
+  if ('length' in conversations) conversations.forEach((conv, i) => assertImportSize(conv, i, count))
   const db = app.database.db
   const { sessions, models, settings } = app.services
   const outcome: ImportOutcome = { sessions: [], skipped: [] }
-  for (const conv of conversations) {
-    const title = (conversations.length === 1 && options.title ? options.title : conv.title).slice(0, 200)
+  for await (const conv of conversations) {
+    const title = (count === 1 && options.title ? options.title : conv.title).slice(0, 200)
     const { systemPrompt, messages } = splitSystem(conv)
     if (messages.length === 0 && systemPrompt === null) {
       outcome.skipped.push({ title, reason: conv.emptyReason ?? 'it has no messages' })

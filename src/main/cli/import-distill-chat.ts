@@ -5,6 +5,7 @@ import { looksLikeDistillExport } from '../importers/distill-export'
 import { AlreadyImported, ImportError } from '../importers/openai-messages'
 import { importDistillChat as importChat, type ImportedDistillChat } from '../services/sessions/import-distill-chat'
 import { print, withApp } from './open-app'
+import { fileStart } from './read-chatgpt-export'
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
@@ -31,6 +32,8 @@ export async function importDistillChat(
   file: string,
   opts: { title?: string; json?: boolean; again?: boolean }
 ): Promise<boolean> {
+  // Another format (a ChatGPT export may pass 1 GB) is not read whole here.
+  if (!fileStart(file).trimStart().startsWith('{')) return false
   const bytes = readFileSync(file)
   if (!looksLikeDistillExport(bytes.toString('utf8'))) return false
   const imported = await withApp(

@@ -65,50 +65,54 @@ function branchEnd(mapping: Record<string, ExportNode>, current: string | undefi
 }
 
 /**
- * ChatGPT's export keeps each conversation as a tree of edits; the conversation as last seen is the
- * path from `current_node` up to the root (without one, the latest branch). Hidden system
- * scaffolding and empty nodes are skipped.
+ * One conversation of the export. ChatGPT keeps each as a tree of edits; the conversation as last
+ * seen is the path from `current_node` up to the root (without one, the latest branch). Hidden
+ * system scaffolding and empty nodes are skipped.
  */
+export function parseChatGPTConversation(value: unknown, index: number): ImportedConversation {
+  const conv = (typeof value === 'object' && value !== null ? value : {}) as ExportConversation
+  if (!conv.mapping || typeof conv.mapping !== 'object')
+    throw new ImportError(`Conversation ${index + 1} has no messages (mapping).`)
+  const path: ExportNode[] = []
+  const seen = new Set<string>()
+  let id = branchEnd(conv.mapping, conv.current_node)
+  while (id && conv.mapping[id] && !seen.has(id)) {
+    seen.add(id)
+    path.push(conv.mapping[id]!)
+    id = conv.mapping[id]!.parent ?? undefined
+  }
+  const messages: ImportedConversation['messages'] = []
+  for (const node of path.reverse()) {
+    const m = node.message
+    const role = m?.author?.role
+    if (!m || m.metadata?.is_visually_hidden_from_conversation) continue
+    if (role !== 'user' && role !== 'assistant' && role !== 'system' && role !== 'tool') continue
+    const texts = (m.content?.parts ?? [])
+      .map((p) => (typeof p === 'string' ? p : '[attachment]'))
+      .filter((t) => t.trim() !== '')
+    if (texts.length === 0) continue
+    const parts: MessagePart[] =
+      role === 'tool'
+        ? [{ type: 'tool-result', toolCallId: 'chatgpt', toolName: 'tool', output: texts.join('\n') }]
+        : [{ type: 'text', text: texts.join('\n') }]
+    messages.push({ role, parts, ...(m.create_time ? { createdAt: Math.round(m.create_time * 1000) } : {}) })
+  }
+  return {
+    title: (typeof conv.title === 'string' ? conv.title.trim() : '') || `Imported chat ${index + 1}`,
+    createdAt: conv.create_time ? Math.round(conv.create_time * 1000) : undefined,
+    messages,
+    ...(messages.length === 0
+      ? {
+          emptyReason:
+            Object.keys(conv.mapping).length === 0
+              ? 'the export holds no messages for it'
+              : 'every message in it is empty or hidden'
+        }
+      : {})
+  }
+}
+
+/** A whole parsed conversations.json (see parseChatGPTConversation). */
 export function parseChatGPTExport(data: ExportConversation[]): ImportedConversation[] {
-  return data.map((conv, index) => {
-    if (!conv.mapping || typeof conv.mapping !== 'object')
-      throw new ImportError(`Conversation ${index + 1} has no messages (mapping).`)
-    const path: ExportNode[] = []
-    const seen = new Set<string>()
-    let id = branchEnd(conv.mapping, conv.current_node)
-    while (id && conv.mapping[id] && !seen.has(id)) {
-      seen.add(id)
-      path.push(conv.mapping[id]!)
-      id = conv.mapping[id]!.parent ?? undefined
-    }
-    const messages: ImportedConversation['messages'] = []
-    for (const node of path.reverse()) {
-      const m = node.message
-      const role = m?.author?.role
-      if (!m || m.metadata?.is_visually_hidden_from_conversation) continue
-      if (role !== 'user' && role !== 'assistant' && role !== 'system' && role !== 'tool') continue
-      const texts = (m.content?.parts ?? [])
-        .map((p) => (typeof p === 'string' ? p : '[attachment]'))
-        .filter((t) => t.trim() !== '')
-      if (texts.length === 0) continue
-      const parts: MessagePart[] =
-        role === 'tool'
-          ? [{ type: 'tool-result', toolCallId: 'chatgpt', toolName: 'tool', output: texts.join('\n') }]
-          : [{ type: 'text', text: texts.join('\n') }]
-      messages.push({ role, parts, ...(m.create_time ? { createdAt: Math.round(m.create_time * 1000) } : {}) })
-    }
-    return {
-      title: conv.title?.trim() || `Imported chat ${index + 1}`,
-      createdAt: conv.create_time ? Math.round(conv.create_time * 1000) : undefined,
-      messages,
-      ...(messages.length === 0
-        ? {
-            emptyReason:
-              Object.keys(conv.mapping).length === 0
-                ? 'the export holds no messages for it'
-                : 'every message in it is empty or hidden'
-          }
-        : {})
-    }
-  })
+  return data.map(parseChatGPTConversation)
 }
