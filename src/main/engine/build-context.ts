@@ -5,7 +5,7 @@ import type { CountTokens, EngineMessage, EngineRole } from './types'
 /** A single message may take at most this share of the usable budget before it is cut in the middle. */
 export const LARGE_MESSAGE_SHARE = 0.5
 
-export type ContextPartKind = 'system' | 'summary' | 'recalled' | 'message' | 'input'
+export type ContextPartKind = 'system' | 'summary' | 'pinned' | 'recalled' | 'message' | 'input'
 
 export interface ContextMessage {
   kind: ContextPartKind
@@ -28,6 +28,8 @@ export interface BuildContextInput {
   system?: ContextPart
   /** The latest active summary, sent as a system message (FR-1.5.1). */
   summary?: ContextPart
+  /** Pinned messages older than the summary's cutoff, one system message after it (`pinned.ts`): never dropped. */
+  pinned?: ContextPart
   /** Summarized originals recalled for the pending input (a system message after the summary; DESIGN §11). */
   recalled?: ContextPart
   /** The retained history, oldest first. */
@@ -110,6 +112,7 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   const items: ContextMessage[] = [
     ...(input.system ? [entry('system', 'system', input.system)] : []),
     ...(input.summary ? [entry('summary', 'system', input.summary, input.summary.id)] : []),
+    ...(input.pinned?.text ? [entry('pinned', 'system', input.pinned)] : []),
     ...(input.recalled?.text ? [entry('recalled', 'system', input.recalled)] : []),
     ...history.map((m) => entry('message', m.role, { text: m.text, tokens: m.tokens }, m.id)),
     ...(input.input ? [entry('input', 'user', input.input)] : [])
@@ -129,7 +132,8 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   if (total() > room) dropRecalled(items)
 
   // 1. Large messages: none may take more than its share of the budget.
-  if (total() > room) for (const m of items) cut(m, Math.floor(room * LARGE_MESSAGE_SHARE))
+  // Pinned text stays word for word: it is held under a share of the budget when pinned.
+  if (total() > room) for (const m of items) if (m.kind !== 'pinned') cut(m, Math.floor(room * LARGE_MESSAGE_SHARE))
 
   // 2. Drop the oldest history, whole tool exchanges at a time, while it does not fit.
   let dropped = first
@@ -165,7 +169,15 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     }
   }
 
-  const breakdown = { system: 0, summary: 0, recalled: 0, message: 0, input: 0, overhead: input.overheadTokens }
+  const breakdown = {
+    system: 0,
+    summary: 0,
+    pinned: 0,
+    recalled: 0,
+    message: 0,
+    input: 0,
+    overhead: input.overheadTokens
+  }
   for (const m of items) breakdown[m.kind] += m.tokens
   const tokens = total() + input.overheadTokens
   const firstItem = dropped > 0 ? items.find((i) => i.kind === 'message') : undefined

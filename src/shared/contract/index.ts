@@ -5,6 +5,7 @@ import { compressionEvents, compressionRoutes } from './compression'
 import { historyRoutes } from './history'
 import { uiEvents } from './ui'
 import { chatEvents, chatRoutes } from './chat'
+import { pinRoutes } from './pins'
 import { providerRoutes } from './providers'
 import { sessionEvents, sessionRoutes } from './sessions'
 import { settingsEvents, settingsRoutes } from './settings'
@@ -23,6 +24,7 @@ export const routes = {
   ...appRoutes,
   ...sessionRoutes,
   ...chatRoutes,
+  ...pinRoutes,
   ...settingsRoutes,
   ...providerRoutes,
   ...usageRoutes,

@@ -33,6 +33,7 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
     summary: conv.summary
       ? { id: conv.summary.id, text: SUMMARY_PREFIX + conv.summary.content.summaryText, tokens: conv.summaryTokens }
       : undefined,
+    pinned: conv.pinned.text ? { text: conv.pinned.text, tokens: conv.pinned.blockTokens } : undefined,
     recalled: recall?.text ? { text: recall.text, tokens: recall.tokens } : undefined,
     messages: conv.requestTail(),
     input: pending ? { id: pending.id, text: pending.text, tokens: pending.tokens } : undefined,
@@ -49,7 +50,7 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
   for (const part of context.messages) {
     if (part.kind === 'system') {
       system = part.content
-    } else if (part.kind === 'summary' || part.kind === 'recalled') {
+    } else if (part.kind === 'summary' || part.kind === 'pinned' || part.kind === 'recalled') {
       messages.push({ role: 'system', content: part.content })
     } else {
       const id = part.kind === 'input' ? pending!.id : part.sourceId!

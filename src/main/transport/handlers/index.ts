@@ -38,6 +38,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     },
     'chat.version': ({ sessionId, messageId, number }) => chat.switchVersion(sessionId, messageId, number),
     'chat.stop': ({ sessionId }) => chat.stop(sessionId),
+    'chat.pin': ({ sessionId, messageId, pinned }) => services.pins.pin(sessionId, messageId, pinned),
     'settings.get': () => settings.get(),
     'settings.update': (patch) => settings.update(patch),
     'providers.list': () => providers.list(),

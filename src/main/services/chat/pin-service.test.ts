@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import type { FakeProvider } from '../../../../e2e/fake-provider'
+import { textOf } from '../../../../e2e/fake-provider/reply'
+import { useFakeProvider, useTestApps } from '../../../../test/support/test-apps'
+
+let fake: FakeProvider
+useFakeProvider((f) => (fake = f))
+
+const MODEL = { provider: 'openai-compatible', id: 'local-4k', contextWindow: 4096, maxOutput: 512 } as const
+const words = (n: number, salt: number) =>
+  Array.from({ length: n }, (_, i) => ['cedar', 'harbor', 'violet', 'quartz', 'ember'][(i + salt) % 5]).join(' ') +
+  ` (${salt})`
+
+describe('pinned messages', () => {
+  const open = useTestApps()
+
+  function chat() {
+    const app = open({
+      env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' }
+    })
+    app.services.settings.update({ customModels: [MODEL], summarizer: 'extractive' })
+    const { id } = app.services.sessions.create()
+    app.services.sessions.update(id, { provider: 'openai-compatible', modelId: MODEL.id })
+    return { app, id }
+  }
+
+  it('sends a pinned message word for word in every request, past several compressions, counted as its own part', async () => {
+    fake.reset()
+    const { app, id } = chat()
+    const pinnedText = 'The deploy password rotates every Tuesday at 09:00 UTC; never before.'
+    app.services.chat.send(id, pinnedText)
+    await app.services.chat.idle()
+    const first = app.services.chat.messages(id)[0]!
+    app.services.pins.pin(id, first.id, true)
+    for (let i = 0; i < 24; i++) {
+      app.services.chat.send(id, words(220, i))
+      await app.services.chat.idle()
+      const sent = (fake.requests.at(-1)!.body as { messages: Array<{ content: unknown }> }).messages
+      expect(sent.map((m) => textOf(m.content)).join('\n'), `request ${i + 2}`).toContain(pinnedText)
+    }
+    const summaries = app.services.compression.snapshots(id).filter((s) => s.kind === 'summary')
+    expect(summaries.length).toBeGreaterThanOrEqual(2)
+    expect(app.services.compression.active(id).summary!.cutoffSeq).toBeGreaterThan(first.seq)
+
+    // The meter, the trigger and the request agree on one total, the pins a row of their own.
+    const usage = app.services.usage.context(id)
+    const next = app.services.usage.nextRequest(id)
+    expect(usage.breakdown.pinned).toBe(next.request.context.breakdown.pinned)
+    expect(usage.pins).toMatchObject({ count: 1, limit: 25 })
+    const parts = Object.values(usage.breakdown).reduce((a, b) => a + (b ?? 0), 0)
+    expect(next.conversation.cost(parts)).toBe(usage.tokens)
+
+    // Unpinned, it is the summary's again.
+    app.services.pins.pin(id, first.id, false)
+    expect(app.services.usage.context(id).breakdown.pinned).toBeUndefined()
+  }, 120_000)
+
+  it('refuses a pin that takes the pins past their share of the budget, with the numbers', async () => {
+    fake.reset()
+    const { app, id } = chat()
+    app.services.chat.send(id, words(600, 1))
+    await app.services.chat.idle()
+    const big = app.services.chat.messages(id)[0]!
+    expect(() => app.services.pins.pin(id, big.id, true)).toThrow(
+      /^Pinned messages would take \d+% of this chat's context; the limit is 25%\. Unpin one or raise the limit in Settings\.$/
+    )
+    expect(app.services.chat.messages(id)[0]!.pinnedAt).toBeUndefined()
+    app.services.settings.update({ pinShareLimit: 60 })
+    expect(app.services.pins.pin(id, big.id, true).message.pinnedAt).toBeTypeOf('number')
+  })
+})
