@@ -13,6 +13,7 @@ import { isEstimate } from '../usage/usage-level'
 import { preparedNote } from '../usage/prepared-note'
 import { recountNote } from '../usage/recount-note'
 import { overBudgetNote } from '../usage/over-budget-note'
+import { pinsNote } from '../../../../shared/domain/pins'
 import { barScale, contextParts, type ContextPart } from './context-parts'
 import './recall.css'
 import './context-inspector.css'
@@ -184,6 +185,11 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
 
       <ul className="usage-notes inspector-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
+        {usage.pins && (
+          <li className={usage.pins.percent > usage.pins.limit ? 'usage-note-over' : undefined}>
+            {pinsNote(usage.pins)}
+          </li>
+        )}
         {usage.summarizedMessages > 0 && (
           <li>
             {usage.summarizedMessages} older {usage.summarizedMessages === 1 ? 'message is' : 'messages are'}{' '}

@@ -1,3 +1,4 @@
+import { pinsNote } from '../../../../shared/domain/pins'
 import type { ContextUsage } from '../../../../shared/contract'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { isEstimate } from './usage-level'
@@ -58,6 +59,12 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
           label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`}
           value={breakdown.history}
         />
+        {breakdown.pinned !== undefined && (
+          <Row
+            label={`Pinned (${usage.pins?.count ?? 0} ${usage.pins?.count === 1 ? 'message' : 'messages'})`}
+            value={breakdown.pinned}
+          />
+        )}
         {!!breakdown.attachments && <Row label="Attachments" value={breakdown.attachments} />}
         <Row label="Draft" value={breakdown.draft} />
         <Row label="Request framing" value={breakdown.overhead} />
@@ -72,6 +79,9 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
       </dl>
       <ul className="usage-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
+        {usage.pins && usage.pins.percent > usage.pins.limit && (
+          <li className="usage-note-over">{pinsNote(usage.pins)}</li>
+        )}
         {!usage.modelKnown && (
           <li>
             Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom
