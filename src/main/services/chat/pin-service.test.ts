@@ -68,4 +68,20 @@ describe('pinned messages', () => {
     app.services.settings.update({ pinShareLimit: 60 })
     expect(app.services.pins.pin(id, big.id, true).message.pinnedAt).toBeTypeOf('number')
   })
+
+  it('travels with an export and comes back pinned on import', async () => {
+    fake.reset()
+    const { app, id } = chat()
+    await app.services.chat.append(id, { role: 'user', parts: [{ type: 'text', text: 'Remember BLUE HERON.' }] })
+    await app.services.chat.append(id, { role: 'assistant', parts: [{ type: 'text', text: 'Noted.' }] })
+    app.services.pins.pin(id, app.services.chat.messages(id)[0]!.id, true)
+    const exported = await app.router.call('sessions.export', { id, format: 'json' })
+    if (!exported.ok) throw new Error(exported.error.message)
+    const text = (exported.data as { text: string }).text
+    app.services.sessions.remove(id)
+    const imported = await app.router.call('sessions.import', { text })
+    if (!imported.ok) throw new Error(imported.error.message)
+    const copy = app.services.chat.messages((imported.data as { id: string }).id)
+    expect(copy.map((m) => m.pinnedAt !== undefined)).toEqual([true, false])
+  })
 })
