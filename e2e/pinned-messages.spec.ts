@@ -62,5 +62,28 @@ test('a pinned message is in every request of a long chat, past several summarie
   await expect(inspector).toContainText(/1 pinned message takes \d+% of this chat's context \(limit 25%\)/)
   await snapBoth(page, 'pinned-inspector')
   await page.keyboard.press('Escape')
-  await snapBoth(page, 'pinned-chat')
+
+  // The Summary panel lists the pin, sent beside the summary that covers it.
+  const region = page.getByRole('region', { name: 'Summary' })
+  // A toast about the last summary may cover the toggle: the keyboard reaches it all the same.
+  await region.getByRole('button', { name: /messages? summarized/ }).focus()
+  await page.keyboard.press('Enter')
+  const list = region.getByRole('region', { name: 'Pinned messages' })
+  await expect(list).toContainText('1 pinned message, sent word for word in every request')
+  await expect(list).toContainText('BLUE HERON')
+  await list.scrollIntoViewIfNeeded()
+  await snapBoth(page, 'pinned-summary-panel')
+
+  // Full history marks it.
+  await page.getByRole('button', { name: 'View full history' }).focus()
+  await page.keyboard.press('Enter')
+  const history = page.getByRole('dialog', { name: 'Full history' })
+  const all = history.getByRole('region', { name: 'All messages' })
+  // It opens at the newest messages: scroll back to the first.
+  await expect(async () => {
+    await all.evaluate((el) => (el.scrollTop = 0))
+    await expect(all.getByRole('article', { name: /message 1, pinned/ })).toBeVisible({ timeout: 1000 })
+  }).toPass({ timeout: 15_000 })
+  await expect(all.getByRole('article', { name: /message 1, pinned/ }).getByText('Pinned')).toBeVisible()
+  await snapBoth(page, 'pinned-full-history')
 })

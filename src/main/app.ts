@@ -253,7 +253,7 @@ export function createApp(options: AppOptions): App {
   const services: Services = {
     sessions,
     chat,
-    pins: createPinService({ ...deps, usage, settings }),
+    pins: createPinService({ ...deps, usage, settings, sessions }),
     settings,
     providers,
     models,

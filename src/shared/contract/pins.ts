@@ -11,5 +11,10 @@ export const pinRoutes = {
   'chat.pin': route(
     z.object({ sessionId: z.string().min(1), messageId: z.string().min(1), pinned: z.boolean() }).strict(),
     z.object({ message: chatMessageSchema })
+  ),
+  /** The chat's pinned messages on its path, oldest first (few: together they fit a share of the budget). */
+  'chat.pins': route(
+    z.object({ sessionId: z.string().min(1) }).strict(),
+    z.object({ messages: z.array(chatMessageSchema) })
   )
 }

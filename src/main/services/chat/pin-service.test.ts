@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeProvider } from '../../../../e2e/fake-provider'
 import { textOf } from '../../../../e2e/fake-provider/reply'
+import { messageText } from '../../../shared/domain/chat-message'
+import { pinsNote } from '../../../shared/domain/pins'
 import { useFakeProvider, useTestApps } from '../../../../test/support/test-apps'
 
 let fake: FakeProvider
@@ -69,6 +71,25 @@ describe('pinned messages', () => {
     expect(app.services.pins.pin(id, big.id, true).message.pinnedAt).toBeTypeOf('number')
   })
 
+  it('keeps sending pins a smaller window puts over the limit, and says so', async () => {
+    fake.reset()
+    const { app, id } = chat()
+    app.services.settings.update({ customModels: [MODEL, { ...MODEL, id: 'local-2k', contextWindow: 2048 }] })
+    app.services.chat.send(id, words(150, 2))
+    await app.services.chat.idle()
+    const pinned = app.services.chat.messages(id)[0]!
+    app.services.pins.pin(id, pinned.id, true)
+    expect(app.services.usage.context(id).pins!.percent).toBeLessThanOrEqual(25)
+    app.services.sessions.update(id, { modelId: 'local-2k', contextWindow: 1024 })
+    const pins = app.services.usage.context(id).pins!
+    expect(pins.percent).toBeGreaterThan(pins.limit)
+    expect(pinsNote(pins)).toMatch(/over the 25% limit .* They are still sent in every request/)
+    app.services.chat.send(id, 'And now?')
+    await app.services.chat.idle()
+    const sent = (fake.requests.at(-1)!.body as { messages: Array<{ content: unknown }> }).messages
+    expect(sent.map((m) => textOf(m.content)).join('\n')).toContain(messageText(pinned.parts))
+  })
+
   it('travels with an export and comes back pinned on import', async () => {
     fake.reset()
     const { app, id } = chat()
@@ -83,5 +104,7 @@ describe('pinned messages', () => {
     if (!imported.ok) throw new Error(imported.error.message)
     const copy = app.services.chat.messages((imported.data as { id: string }).id)
     expect(copy.map((m) => m.pinnedAt !== undefined)).toEqual([true, false])
+    const listed = await app.router.call('chat.pins', { sessionId: (imported.data as { id: string }).id })
+    expect(listed).toMatchObject({ ok: true, data: { messages: [{ id: copy[0]!.id }] } })
   })
 })

@@ -3,16 +3,18 @@ import { pinRefusal } from '../../../shared/domain/pins'
 import { AppError } from '../../../shared/app-error'
 import { findMessage } from '../../db/repositories/messages/messages-repo'
 import { isOnPath, versionInfo } from '../../db/repositories/messages/message-versions-repo'
-import { setPinned } from '../../db/repositories/messages/pins-repo'
+import { listPins, setPinned } from '../../db/repositories/messages/pins-repo'
 import { noteWrite } from '../../db/repositories/write-generation'
 import { pinsReport } from '../conversation/pin-share'
 import type { UsageService } from '../conversation/usage-service'
 import type { ServiceDeps } from '../service-deps'
+import type { SessionsService } from '../sessions/sessions-service'
 import type { SettingsService } from '../settings/settings-service'
 
 export interface PinServiceDeps extends ServiceDeps {
   usage: UsageService
   settings: SettingsService
+  sessions: SessionsService
 }
 
 /** A refused pin rolls its write back; this carries the sentence out of the transaction. */
@@ -35,6 +37,11 @@ export function createPinService(deps: PinServiceDeps) {
   }
 
   return {
+    list(sessionId: string): { messages: ChatMessage[] } {
+      deps.sessions.get(sessionId) // a chat that is gone is `not_found`
+      return { messages: listPins(db, sessionId) }
+    },
+
     pin(sessionId: string, messageId: string, pinned: boolean): { message: ChatMessage } {
       const found = findMessage(db, messageId)
       const message = found?.sessionId === sessionId && isOnPath(db, messageId) ? found : undefined

@@ -8,6 +8,7 @@ import { formatFull } from '../../lib/relative-time'
 import { useCompressionStore, type RunningCompression } from '../../stores/compression-store'
 import { AttachmentManifest, ManifestBadge } from '../../components/attachment-manifest'
 import { regenerateNow, summaryRegionId } from './compression-toasts'
+import { PinnedList } from './pinned-list'
 import { strategyLabel, summarizerLabel } from './labels'
 import './summary-panel.css'
 
@@ -66,6 +67,7 @@ export function SummaryPanel({ sessionId }: { sessionId: string }) {
           <div className="summary-scroll" role="group" aria-label="Summary details" tabIndex={0}>
             <SummaryDetails snapshot={active} />
             <AttachmentManifest sessionId={sessionId} />
+            <PinnedList sessionId={sessionId} />
           </div>
           <SummaryActions sessionId={sessionId} disabled={!!running} />
         </div>

@@ -338,7 +338,7 @@ function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing:
       data-in-context={message.inContext ? undefined : 'false'}
       data-flash={flashing || undefined}
       tabIndex={-1}
-      aria-label={`${ROLE_LABEL[message.role] ?? message.role}, message ${message.seq}${message.inContext ? '' : ', not in active context'}`}
+      aria-label={`${ROLE_LABEL[message.role] ?? message.role}, message ${message.seq}${message.pinnedAt !== undefined ? ', pinned' : message.inContext ? '' : ', not in active context'}`}
     >
       <header className="history-item-head">
         <span className="history-role">{ROLE_LABEL[message.role] ?? message.role}</span>

@@ -58,7 +58,8 @@ export const MessageItem = memo(function MessageItem({
         className="message"
         data-role={message.role}
         data-status={message.status}
-        data-in-context={inContext ? undefined : 'false'}
+        // A pinned message is sent word for word even once summarized: it does not step back.
+        data-in-context={inContext || message.pinnedAt !== undefined ? undefined : 'false'}
         data-pinned={message.pinnedAt !== undefined || undefined}
         aria-busy={streaming || undefined}
       >
