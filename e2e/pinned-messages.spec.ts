@@ -86,4 +86,13 @@ test('a pinned message is in every request of a long chat, past several summarie
   }).toPass({ timeout: 15_000 })
   await expect(all.getByRole('article', { name: /message 1, pinned/ }).getByText('Pinned')).toBeVisible()
   await snapBoth(page, 'pinned-full-history')
+  await page.keyboard.press('Escape')
+
+  // The limit sits with the other thresholds in Settings.
+  await page.getByRole('button', { name: 'Settings', exact: true }).focus()
+  await page.keyboard.press('Enter')
+  const limit = page.getByRole('spinbutton', { name: /Pinned messages at most/ })
+  await expect(limit).toHaveValue('25')
+  await limit.scrollIntoViewIfNeeded()
+  await snapBoth(page, 'pinned-settings')
 })
