@@ -90,6 +90,29 @@ describe('pinned messages', () => {
     expect(sent.map((m) => textOf(m.content)).join('\n')).toContain(messageText(pinned.parts))
   })
 
+  it('with auto-compression off, a pinned message among the oldest that no longer fit is still sent', async () => {
+    fake.reset()
+    const { app, id } = chat()
+    app.services.sessions.update(id, { autoCompress: false })
+    const pinnedText = 'Pinned fact: the staging database is called tern-7.'
+    app.services.chat.send(id, pinnedText)
+    await app.services.chat.idle()
+    app.services.pins.pin(id, app.services.chat.messages(id)[0]!.id, true)
+    for (let i = 0; i < 12; i++) {
+      app.services.chat.send(id, words(220, i))
+      await app.services.chat.idle()
+    }
+    const reply = app.services.chat.messages(id).at(-1)!
+    expect(reply.sentWithoutMessages).toBeGreaterThan(0)
+    const sent = (fake.requests.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages
+    const block = sent.find((m) => m.role === 'system' && textOf(m.content).includes(pinnedText))
+    expect(block, 'the pinned message went in the pinned block').toBeDefined()
+    // Its reply was left out with the oldest; the pin is not counted among them.
+    const unsummarized = app.services.chat.messages(id).length - 1
+    const inPlace = sent.filter((m) => m.role !== 'system').length
+    expect(reply.sentWithoutMessages).toBe(unsummarized - inPlace - 1)
+  })
+
   it('travels with an export and comes back pinned on import', async () => {
     fake.reset()
     const { app, id } = chat()

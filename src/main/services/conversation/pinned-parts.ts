@@ -1,7 +1,8 @@
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Db } from '../../db/client'
 import { listPins } from '../../db/repositories/messages/pins-repo'
-import { pinnedBlockText } from '../../engine/pinned'
+import { pinnedBlockText, type PinnedText } from '../../engine/pinned'
+import type { EngineMessage } from '../../engine/types'
 import type { ModelSpec } from '../../models/catalog'
 import { plainText } from '../../tokens/render'
 import { countMessage } from '../../tokens/message-tokens'
@@ -14,12 +15,14 @@ import { countTextFor, fitsCounter } from './head-counter'
 export interface PinnedParts {
   /** Pinned messages on the path before `beforeSeq`, oldest first. */
   messages: ChatMessage[]
+  /** The pins the summary covers, as the block quotes them. */
+  blockPins: PinnedText[]
   /** The block of the pins the summary covers ('' when none). */
   text: string
   /** Counted tokens of that block, system framing included. */
   blockTokens: number
-  /** Pins after the cutoff (sent in place) with their counted tokens, as the history counts them. */
-  inHistory: Array<{ id: string; tokens: number }>
+  /** Pins after the cutoff (sent in place), counted as the history counts them. */
+  inHistory: EngineMessage[]
   /** Counted tokens of every pin as if all sat in the block: what the share limit compares. */
   allTokens(): number
   /** Counted tokens of the block once a summary covers everything up to `cutoffSeq`. */
@@ -42,8 +45,8 @@ function countBlock(spec: ModelSpec, text: string): number {
   return tokens
 }
 
-const blockOf = (pins: readonly ChatMessage[]) =>
-  pinnedBlockText(pins.map((m) => ({ role: m.role, text: plainText(m) })))
+const quoted = (pins: readonly ChatMessage[]): PinnedText[] => pins.map((m) => ({ role: m.role, text: plainText(m) }))
+const blockOf = (pins: readonly ChatMessage[]) => pinnedBlockText(quoted(pins))
 
 export function readPinned(
   db: Db,
@@ -54,15 +57,21 @@ export function readPinned(
 ): PinnedParts {
   const messages = listPins(db, sessionId).filter((m) => m.seq < beforeSeq)
   const covered = messages.filter((m) => m.seq <= afterSeq)
-  const text = blockOf(covered)
+  const blockPins = quoted(covered)
+  const text = pinnedBlockText(blockPins)
   return {
     messages,
+    blockPins,
     text,
     blockTokens: countBlock(spec, text),
     inHistory: messages
       .filter((m) => m.seq > afterSeq)
       .map((m) => ({
         id: m.id,
+        seq: m.seq,
+        role: m.role,
+        text: plainText(m),
+        createdAt: m.createdAt,
         tokens: m.tokenCount !== null && fitsCounter(m.tokenCounter, spec) ? m.tokenCount : countMessage(m, spec).tokens
       })),
     allTokens: () => countBlock(spec, blockOf(messages)),

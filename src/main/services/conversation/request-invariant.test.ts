@@ -4,6 +4,7 @@ import type { FakeProvider } from '../../../../e2e/fake-provider'
 import { textOf } from '../../../../e2e/fake-provider/reply'
 import { messageText, type ChatMessage } from '../../../shared/domain/chat-message'
 import type { App } from '../../app'
+import { PINNED_PREFIX } from '../../engine/pinned'
 import { summarySettled } from '../chat/summary-settled'
 import { useFakeProvider, useTestApps } from '../../../../test/support/test-apps'
 
@@ -95,7 +96,11 @@ function checkRequest(app: App, sessionId: string, auto: boolean) {
     sessionId,
     messages.filter((m) => m.role === 'system').map((m) => textOf(m.content))
   )
-  const expected = path.filter((m) => m.seq > cutoff && m.seq < reply.seq)
+  // Pinned messages among the oldest that did not fit went in the pinned block, word for word.
+  const block = messages.map((m) => textOf(m.content)).find((t) => t.startsWith(PINNED_PREFIX)) ?? ''
+  const inBlock = (m: ChatMessage) =>
+    m.pinnedAt !== undefined && block.includes(`--- ${m.role} ---\n${messageText(m.parts)}`)
+  const expected = path.filter((m) => m.seq > cutoff && m.seq < reply.seq && !inBlock(m))
   const leftOut = reply.sentWithoutMessages ?? 0
   if (auto) expect(leftOut, 'nothing is left out while auto-compression is on').toBe(0)
   expect(sent.length, 'every unsummarized message is sent').toBe(expected.length - leftOut)
@@ -111,8 +116,8 @@ function checkRequest(app: App, sessionId: string, auto: boolean) {
 
 /**
  * Every pinned message of the path is in the request word for word (in the pinned block after the
- * summary, or in place), whatever was summarized. Only a request that could not fit at all may cut
- * it (with the marker), and with auto-compression off one left out as the oldest history.
+ * summary, or in place), whatever was summarized or left out. Only a request that could not fit at
+ * all may cut it (with the marker).
  */
 function checkPins(app: App, sessionId: string) {
   const path = app.services.chat.messages(sessionId)
@@ -120,7 +125,7 @@ function checkPins(app: App, sessionId: string) {
   const messages = (fake.requests.at(-1)!.body as { messages: Array<{ content: unknown }> }).messages ?? []
   const carried = messages.map((m) => textOf(m.content)).join('\n')
   for (const m of path) {
-    if (m.pinnedAt === undefined || m.seq >= reply.seq || reply.sentWithoutMessages) continue
+    if (m.pinnedAt === undefined || m.seq >= reply.seq) continue
     const text = messageText(m.parts)
     if (!carried.includes(text)) expect(carried, `pinned message ${m.seq} is sent verbatim`).toMatch(CUT_MARKER)
   }
