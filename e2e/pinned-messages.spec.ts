@@ -56,6 +56,7 @@ test('a pinned message is in every request of a long chat, past several summarie
   const meter = page.getByRole('meter', { name: 'Context usage' })
   await meter.hover()
   await expect(page.getByRole('tooltip')).toContainText('Pinned (1 message)')
+  await snapBoth(page, 'pinned-meter')
   await meter.click()
   const inspector = page.getByRole('dialog')
   await expect(inspector).toContainText('Pinned (1 message)')

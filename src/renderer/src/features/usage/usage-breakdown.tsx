@@ -49,6 +49,12 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
             value={breakdown.summary}
           />
         )}
+        {breakdown.pinned !== undefined && (
+          <Row
+            label={`Pinned (${usage.pins?.count ?? 0} ${usage.pins?.count === 1 ? 'message' : 'messages'})`}
+            value={breakdown.pinned}
+          />
+        )}
         {(breakdown.recalled > 0 || usage.summarizedMessages > 0) && (
           <Row
             label={`Recalled from history (${usage.recalledIds.length} ${usage.recalledIds.length === 1 ? 'message' : 'messages'})`}
@@ -59,12 +65,6 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
           label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`}
           value={breakdown.history}
         />
-        {breakdown.pinned !== undefined && (
-          <Row
-            label={`Pinned (${usage.pins?.count ?? 0} ${usage.pins?.count === 1 ? 'message' : 'messages'})`}
-            value={breakdown.pinned}
-          />
-        )}
         {!!breakdown.attachments && <Row label="Attachments" value={breakdown.attachments} />}
         <Row label="Draft" value={breakdown.draft} />
         <Row label="Request framing" value={breakdown.overhead} />
