@@ -34,7 +34,8 @@ export function PinButton({ message }: { message: ChatMessage }) {
       type="button"
       className="icon-button icon-button-small message-action"
       aria-label={label}
-      aria-pressed={pinned}
+      // The label says the state ("Unpin message"): aria-pressed as well would say it twice.
+      data-pinned={pinned || undefined}
       title={label}
       onClick={toggle}
     >
