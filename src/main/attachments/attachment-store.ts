@@ -2,7 +2,7 @@ import { webcrypto } from 'node:crypto'
 import { writeFile as writeFileAsync } from 'node:fs/promises'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { and, asc, eq, gt, inArray, isNull, lte, lt, notExists, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm'
 import { AppError } from '../../shared/app-error'
 import {
   attachmentKind,
@@ -186,27 +186,16 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
      * Driven by the reference table, so a long chat's text is never read for it.
      */
     attachedMessages(sessionId: string, range: { after?: number; upTo?: number }) {
-      const rows = db
-        .selectDistinct({
-          id: chatMessages.id,
-          seq: chatMessages.seq,
-          role: chatMessages.role,
-          createdAt: chatMessages.createdAt,
-          parts: chatMessages.parts
-        })
-        .from(messageAttachments)
-        .innerJoin(chatMessages, eq(chatMessages.id, messageAttachments.messageId))
-        .where(
-          and(
-            eq(chatMessages.sessionId, sessionId),
-            isNull(chatMessages.hiddenIn),
-            range.upTo !== undefined ? lte(chatMessages.seq, range.upTo) : undefined,
-            range.after !== undefined ? gt(chatMessages.seq, range.after) : undefined
-          )
-        )
-        .orderBy(asc(chatMessages.seq))
-        .all()
-      return rows as { id: string; seq: number; role: string; createdAt: number; parts: MessagePart[] }[]
+      // Driven from the attachment rows (CROSS JOIN fixes the order): the planner otherwise walks
+      // every message of the chat to probe for attachments, 100 ms at 100,000 messages for none.
+      const rows = db.all<{ id: string; seq: number; role: string; createdAt: number; parts: string }>(sql`
+        SELECT DISTINCT m.id AS id, m.seq AS seq, m.role AS role, m.created_at AS createdAt, m.parts AS parts
+          FROM ${messageAttachments} a CROSS JOIN ${chatMessages} m ON m.id = a.message_id
+         WHERE m.session_id = ${sessionId} AND m.hidden_in IS NULL
+           ${range.upTo !== undefined ? sql`AND m.seq <= ${range.upTo}` : sql``}
+           ${range.after !== undefined ? sql`AND m.seq > ${range.after}` : sql``}
+         ORDER BY m.seq`)
+      return rows.map((r) => ({ ...r, parts: JSON.parse(r.parts) as MessagePart[] }))
     },
 
     /** The files of a chat's summarized messages (seq ≤ cutoff): the manifest. */
