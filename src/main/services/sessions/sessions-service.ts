@@ -205,7 +205,7 @@ export function createSessionsService(
             filename: exportFileName(session.title, 'json'),
             mimeType: 'application/json',
             // Every version, the ones set aside included: an import brings back ‹ 1/2 › as it was.
-            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files), null, 2)}\n`
+            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files, session.projectId ? findProject(db, session.projectId)?.name : undefined), null, 2)}\n`
           }
     },
 
