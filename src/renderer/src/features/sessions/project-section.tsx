@@ -74,8 +74,22 @@ function ProjectSection({ project, chats }: { project: Project; chats: SessionSu
           <span className="project-name">{project.name}</span>
           <span className="project-count">{chats.length}</span>
           {project.recallAcrossChats && (
-            <span className="project-recall" title="Recall reaches across this project's chats">
-              Recall across chats
+            <span className="project-recall" title="Shared recall: Recall reaches across this project’s chats">
+              <svg
+                width="12"
+                height="12"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2.4"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+                aria-hidden="true"
+                focusable="false"
+              >
+                <path d="M4 8h15l-4-4M20 16H5l4 4" />
+              </svg>
+              <span className="sr-only">Shared recall</span>
             </span>
           )}
         </button>
