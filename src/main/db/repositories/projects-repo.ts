@@ -1,8 +1,10 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { Project } from '../../../shared/domain/project'
 import type { Db } from '../client'
 import { chatMessages, projects, sessions, type ProjectRow } from '../schema'
 import { FTS_FIRST, type RecallRow } from './history-repo'
+import { sessionSummaries } from './sessions-repo'
+import type { SessionSummary } from '../../../shared/domain/session'
 
 const toProject = (row: ProjectRow): Project => ({ ...row })
 
@@ -54,6 +56,20 @@ export function deleteProject(db: Db, id: string): string[] | undefined {
       .map((r) => r.id)
     return tx.delete(projects).where(eq(projects.id, id)).run().changes > 0 ? chats : undefined
   })
+}
+
+/** A project's chats as the sidebar lists them, most recently active first (at most `limit`). */
+export function projectChats(db: Db, projectId: string, limit: number): SessionSummary[] {
+  const ids = db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.archived, false)))
+    .orderBy(desc(sessions.updatedAt), desc(sessions.id))
+    .limit(limit)
+    .all()
+    .map((r) => r.id)
+  const byId = sessionSummaries(db, ids)
+  return ids.flatMap((id) => byId.get(id) ?? [])
 }
 
 /** The other chats of a project, with the titles their recalled passages are labelled with. */

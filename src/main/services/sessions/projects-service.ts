@@ -1,10 +1,13 @@
 import type { Project } from '../../../shared/domain/project'
+import type { SessionSummary } from '../../../shared/domain/session'
+import { PROJECT_CHATS_MAX } from '../../../shared/contract/projects'
 import {
   deleteProject,
   findProject,
   findProjectByName,
   insertProject,
   listProjects,
+  projectChats,
   updateProject
 } from '../../db/repositories/projects-repo'
 import { notFound } from '../../../shared/app-error'
@@ -22,6 +25,12 @@ export function createProjectsService({ db, clock, ids, emit }: ServiceDeps) {
 
   return {
     list: (): Project[] => listProjects(db),
+
+    /** The project's chats for its sidebar section, whatever page of the chat list they are on. */
+    chats(id: string): SessionSummary[] {
+      if (!findProject(db, id)) throw notFound('The project')
+      return projectChats(db, id, PROJECT_CHATS_MAX)
+    },
 
     get(id: string): Project {
       const project = findProject(db, id)

@@ -1,9 +1,13 @@
 import { create } from 'zustand'
 import type { Project } from '../../../shared/domain/project'
+import type { SessionSummary } from '../../../shared/domain/session'
 import { api } from '../api/client'
 import { useSessionsStore } from './sessions-store'
 
 const COLLAPSED_KEY = 'distill.collapsedProjects'
+/** Several chat changes often arrive together (a message, then its title): the sections reload once. */
+const RELOAD_MS = 50
+let reloadTimer: ReturnType<typeof setTimeout> | undefined
 
 function readCollapsed(): Record<string, true> {
   try {
@@ -16,11 +20,16 @@ function readCollapsed(): Record<string, true> {
 interface ProjectsState {
   /** Every project, by name. */
   projects: Project[]
+  /** Each project's chats, most recently active first (read per project: the chat list is paged). */
+  chats: Record<string, SessionSummary[]>
   /** Sections the user folded (remembered on this device). */
   collapsed: Record<string, true>
   /** The chat whose "Move to project" dialog is open. */
   movingChat: string | null
   load(): Promise<void>
+  loadChats(id: string): Promise<void>
+  /** A chat was created, changed, moved or deleted: the open sections read their chats again. */
+  sessionsChanged(): void
   create(name: string): Promise<Project>
   rename(id: string, name: string): Promise<Project>
   setRecallAcrossChats(id: string, on: boolean): Promise<Project>
@@ -38,11 +47,26 @@ export const useProjectsStore = create<ProjectsState>()((set, get) => {
     }))
   return {
     projects: [],
+    chats: {},
     collapsed: readCollapsed(),
     movingChat: null,
 
     async load() {
       set({ projects: await api.request('projects.list', {}) })
+    },
+    async loadChats(id) {
+      const chats = await api.request('projects.chats', { id })
+      set((s) => ({ chats: { ...s.chats, [id]: chats } }))
+    },
+    sessionsChanged() {
+      clearTimeout(reloadTimer)
+      reloadTimer = setTimeout(() => {
+        for (const p of get().projects)
+          if (!get().collapsed[p.id])
+            void get()
+              .loadChats(p.id)
+              .catch(() => undefined)
+      }, RELOAD_MS)
     },
     async create(name) {
       const project = await api.request('projects.create', { name })

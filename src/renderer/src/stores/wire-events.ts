@@ -49,6 +49,7 @@ export function wireEvents(notices: Notices): () => void {
   const offs = [
     api.on('sessions.changed', ({ sessionId, reason }) => {
       useSessionsStore.getState().changed(sessionId, reason)
+      useProjectsStore.getState().sessionsChanged()
       if (reason === 'deleted') {
         useChatStore.getState().forget(sessionId)
         useUsageStore.getState().forget(sessionId)

@@ -4,7 +4,6 @@ import type { SessionSummary } from '../../../../shared/domain/session'
 import { PlusIcon } from '../../components/icons'
 import { useChatStore } from '../../stores/chat/chat-store'
 import { useProjectsStore } from '../../stores/projects-store'
-import { useSessionsStore } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
 import { ProjectMenu } from './project-menu'
 import { ProjectNameDialog } from './project-name-dialog'
@@ -19,7 +18,6 @@ export function unfiledChats(sessions: SessionSummary[], searching: boolean): Se
 /** The project sections above the unfiled chats, and New project. Hidden while searching. */
 export function ProjectSections() {
   const projects = useProjectsStore((s) => s.projects)
-  const sessions = useSessionsStore((s) => s.sessions)
   const [naming, setNaming] = useState(false)
 
   useEffect(() => {
@@ -41,7 +39,7 @@ export function ProjectSections() {
         </button>
       </div>
       {projects.map((project) => (
-        <ProjectSection key={project.id} project={project} chats={sessions.filter((s) => s.projectId === project.id)} />
+        <ProjectSection key={project.id} project={project} />
       ))}
       {projects.length > 0 && <div className="project-sections-unfiled">Other chats</div>}
       <ProjectNameDialog
@@ -55,8 +53,20 @@ export function ProjectSections() {
   )
 }
 
-function ProjectSection({ project, chats }: { project: Project; chats: SessionSummary[] }) {
+const NO_CHATS: SessionSummary[] = []
+
+function ProjectSection({ project }: { project: Project }) {
   const collapsed = useProjectsStore((s) => Boolean(s.collapsed[project.id]))
+  const chats = useProjectsStore((s) => s.chats[project.id] ?? NO_CHATS)
+
+  // Read when the section opens; kept current by sessions.changed afterwards.
+  useEffect(() => {
+    if (!collapsed)
+      void useProjectsStore
+        .getState()
+        .loadChats(project.id)
+        .catch(() => undefined)
+  }, [collapsed, project.id])
   const selectedId = useUiStore((s) => s.selectedSessionId)
   const listId = useId()
 
