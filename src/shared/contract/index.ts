@@ -6,6 +6,7 @@ import { historyRoutes } from './history'
 import { uiEvents } from './ui'
 import { chatEvents, chatRoutes } from './chat'
 import { providerRoutes } from './providers'
+import { projectEvents, projectRoutes } from './projects'
 import { sessionEvents, sessionRoutes } from './sessions'
 import { settingsEvents, settingsRoutes } from './settings'
 import { usageEvents, usageRoutes } from './usage'
@@ -13,6 +14,7 @@ import { usageEvents, usageRoutes } from './usage'
 export * from './define'
 export type { AppInfo } from './app'
 export type { ContextUsage } from './usage'
+export type { CrossChatPassage } from './projects'
 export type { CompressionPreview, CompressionReport } from './compression'
 export type { HistoryHit } from './history'
 export type { UiCommand } from './ui'
@@ -28,7 +30,8 @@ export const routes = {
   ...usageRoutes,
   ...compressionRoutes,
   ...historyRoutes,
-  ...attachmentRoutes
+  ...attachmentRoutes,
+  ...projectRoutes
 }
 
 /** Every event the main process pushes to the renderer. */
@@ -38,7 +41,8 @@ export const events = {
   ...settingsEvents,
   ...usageEvents,
   ...compressionEvents,
-  ...uiEvents
+  ...uiEvents,
+  ...projectEvents
 }
 
 export type Routes = typeof routes

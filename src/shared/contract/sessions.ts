@@ -60,6 +60,10 @@ export const sessionRoutes = {
         strategy: strategySchema.nullable().optional(),
         autoCompress: z.boolean().nullable().optional(),
         recall: z.boolean().nullable().optional(),
+        /** Moves the chat into a project (null: out of any). */
+        projectId: z.string().min(1).nullable().optional(),
+        /** Recall from the project's other chats for this chat alone; null = as the project says. */
+        recallAcrossChats: z.boolean().nullable().optional(),
         contextWindow: z
           .number()
           .int()

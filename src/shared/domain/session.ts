@@ -30,7 +30,11 @@ export const sessionSchema = z.object({
   thresholdPercent: z.number().int().nullable(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
-  archived: z.boolean()
+  archived: z.boolean(),
+  /** The project the chat belongs to (null: none). */
+  projectId: z.string().nullable(),
+  /** Recall from the other chats of its project; null = as the project says. */
+  recallAcrossChats: z.boolean().nullable()
 })
 export type Session = z.infer<typeof sessionSchema>
 

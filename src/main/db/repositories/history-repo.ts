@@ -27,7 +27,7 @@ export function ftsQuery(input: string, { prefix = true } = {}): string | undefi
  * reordering it). Driven from chat_messages instead, SQLite runs the whole MATCH (bm25 included) once
  * per message of the chat: recall in a 10-message chat took over 0.5 s next to a 100,000-message one.
  */
-const FTS_FIRST = sql.raw('messages_fts CROSS JOIN chat_messages m ON m.rid = messages_fts.rowid')
+export const FTS_FIRST = sql.raw('messages_fts CROSS JOIN chat_messages m ON m.rid = messages_fts.rowid')
 
 /**
  * A MATCH expression for an FTS5 query over one chat's messages. The index's `chat` column holds

@@ -20,7 +20,9 @@ export function toSession(row: SessionRow): Session {
     thresholdPercent: row.thresholdPercent ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    archived: row.archived
+    archived: row.archived,
+    projectId: row.projectId ?? null,
+    recallAcrossChats: row.recallAcrossChats ?? null
   }
 }
 

@@ -46,6 +46,8 @@ export function createUsageService(
     readOnly?: boolean
     /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
     recall?: (conv: Conversation) => RecallPlan
+    /** The passages of other chats a plan holds, and those left out, for the inspector. */
+    crossChat?: (sessionId: string, plan: RecallPlan) => ContextUsage['crossChat']
     /** The chat's next summary when it is being written ahead (compression service). */
     preparedSummary?: (sessionId: string) => ContextUsage['preparedSummary'] | undefined
     /** The user is typing in a chat (the meter asked with a draft): a summary may be prepared now. */
@@ -226,6 +228,7 @@ export function createUsageService(
         attachments: files
       },
       recalledIds: recalled?.messageIds ?? [],
+      ...(recalled && deps.crossChat ? { crossChat: deps.crossChat(sessionId, recalled) } : {}),
       messages: c.historyCount,
       summarizedMessages: c.summary?.content.messagesIncluded ?? 0,
       exact: c.exact,

@@ -14,6 +14,7 @@ import { listMessages } from '../../db/repositories/messages/messages-repo'
 import { listAllVersions } from '../../db/repositories/messages/message-versions-repo'
 import { ftsQuery, searchChats } from '../../db/repositories/history-repo'
 import { listSnapshots } from '../../db/repositories/snapshots-repo'
+import { findProject } from '../../db/repositories/projects-repo'
 import { discardUnreferencedFiles, findImport, type ImportRecord } from '../../db/repositories/imports-repo'
 import { sqliteClient } from '../../db/repositories/sqlite-client'
 import type { Db } from '../../db/client'
@@ -47,6 +48,8 @@ export interface SessionUpdate {
   strategy?: Strategy | null
   autoCompress?: boolean | null
   recall?: boolean | null
+  projectId?: string | null
+  recallAcrossChats?: boolean | null
   contextWindow?: number | null
   maxOutput?: number | null
   thresholdPercent?: number | null
@@ -172,6 +175,7 @@ export function createSessionsService(
       if (window !== null && reserve !== null && reserve > window / 2) {
         throw new AppError('invalid_input', 'The reply can reserve at most half of the context window.')
       }
+      if (change.projectId && !findProject(db, change.projectId)) throw notFound('The project')
       const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
       // Not activity: the chat keeps its place in the list.
       const session = Object.keys(defined).length ? updateSession(db, id, defined) : findSession(db, id)
@@ -201,7 +205,7 @@ export function createSessionsService(
             filename: exportFileName(session.title, 'json'),
             mimeType: 'application/json',
             // Every version, the ones set aside included: an import brings back ‹ 1/2 › as it was.
-            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files), null, 2)}\n`
+            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files, session.projectId ? findProject(db, session.projectId)?.name : undefined), null, 2)}\n`
           }
     },
 

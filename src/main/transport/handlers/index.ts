@@ -6,6 +6,7 @@ import { answer, type Handlers } from '../router'
 import { importDistillChatText } from '../../services/sessions/import-distill-chat'
 import { countFirst } from '../../services/chat/count-first'
 import { summarySettled } from '../../services/chat/summary-settled'
+import { projectHandlers } from './project-handlers'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
@@ -73,7 +74,8 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'history.recalls': ({ sessionId }) => {
       sessions.get(sessionId)
       return { replies: recall.replies(sessionId) }
-    }
+    },
+    ...projectHandlers(services)
   }
 }
 

@@ -4,6 +4,7 @@ import type { CompressionReport } from '../../../shared/contract'
 import { useChatStore } from './chat/chat-store'
 import { useCompressionStore } from './compression-store'
 import { useHistoryStore } from './history-store'
+import { useProjectsStore } from './projects-store'
 import { useProvidersStore } from './providers-store'
 import { useSessionsStore } from './sessions-store'
 import { useSettingsStore } from './settings-store'
@@ -48,6 +49,7 @@ export function wireEvents(notices: Notices): () => void {
   const offs = [
     api.on('sessions.changed', ({ sessionId, reason }) => {
       useSessionsStore.getState().changed(sessionId, reason)
+      useProjectsStore.getState().sessionsChanged()
       if (reason === 'deleted') {
         useChatStore.getState().forget(sessionId)
         useUsageStore.getState().forget(sessionId)
@@ -58,6 +60,12 @@ export function wireEvents(notices: Notices): () => void {
         // The model or system prompt may have changed.
         refreshUsage(sessionId)
       }
+    }),
+    // A project's Recall across chats changes what its chats' next requests hold.
+    api.on('projects.changed', () => {
+      void useProjectsStore.getState().load()
+      const open = useUiStore.getState().selectedSessionId
+      if (open) refreshUsage(open)
     }),
     api.on('chat.message', ({ message }) => {
       useChatStore.getState().receive(message)

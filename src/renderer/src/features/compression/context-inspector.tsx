@@ -14,6 +14,7 @@ import { preparedNote } from '../usage/prepared-note'
 import { recountNote } from '../usage/recount-note'
 import { overBudgetNote } from '../usage/over-budget-note'
 import { barScale, contextParts, type ContextPart } from './context-parts'
+import { CrossChatRecallList } from './cross-chat-recall-list'
 import './recall.css'
 import './context-inspector.css'
 
@@ -181,6 +182,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
           </tr>
         </tbody>
       </table>
+      <CrossChatRecallList usage={usage} />
 
       <ul className="usage-notes inspector-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}

@@ -3,6 +3,7 @@ import { useChatStore } from '../../stores/chat/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
 import { SessionItem } from './session-item'
+import { ProjectSections, unfiledChats } from './project-section'
 
 export function SessionList() {
   const sessions = useSessionsStore((s) => s.sessions)
@@ -44,12 +45,13 @@ export function SessionList() {
   }
   return (
     <>
+      {!listedQuery && <ProjectSections />}
       <ul
         ref={listRef}
         className="session-list"
         aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}
       >
-        {sessions.map((session) => (
+        {unfiledChats(sessions, Boolean(listedQuery)).map((session) => (
           <SessionItem
             key={session.id}
             session={session}
