@@ -18,7 +18,7 @@ describe("a chat's totals from stored counts", () => {
   it('stay what a fresh read finds while a recount stores new counts between requests', () => {
     const app = openApp()
     const { db } = app.database
-    const spec = resolveModel('openai', 'gpt-4o')
+    const spec = resolveModel('openai', 'gpt-4o')!
     let n = 0
     fc.assert(
       fc.property(
