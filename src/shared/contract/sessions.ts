@@ -60,6 +60,7 @@ export const sessionRoutes = {
         strategy: strategySchema.nullable().optional(),
         autoCompress: z.boolean().nullable().optional(),
         recall: z.boolean().nullable().optional(),
+        reviewSummaries: z.boolean().nullable().optional(),
         contextWindow: z
           .number()
           .int()

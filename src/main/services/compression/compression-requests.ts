@@ -9,6 +9,7 @@ import type { ServiceDeps } from '../service-deps'
 import { tierSnapshotRows } from './tier-snapshots'
 import { planStrategyRun, type StrategyAsk } from './strategy-run'
 import { writeSummary } from './summaries/write-summary'
+import { summarizableText } from './summaries/user-notes'
 import type { RunRequest } from './compression-run'
 import type { SettingsService } from '../settings/settings-service'
 import type { Conversation } from '../conversation/conversation'
@@ -144,7 +145,10 @@ export function createRunRequests(deps: RunRequestDeps) {
       messages: run.covered.length,
       tokensBefore: run.content.contextTokensBefore,
       summarize: () => ({ text: summaryText, summarizer: 'extractive', fellBack: false, warnings: [] }),
-      content,
+      content: {
+        ...content,
+        ...(conv.summary?.content.userNotes ? { userNotes: conv.summary.content.userNotes } : {})
+      },
       warnings,
       cutoffId: run.covered.at(-1)!.id,
       coveredTokens: run.coveredTokens,
@@ -174,7 +178,8 @@ export function createRunRequests(deps: RunRequestDeps) {
           ...summaryDeps,
           conv,
           request: {
-            previousSummary: conv.summary?.content.summaryText,
+            // The user's notes are carried as they are (the commit adds them), not condensed.
+            previousSummary: conv.summary ? summarizableText(conv.summary.content) : undefined,
             messages: plan.toSummarize,
             targetTokens: plan.targetSummaryTokens,
             focus: options.focus,
@@ -197,7 +202,8 @@ export function createRunRequests(deps: RunRequestDeps) {
         baseSnapshotId: conv.summary?.id ?? null,
         focus: options.focus?.trim() || null,
         retentionTokens: plan.retentionTokens,
-        contextTokensBefore: tokensBefore
+        contextTokensBefore: tokensBefore,
+        ...(conv.summary?.content.userNotes ? { userNotes: conv.summary.content.userNotes } : {})
       },
       warnings: plan.warnings,
       cutoffId: last.id,
@@ -229,6 +235,8 @@ export function createRunRequests(deps: RunRequestDeps) {
       summaryTokenCount: _s,
       contextTokensAfter: _a,
       previousSnapshotId: _p,
+      userNotes: _notes,
+      editedByUser: _edited,
       ...kept
     } = active.content
     return {
@@ -241,7 +249,7 @@ export function createRunRequests(deps: RunRequestDeps) {
           ...summaryDeps,
           conv,
           request: {
-            previousSummary: base?.content.summaryText,
+            previousSummary: base ? summarizableText(base.content) : undefined,
             messages,
             targetTokens: Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens),
             focus: focus ?? active.content.focus ?? undefined,
@@ -255,7 +263,9 @@ export function createRunRequests(deps: RunRequestDeps) {
         ...kept,
         focus: focus?.trim() || active.content.focus,
         restoresSnapshotId: upgrade ? restoresSnapshotId(active.content) : active.id,
-        baseSnapshotId: base?.id ?? null
+        baseSnapshotId: base?.id ?? null,
+        // Its own edit is what a regenerate replaces; the notes it carried from its base stay.
+        ...(base?.content.userNotes ? { userNotes: base.content.userNotes } : {})
       },
       warnings: [],
       cutoffId: active.messageCutoffId!,

@@ -22,6 +22,9 @@ import { createRunRequests, type RunOptions, type RunRequestDeps } from './compr
 import type { Conversation } from '../conversation/conversation'
 import { withDraft } from '../conversation/draft-conversation'
 import { findMessage } from '../../db/repositories/messages/messages-repo'
+import { findDraft } from '../../db/repositories/summary-drafts-repo'
+import { createSummaryDrafts } from './summary-drafts'
+import { withUserNotes } from './summaries/user-notes'
 
 export type { RunOptions, RunResult }
 
@@ -47,13 +50,19 @@ export function createCompressionService(
   const runner = createCompressionRunner(deps)
   const { settingsFor, planFor, strategyRun, rollingRun, regenerateRun } = createRunRequests(deps)
   const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
+  const drafts = createSummaryDrafts({ db, clock, ids, emit, conversation: (id) => usage.conversation(id) })
+  /** Review before the swap: a summary waits as a draft until the user accepts it. */
+  const reviewing = (conv: Conversation) => settings.forChat(conv.session).reviewSummaries
   const background = createBackgroundSummaries({
-    run: (request) => runner.run(request),
+    // Reviewing, the model's summary for the quick one's span waits as a draft instead of replacing it.
+    run: (request) => runner.run(request, { draft: reviewing(request.conv) }),
     abort: (sessionId) => runner.cancel(sessionId),
     async build(sessionId, quick) {
       const conv = usage.conversation(sessionId)
       // Undone, replaced, or auto-compression turned off since: the model summary is not wanted.
       if (conv.summary?.id !== quick.id || !settings.forChat(conv.session).autoCompress) return undefined
+      // A draft the user has not decided on yet stays: it is not replaced behind their back.
+      if (reviewing(conv) && drafts.pending(sessionId)) return undefined
       return regenerateRun(conv, quick, undefined, true)
     },
     log,
@@ -75,6 +84,8 @@ export function createCompressionService(
       const s = settings.get()
       if (!settings.forChat(conv.session).autoCompress || !modelSummaries(conv) || runner.running(conv.session.id))
         return 0
+      // One draft at a time: the user decides on it before another is written.
+      if (reviewing(conv) && drafts.pending(conv.session.id)) return 0
       // A paid model writes ahead only for a chat in use: once its user starts the next message.
       if (
         trigger === 'reply' &&
@@ -85,6 +96,12 @@ export function createCompressionService(
       return s.prepareAtPercent
     },
     build: (conv) => rollingRun(conv, { type: 'auto', modelOnly: true }),
+    keep(sessionId, request, written) {
+      if (!reviewing(request.conv)) return false
+      runner.commitWritten(request, written, [...request.warnings, ...written.warnings], true)
+      emit('compression.changed', { sessionId })
+      return true
+    },
     changed: (sessionId) => emit('usage.changed', { sessionId }),
     retryDelaysMs: deps.preparedRetryMs
   })
@@ -104,7 +121,7 @@ export function createCompressionService(
         settings: settingsFor()
       })
       if (!due.compress) return
-      const ready = prepared.take(conv)
+      const ready = reviewing(conv) ? undefined : prepared.take(conv)
       try {
         if (ready) {
           background.cancel(sessionId)
@@ -147,7 +164,8 @@ export function createCompressionService(
       if (options.type === 'auto') return undefined
       throw nothingNew()
     }
-    return runner.run(request)
+    // The user pressed Summarize: reviewing, what it wrote waits as a draft (auto runs never wait).
+    return runner.run(request, { draft: options.type === 'manual' && reviewing(conv) })
   }
 
   return {
@@ -204,7 +222,8 @@ export function createCompressionService(
         // replaces it in the background (the rolling strategy; the others are offline already).
         const quick = (options.summarizer ?? 'llm') === 'llm' && modelSummaries(conv) && !options.waitForModel
         // A summary written ahead for this point goes in at once.
-        const ready = options.waitForModel ? undefined : prepared.take(conv)
+        // Reviewing, a prepared summary waits as a draft: the send takes the quick path instead.
+        const ready = options.waitForModel || reviewing(conv) ? undefined : prepared.take(conv)
         if (ready) {
           try {
             background.cancel(sessionId)
@@ -272,7 +291,7 @@ export function createCompressionService(
         kind: 'summary',
         content: {
           ...request.content,
-          summaryText: written.text,
+          summaryText: withUserNotes(written.text, request.content.userNotes),
           summarizer: written.summarizer,
           warnings: [...request.warnings, ...written.warnings],
           compressionTimestamp: new Date(clock.now()).toISOString(),
@@ -337,9 +356,43 @@ export function createCompressionService(
       return background.close()
     },
 
-    active(sessionId: string): { summary: Snapshot | null; running: boolean } {
-      return { summary: activeSummary(db, sessionId) ?? null, running: runner.running(sessionId) }
+    active(sessionId: string) {
+      return {
+        summary: activeSummary(db, sessionId) ?? null,
+        running: runner.running(sessionId),
+        draft: drafts.view(sessionId)
+      }
     },
+
+    editDraft: (sessionId: string, draftId: string, text: string) =>
+      lock.run(sessionId, async () => drafts.edit(sessionId, draftId, text)),
+
+    /** The draft becomes the active summary; what was being prepared or upgraded for the old one is dropped. */
+    acceptDraft: (sessionId: string, draftId: string, text?: string) =>
+      lock.run(sessionId, async () => {
+        background.cancel(sessionId)
+        prepared.discard(sessionId)
+        return drafts.accept(sessionId, draftId, text)
+      }),
+
+    discardDraft: (sessionId: string, draftId: string) =>
+      lock.run(sessionId, async () => drafts.discard(sessionId, draftId)),
+
+    /** Writes the draft again over its own span (same base, same messages), with an optional focus. */
+    regenerateDraft(sessionId: string, focus?: string): Promise<RunResult> {
+      return lock.run(sessionId, async () => {
+        const draft = findDraft(db, sessionId)
+        if (!draft) throw new AppError('nothing_to_do', 'There is no draft summary to regenerate.')
+        return runner.run(await regenerateRun(usage.conversation(sessionId), draft, focus), { draft: true })
+      })
+    },
+
+    editSummary: (sessionId: string, text: string) =>
+      lock.run(sessionId, async () => {
+        background.cancel(sessionId)
+        prepared.discard(sessionId)
+        return drafts.editActive(sessionId, text)
+      }),
 
     snapshots: (sessionId: string) => listSnapshots(db, sessionId),
 
