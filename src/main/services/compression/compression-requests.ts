@@ -216,15 +216,17 @@ export function createRunRequests(deps: RunRequestDeps) {
   /**
    * The active summary's range again: from the summary it was cascaded from, not the one it replaced.
    * `upgrade`: the model summary that replaces a quick one, as if the quick one had never been
-   * (Undo goes back to what was before it).
+   * (Undo goes back to what was before it). `from`: another base, summarized with the offline
+   * summarizer (an accepted draft that covers less than the active summary: the rest is folded in).
    */
   async function regenerateRun(
     conv: Conversation,
     active: Snapshot,
     focus?: string,
-    upgrade = false
+    upgrade = false,
+    from?: Snapshot
   ): Promise<RunRequest> {
-    const base = cascadeBase(db, active)
+    const base = from ?? cascadeBase(db, active)
     const messages = await usage.engineMessagesInPages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
     await conv.loadHistory()
     const {
@@ -255,7 +257,7 @@ export function createRunRequests(deps: RunRequestDeps) {
             focus: focus ?? active.content.focus ?? undefined,
             messagesIncluded: active.content.messagesIncluded
           },
-          ...(upgrade ? { summarizer: 'llm' as const } : {}),
+          ...(upgrade ? { summarizer: 'llm' as const } : from ? { summarizer: 'extractive' as const } : {}),
           onModelFailure: 'throw',
           signal
         }),

@@ -51,7 +51,11 @@ export function createCompressionService(
   const { settingsFor, planFor, strategyRun, rollingRun, regenerateRun } = createRunRequests(deps)
   const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
   const drafts = createSummaryDrafts({ db, clock, ids, emit, conversation: (id) => usage.conversation(id) })
-  /** Review before the swap: a summary waits as a draft until the user accepts it. */
+  /**
+   * Review before the swap: a summary waits as a draft until the user accepts it. A quick summary
+   * still goes in at the threshold, but says nothing of a model summary replacing it: that one
+   * waits as a draft too.
+   */
   const reviewing = (conv: Conversation) => settings.forChat(conv.session).reviewSummaries
   const background = createBackgroundSummaries({
     // Reviewing, the model's summary for the quick one's span waits as a draft instead of replacing it.
@@ -133,7 +137,7 @@ export function createCompressionService(
           type: 'auto',
           beforeSeq,
           summarizer: quick ? 'extractive' : undefined,
-          ...(quick ? { background: 'writing' as const } : {})
+          ...(quick && !reviewing(conv) ? { background: 'writing' as const } : {})
         })
         if (result && quick) background.schedule(sessionId, result.snapshot)
       } catch (err) {
@@ -247,7 +251,7 @@ export function createCompressionService(
             type: 'auto',
             beforeSeq,
             summarizer: quick ? 'extractive' : options.summarizer,
-            ...(quick ? { background: 'writing' as const } : {})
+            ...(quick && !reviewing(conv) ? { background: 'writing' as const } : {})
           })
           if (result && quick) background.schedule(sessionId, result.snapshot)
           return result
@@ -367,12 +371,22 @@ export function createCompressionService(
     editDraft: (sessionId: string, draftId: string, text: string) =>
       lock.run(sessionId, async () => drafts.edit(sessionId, draftId, text)),
 
-    /** The draft becomes the active summary; what was being prepared or upgraded for the old one is dropped. */
+    /**
+     * The draft becomes the active summary; what was being prepared or upgraded for the old one is
+     * dropped. A draft that covers less than the summary in use (quick summaries went in while it
+     * waited) is not a step back: it becomes the base of an offline cascade over the rest, which
+     * replaces the quick summary (Undo brings that back).
+     */
     acceptDraft: (sessionId: string, draftId: string, text?: string) =>
       lock.run(sessionId, async () => {
         background.cancel(sessionId)
         prepared.discard(sessionId)
-        return drafts.accept(sessionId, draftId, text)
+        const conv = usage.conversation(sessionId)
+        const draft = drafts.folded(sessionId, draftId, text)
+        if (!draft) return drafts.accept(sessionId, draftId, text)
+        const { snapshot } = await runner.run(await regenerateRun(conv, conv.summary!, undefined, false, draft))
+        drafts.settle(draft.id)
+        return { active: snapshot }
       }),
 
     discardDraft: (sessionId: string, draftId: string) =>

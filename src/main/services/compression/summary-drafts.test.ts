@@ -61,12 +61,22 @@ describe('summary drafts', () => {
     expect(state().draft?.snapshot.id).toBe(draft.snapshot.id)
     expect(summaryRequests()).toHaveLength(1)
 
-    // Edited and accepted: the user's text is the active summary, marked as theirs, and Undo-able.
-    const quickId = state().summary!.id
+    // Edited and accepted. The quick summary covers more than the draft now, so the draft is not a
+    // step back: it becomes the base of an offline cascade over the rest, carrying the user's text.
+    const quick = state().summary!
+    expect(state().draft!.newMessages).toBeLessThan(0)
     const { active } = await app.services.compression.acceptDraft(session.id, draft.snapshot.id, NOTE)
-    expect(active.content).toMatchObject({ summaryText: NOTE, userNotes: NOTE, editedByUser: true })
-    expect(active.content.restoresSnapshotId).toBe(quickId)
-    expect(state()).toMatchObject({ summary: { id: draft.snapshot.id }, draft: null })
+    expect(active.content).toMatchObject({
+      userNotes: NOTE,
+      baseSnapshotId: draft.snapshot.id,
+      restoresSnapshotId: quick.id,
+      messagesIncluded: quick.content.messagesIncluded
+    })
+    expect(active.content.summaryText).toContain(`${USER_NOTES_HEADING}\n\n${NOTE}`)
+    expect(active.cutoffSeq).toBe(quick.cutoffSeq)
+    expect(state()).toMatchObject({ summary: { id: active.id }, draft: null })
+    const edited = app.services.compression.snapshots(session.id).find((s) => s.id === draft.snapshot.id)!
+    expect(edited).toMatchObject({ status: 'superseded', content: { summaryText: NOTE, editedByUser: true } })
     await turn(app, session.id, 'And now?', 'Now this.')
     expect(firstMessage()).toContain('PELICAN-42')
 
@@ -108,6 +118,16 @@ describe('summary drafts', () => {
     expect(again.snapshot.content).toMatchObject({ focus: 'the numbers' })
     expect(await app.services.compression.discardDraft(session.id, again.snapshot.id)).toEqual({ discarded: true })
     expect(app.services.compression.active(session.id)).toMatchObject({ summary: null, draft: null })
+    // Accepted as it is: it takes the place of no summary, frees what it said, and Undo removes it.
+    const next = await app.services.compression.run(session.id, { summarizer: 'extractive' })
+    const frees = app.services.compression.active(session.id).draft!.freesTokens
+    const { active } = await app.services.compression.acceptDraft(session.id, next.snapshot.id)
+    expect(active).toMatchObject({ id: next.snapshot.id, status: 'active', content: { restoresSnapshotId: null } })
+    expect(app.services.usage.context(session.id).tokens).toBeLessThan(tokens)
+    // What the draft said it frees is what every compression records as its effect (the same `totalAfter`).
+    expect(frees).toBe(tokens - active.content.contextTokensAfter)
+    expect((await app.services.compression.undo(session.id)).active).toBeNull()
+    expect(app.services.usage.context(session.id).tokens).toBe(tokens)
   })
 
   it('marks an edited active summary as the user’s, undoes it, and carries it through export and import', async () => {

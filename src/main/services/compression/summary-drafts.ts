@@ -11,6 +11,10 @@ import {
 import { deleteDrafts, findDraft, updateDraft } from '../../db/repositories/summary-drafts-repo'
 import type { Conversation } from '../conversation/conversation'
 import type { ServiceDeps } from '../service-deps'
+import { withUserNotes } from './summaries/user-notes'
+
+/** The active summary covers more than the draft (quick summaries went in while it waited). */
+const folds = (conv: Conversation, draft: Snapshot) => !!conv.summary && conv.summary.cutoffSeq > draft.cutoffSeq
 
 const gone = () => new AppError('not_found', 'The draft summary is no longer there; a newer one may have replaced it.')
 
@@ -40,6 +44,11 @@ export function createSummaryDrafts(
    * trigger through `totalAfter`.
    */
   function after(conv: Conversation, draft: Snapshot): number {
+    if (folds(conv, draft)) {
+      // Folded into an offline summary the size of the one in use, plus the user's notes.
+      const notes = draft.content.userNotes ? conv.countText(withUserNotes('', draft.content.userNotes)) : 0
+      return conv.totalAfter(0, conv.summaryTokens + notes)
+    }
     const covered = draft.content.originalTokenCount - (conv.summary?.content.originalTokenCount ?? 0)
     return conv.totalAfter(covered, draft.tokenCount)
   }
@@ -140,6 +149,24 @@ export function createSummaryDrafts(
       })
       changed(sessionId, true)
       return { active: findSnapshot(db, id)! }
+    },
+
+    /**
+     * The draft (with the user's text saved first) when accepting it means folding the rest of the
+     * active summary's span into it; undefined when it simply takes the active summary's place.
+     */
+    folded(sessionId: string, draftId: string, text?: string): Snapshot | undefined {
+      const draft = draftOf(sessionId, draftId)
+      if (!folds(deps.conversation(sessionId), draft)) return undefined
+      if (text !== undefined && text !== draft.content.summaryText) edit(sessionId, draftId, text)
+      return draftOf(sessionId, draftId)
+    },
+
+    /** A folded draft is kept as the base of the summary made from it, no longer waiting. */
+    settle(draftId: string): void {
+      const draft = findSnapshot(db, draftId)
+      if (draft)
+        updateDraft(db, draftId, { content: draft.content, tokenCount: draft.tokenCount, status: 'superseded' })
     },
 
     /** Whether the chat has a draft waiting (then nothing new is prepared over it). */
