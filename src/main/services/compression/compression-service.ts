@@ -22,8 +22,8 @@ import { createRunRequests, type RunOptions, type RunRequestDeps } from './compr
 import type { Conversation } from '../conversation/conversation'
 import { withDraft } from '../conversation/draft-conversation'
 import { findMessage } from '../../db/repositories/messages/messages-repo'
-import { findDraft } from '../../db/repositories/summary-drafts-repo'
 import { createSummaryDrafts } from './summary-drafts'
+import { createDraftActions } from './draft-actions'
 import { withUserNotes } from './summaries/user-notes'
 
 export type { RunOptions, RunResult }
@@ -57,6 +57,18 @@ export function createCompressionService(
    * waits as a draft too.
    */
   const reviewing = (conv: Conversation) => settings.forChat(conv.session).reviewSummaries
+  const draftActions = createDraftActions({
+    db,
+    lock,
+    drafts,
+    conversation: (id) => usage.conversation(id),
+    run: (request, options) => runner.run(request, options),
+    regenerateRun,
+    stopPending(sessionId) {
+      background.cancel(sessionId)
+      prepared.discard(sessionId)
+    }
+  })
   const background = createBackgroundSummaries({
     // Reviewing, the model's summary for the quick one's span waits as a draft instead of replacing it.
     run: (request) => runner.run(request, { draft: reviewing(request.conv) }),
@@ -368,45 +380,7 @@ export function createCompressionService(
       }
     },
 
-    editDraft: (sessionId: string, draftId: string, text: string) =>
-      lock.run(sessionId, async () => drafts.edit(sessionId, draftId, text)),
-
-    /**
-     * The draft becomes the active summary; what was being prepared or upgraded for the old one is
-     * dropped. A draft that covers less than the summary in use (quick summaries went in while it
-     * waited) is not a step back: it becomes the base of an offline cascade over the rest, which
-     * replaces the quick summary (Undo brings that back).
-     */
-    acceptDraft: (sessionId: string, draftId: string, text?: string) =>
-      lock.run(sessionId, async () => {
-        background.cancel(sessionId)
-        prepared.discard(sessionId)
-        const conv = usage.conversation(sessionId)
-        const draft = drafts.folded(sessionId, draftId, text)
-        if (!draft) return drafts.accept(sessionId, draftId, text)
-        const { snapshot } = await runner.run(await regenerateRun(conv, conv.summary!, undefined, false, draft))
-        drafts.settle(draft.id)
-        return { active: snapshot }
-      }),
-
-    discardDraft: (sessionId: string, draftId: string) =>
-      lock.run(sessionId, async () => drafts.discard(sessionId, draftId)),
-
-    /** Writes the draft again over its own span (same base, same messages), with an optional focus. */
-    regenerateDraft(sessionId: string, focus?: string): Promise<RunResult> {
-      return lock.run(sessionId, async () => {
-        const draft = findDraft(db, sessionId)
-        if (!draft) throw new AppError('nothing_to_do', 'There is no draft summary to regenerate.')
-        return runner.run(await regenerateRun(usage.conversation(sessionId), draft, focus), { draft: true })
-      })
-    },
-
-    editSummary: (sessionId: string, text: string) =>
-      lock.run(sessionId, async () => {
-        background.cancel(sessionId)
-        prepared.discard(sessionId)
-        return drafts.editActive(sessionId, text)
-      }),
+    ...draftActions,
 
     snapshots: (sessionId: string) => listSnapshots(db, sessionId),
 

@@ -26,6 +26,18 @@ describe('summary drafts', () => {
     expect(check()).toBe(true)
   }
   const firstMessage = () => (lastChatRequest().body as { messages: Array<{ content: string }> }).messages[0]!.content
+  /** The loss invariant on the last request: every message after the cutoff of the summary it carried is sent. */
+  function nothingLeftOut(app: App, sessionId: string) {
+    const body = lastChatRequest().body as { messages: Array<{ role: string; content: string }> }
+    const carried = app.services.compression
+      .snapshots(sessionId)
+      .find(
+        (s) => s.kind === 'summary' && s.status !== 'draft' && body.messages[0]!.content.includes(s.content.summaryText)
+      )
+    const path = app.services.chat.messages(sessionId)
+    const expected = path.filter((m) => m.seq > (carried?.cutoffSeq ?? 0) && m.seq < path.at(-1)!.seq)
+    expect(body.messages.filter((m) => m.role !== 'system')).toHaveLength(expected.length)
+  }
   const applied = (app: App) =>
     app.services.compression
       .snapshots(app.services.sessions.list()[0]!.id)
@@ -79,6 +91,7 @@ describe('summary drafts', () => {
     expect(edited).toMatchObject({ status: 'superseded', content: { summaryText: NOTE, editedByUser: true } })
     await turn(app, session.id, 'And now?', 'Now this.')
     expect(firstMessage()).toContain('PELICAN-42')
+    nothingLeftOut(app, session.id)
 
     // Two more cascades (auto runs over the accepted summary): the user's text is carried as written.
     const before = applied(app).length
@@ -95,6 +108,7 @@ describe('summary drafts', () => {
     expect(state().summary!.content.editedByUser).toBeUndefined()
     expect(text.split(USER_NOTES_HEADING)).toHaveLength(2)
     expect(firstMessage()).toContain(NOTE)
+    nothingLeftOut(app, session.id)
     // Never handed to a summarizer to condense: no summary request quoted it.
     expect(summaryRequests().some((r) => JSON.stringify(r.body).includes('PELICAN-42'))).toBe(false)
   })
