@@ -53,6 +53,7 @@ test('a draft summary is reviewed, edited and accepted, and the user’s text ou
         (await rpc<{ reviewSummaries: boolean | null }>(page, 'sessions.get', { id: sessionId })).reviewSummaries
     )
     .toBe(true)
+  await snapBoth(page, 'review-chat-settings')
   await dialog.getByRole('button', { name: 'Done' }).click()
 
   fake.script(Array.from({ length: 3 }, () => ({ for: 'summary' as const, reply: MODEL_DRAFT })))
