@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { newChat, rpc, sendAndWait, snapBoth } from './support/conversation'
+import { expectAccessible, newChat, rpc, sendAndWait, snapBoth } from './support/conversation'
 import { expect, test } from './support/fixtures'
 
 const MODEL_DRAFT = [
@@ -72,12 +72,14 @@ test('a draft summary is reviewed, edited and accepted, and the user’s text ou
   ).toBeVisible()
   await expect(draft.getByText('planned the warehouse migration')).toBeVisible()
   await snapBoth(page, 'review-draft')
+  await expectAccessible(page)
 
   // Edited: the user's text replaces the model's, then accepted.
   await draft.getByRole('button', { name: 'Edit' }).click()
   const editor = draft.getByRole('textbox', { name: 'Draft summary text' })
   await editor.fill(NOTE)
   await snapBoth(page, 'review-draft-editing')
+  await expectAccessible(page)
   await draft.getByRole('button', { name: 'Save text' }).click()
   await expect(draft.getByText('Your text')).toBeVisible()
   await draft.getByRole('button', { name: 'Accept' }).click()
@@ -124,4 +126,25 @@ test('a draft summary is reviewed, edited and accepted, and the user’s text ou
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click()
   await expect(region.getByText('PELICAN-42', { exact: false }).first()).toBeVisible()
   await snapBoth(page, 'review-cascaded')
+})
+
+test('the global default is off, turned on in Settings, and a chat inherits it', async ({ page, distill }) => {
+  await page.goto(distill.url)
+  await page.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: 'Settings' }).click()
+  const toggle = page.getByRole('switch', { name: 'Ask me before a summary replaces messages' })
+  await expect(toggle).not.toBeChecked()
+  await toggle.check()
+  await toggle.scrollIntoViewIfNeeded()
+  await snapBoth(page, 'review-settings')
+  await page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('Settings saved')).toBeVisible()
+  expect((await rpc<{ reviewSummaries: boolean }>(page, 'settings.get', {})).reviewSummaries).toBe(true)
+
+  await page.reload()
+  await newChat(page)
+  await page.getByRole('button', { name: /^Chat settings/ }).click()
+  await expect(
+    page.getByRole('dialog', { name: 'Chat settings' }).getByLabel('Ask me before a summary replaces messages')
+  ).toHaveValue('inherit')
+  await expect(page.getByRole('option', { name: 'Inherit from Settings (on)' }).last()).toBeAttached()
 })
