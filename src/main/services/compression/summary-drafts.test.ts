@@ -144,6 +144,21 @@ describe('summary drafts', () => {
     expect(app.services.usage.context(session.id).tokens).toBe(tokens)
   })
 
+  it('refuses to accept a draft whose span was edited since, leaving it to regenerate or discard', async () => {
+    const { app, session } = openReviewing()
+    for (let i = 1; i <= 4; i++) await turn(app, session.id, question(i), LONG_REPLY(i))
+    const draft = (await app.services.compression.run(session.id, { summarizer: 'extractive' })).snapshot
+    const second = app.services.chat.messages(session.id).find((m) => m.role === 'user' && m.seq > 1)!
+    fake.script([{ reply: 'A new answer.' }])
+    app.services.chat.edit(session.id, second.id, 'Question 2, asked differently.')
+    await app.services.chat.idle()
+    await expect(app.services.compression.acceptDraft(session.id, draft.id)).rejects.toMatchObject({ code: 'conflict' })
+    expect(app.services.compression.active(session.id)).toMatchObject({
+      summary: null,
+      draft: { snapshot: { id: draft.id } }
+    })
+  })
+
   it('marks an edited active summary as the user’s, undoes it, and carries it through export and import', async () => {
     const { app, session } = open()
     for (let i = 1; i <= 4; i++) await turn(app, session.id, question(i), LONG_REPLY(i))

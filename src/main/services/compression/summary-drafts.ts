@@ -9,6 +9,7 @@ import {
   setSnapshotStatus
 } from '../../db/repositories/snapshots-repo'
 import { deleteDrafts, findDraft, updateDraft } from '../../db/repositories/summary-drafts-repo'
+import { isOnPath } from '../../db/repositories/messages/message-versions-repo'
 import type { Conversation } from '../conversation/conversation'
 import type { ServiceDeps } from '../service-deps'
 import { withUserNotes } from './summaries/user-notes'
@@ -59,6 +60,16 @@ export function createSummaryDrafts(
     return draft
   }
 
+  /** A message of its span edited since (a new version sets aside everything after it) leaves it describing another chat. */
+  function current(draft: Snapshot): Snapshot {
+    if (draft.messageCutoffId && !isOnPath(db, draft.messageCutoffId))
+      throw new AppError(
+        'conflict',
+        'The conversation changed inside the span of this draft summary. Regenerate it, or discard it.'
+      )
+    return draft
+  }
+
   function view(sessionId: string): SummaryDraft | null {
     const draft = findDraft(db, sessionId)
     if (!draft) return null
@@ -93,7 +104,7 @@ export function createSummaryDrafts(
      */
     accept(sessionId: string, draftId: string, text?: string): { active: Snapshot } {
       if (text !== undefined && text !== draftOf(sessionId, draftId).content.summaryText) edit(sessionId, draftId, text)
-      const draft = draftOf(sessionId, draftId)
+      const draft = current(draftOf(sessionId, draftId))
       const conv = deps.conversation(sessionId)
       db.transaction((tx) => {
         const current = activeSummary(tx, sessionId)
@@ -156,7 +167,7 @@ export function createSummaryDrafts(
      * active summary's span into it; undefined when it simply takes the active summary's place.
      */
     folded(sessionId: string, draftId: string, text?: string): Snapshot | undefined {
-      const draft = draftOf(sessionId, draftId)
+      const draft = current(draftOf(sessionId, draftId))
       if (!folds(deps.conversation(sessionId), draft)) return undefined
       if (text !== undefined && text !== draft.content.summaryText) edit(sessionId, draftId, text)
       return draftOf(sessionId, draftId)
