@@ -64,6 +64,7 @@ export const sessionRoutes = {
         projectId: z.string().min(1).nullable().optional(),
         /** Recall from the project's other chats for this chat alone; null = as the project says. */
         recallAcrossChats: z.boolean().nullable().optional(),
+        reviewSummaries: z.boolean().nullable().optional(),
         contextWindow: z
           .number()
           .int()

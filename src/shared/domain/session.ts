@@ -21,6 +21,8 @@ export const sessionSchema = z.object({
   autoCompress: z.boolean().nullable(),
   /** Recall of summarized originals; null = inherit the global setting */
   recall: z.boolean().nullable(),
+  /** Ask before a summary replaces messages; null (or absent) = inherit the global setting */
+  reviewSummaries: z.boolean().nullable().optional(),
   systemPrompt: z.string().nullable(),
   /** This chat's context window in tokens (e.g. a local server loaded with a smaller one); null = the model's. */
   contextWindow: z.number().int().nullable(),

@@ -14,6 +14,7 @@ export function toSession(row: SessionRow): Session {
     strategy: row.strategy,
     autoCompress: row.autoCompress,
     recall: row.recall ?? null,
+    reviewSummaries: row.reviewSummaries ?? null,
     systemPrompt: row.systemPrompt,
     contextWindow: row.contextWindow ?? null,
     maxOutput: row.maxOutput ?? null,

@@ -17,6 +17,8 @@ export const sessions = sqliteTable(
     autoCompress: integer('auto_compress', { mode: 'boolean' }),
     /** null = inherit the global setting */
     recall: integer('recall', { mode: 'boolean' }),
+    /** null = inherit the global setting */
+    reviewSummaries: integer('review_summaries', { mode: 'boolean' }),
     systemPrompt: text('system_prompt'),
     /** This chat's context window and reply reserve; null = the model's. */
     contextWindow: integer('context_window'),

@@ -50,6 +50,7 @@ export interface SessionUpdate {
   recall?: boolean | null
   projectId?: string | null
   recallAcrossChats?: boolean | null
+  reviewSummaries?: boolean | null
   contextWindow?: number | null
   maxOutput?: number | null
   thresholdPercent?: number | null
@@ -194,7 +195,8 @@ export function createSessionsService(
     /** The chat as a file: a Markdown transcript, or the JSON `distill import` reads back. */
     export(id: string, format: ExportFormat): { filename: string; mimeType: string; text: string } {
       const session = get(id)
-      const snapshots = listSnapshots(db, id)
+      // A draft waiting for review replaced nothing yet: it stays with the chat, not the file.
+      const snapshots = listSnapshots(db, id).filter((s) => s.status !== 'draft')
       return format === 'md'
         ? {
             filename: exportFileName(session.title, 'md'),

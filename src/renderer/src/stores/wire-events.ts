@@ -85,7 +85,9 @@ export function wireEvents(notices: Notices): () => void {
       useHistoryStore.getState().changed(payload.sessionId)
       refreshUsage(payload.sessionId)
       // A manual run reports through its own request (with Retry on failure): only auto ones here.
-      if (payload.report.type === 'auto') notices.autoCompressed(payload.sessionId, payload.report)
+      // A draft waits in the Summary panel: nothing was replaced, so there is nothing to announce.
+      if (payload.report.type === 'auto' && !payload.report.draft)
+        notices.autoCompressed(payload.sessionId, payload.report)
     }),
     api.on('compression.failed', (payload) => {
       useCompressionStore.getState().failed(payload)
