@@ -79,6 +79,7 @@ test('a search across 50 chats shows the passages of each chat found, grouped by
   const first = results.getByRole('listitem').first()
   await expect(first.getByRole('link').first()).toHaveAccessibleName('Marzipan suppliers')
   await expect(first).toContainText('Title matches')
+  await expect(first.locator('mark')).toHaveText('Marzipan')
   await expect(first.getByRole('group')).toHaveCount(0)
 
   const four = sidebar.getByRole('group', { name: 'Matches in Cake diary 04' })

@@ -11,19 +11,24 @@ export const SEARCH_CHATS = 50
 export const SEARCH_PASSAGES = 3
 
 /** A matching message: its passage as plain text, the matched words as [start, end) offsets in it. */
+/** [start, end) offsets of matched words in a text (UTF-16 units, as JavaScript counts). */
+const rangesSchema = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)]))
+
 export const searchPassageSchema = z.object({
   messageId: z.string(),
   seq: z.number().int(),
   role: z.string(),
   createdAt: z.number(),
   text: z.string(),
-  ranges: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)]))
+  ranges: rangesSchema
 })
 export type SearchPassage = z.infer<typeof searchPassageSchema>
 
 /** A chat found by a search: its title matched, or messages did (the best few, best first). */
 export const sessionSearchResultSchema = sessionSummarySchema.extend({
   titleMatch: z.boolean(),
+  /** The words typed, found in the title (empty unless `titleMatch`). */
+  titleRanges: rangesSchema,
   passages: z.array(searchPassageSchema).max(SEARCH_PASSAGES),
   /** How many of the chat's messages match (at least this many when `countIsLowerBound`). */
   count: z.number().int(),

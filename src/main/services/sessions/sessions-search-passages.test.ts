@@ -3,7 +3,7 @@ import type { App } from '../../app'
 import { manualClock } from '../../../../test/support/temp-dir'
 import { useTestApps } from '../../../../test/support/test-apps'
 import { SEARCH_CHATS, SEARCH_PASSAGES, type SearchPassage } from '../../../shared/contract/sessions'
-import { snippetRanges } from './snippet-ranges'
+import { snippetRanges, wordRanges } from './snippet-ranges'
 
 const say = (app: App, sessionId: string, role: 'user' | 'assistant', text: string) =>
   app.services.chat.append(sessionId, { role, parts: [{ type: 'text', text }] })
@@ -88,6 +88,7 @@ describe('search across chats with passages', () => {
       ['Coast', false, 1, 1]
     ])
     expect(found).toMatchObject({ chats: 3, matches: 2 + 2 })
+    expect(found.results.map((r) => r.titleRanges)).toEqual([[[0, 10]], [[0, 10]], []])
     expect(sessions.search('lighthouse', 1).results.map((r) => r.id)).toEqual([titled.id])
     expect(empty.id).toBeTruthy()
   })
@@ -135,5 +136,20 @@ describe('snippetRanges', () => {
   it('ends an open mark with the text and drops stray or empty ones', () => {
     expect(snippetRanges('a \u0002b')).toEqual({ text: 'a b', ranges: [[2, 3]] })
     expect(snippetRanges('x\u0003y\u0002\u0003z')).toEqual({ text: 'xyz', ranges: [] })
+  })
+})
+
+describe('wordRanges', () => {
+  it('finds every word typed in a title, ignoring case, overlaps merged, never reading a word as a pattern', () => {
+    expect(wordRanges('Tea and TEA cakes', ['tea', 'cake'])).toEqual([
+      [0, 3],
+      [8, 11],
+      [12, 16]
+    ])
+    expect(wordRanges('Lighthouse', ['light', 'ghthou'])).toEqual([[0, 8]])
+    expect(wordRanges('a.b (c)', ['.', '(c)', '*'])).toEqual([
+      [1, 2],
+      [4, 7]
+    ])
   })
 })

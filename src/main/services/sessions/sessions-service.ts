@@ -13,7 +13,7 @@ import {
 import { listMessages } from '../../db/repositories/messages/messages-repo'
 import { listAllVersions } from '../../db/repositories/messages/message-versions-repo'
 import { ftsQuery, searchChats } from '../../db/repositories/history-repo'
-import { snippetRanges } from './snippet-ranges'
+import { snippetRanges, wordRanges } from './snippet-ranges'
 import { listSnapshots } from '../../db/repositories/snapshots-repo'
 import { findProject } from '../../db/repositories/projects-repo'
 import { discardUnreferencedFiles, findImport, type ImportRecord } from '../../db/repositories/imports-repo'
@@ -132,10 +132,10 @@ export function createSessionsService(
         found.rows.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId)
       )
       const results = [
-        ...byTitle.map((s) => ({ ...s, titleMatch: true, ...hitsOf(s.id) })),
+        ...byTitle.map((s) => ({ ...s, titleMatch: true, titleRanges: wordRanges(s.title, words), ...hitsOf(s.id) })),
         ...found.rows.flatMap((r) => {
           const s = others.get(r.sessionId)
-          return s ? [{ ...s, titleMatch: false, ...hitsOf(s.id) }] : []
+          return s ? [{ ...s, titleMatch: false, titleRanges: [], ...hitsOf(s.id) }] : []
         })
       ].slice(0, limit)
       return {

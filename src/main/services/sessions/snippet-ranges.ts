@@ -28,3 +28,24 @@ export function snippetRanges(snippet: string): RangedText {
   if (open >= 0 && text.length > open) ranges.push([open, text.length])
   return { text, ranges }
 }
+
+/**
+ * Where each of the words occurs in the text, ignoring case (a title matches when it holds every
+ * word typed, anywhere): the ranges, ordered, overlaps merged.
+ */
+export function wordRanges(text: string, words: readonly string[]): Array<[number, number]> {
+  const found: Array<[number, number]> = []
+  for (const word of words) {
+    if (!word) continue
+    const pattern = new RegExp(word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu')
+    for (const hit of text.matchAll(pattern)) found.push([hit.index, hit.index + hit[0].length])
+  }
+  found.sort((a, b) => a[0] - b[0])
+  const merged: Array<[number, number]> = []
+  for (const [start, end] of found) {
+    const last = merged.at(-1)
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end)
+    else merged.push([start, end])
+  }
+  return merged
+}

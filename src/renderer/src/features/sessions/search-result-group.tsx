@@ -43,7 +43,7 @@ export function SearchResultGroup({ result, active, onOpen }: SearchResultGroupP
         onClick={(event) => plainClick(event) && onOpen(best)}
       >
         <span id={titleId} className="search-group-name">
-          {result.title}
+          <HighlightedText text={result.title} ranges={result.titleRanges} />
         </span>
         <span id={noteId} className="search-group-count">
           {countNote(result)}
