@@ -1,6 +1,6 @@
 import { snapBoth } from './support/conversation'
 import type { DistillServer } from './support/distill-server'
-import { expect, test } from './support/fixtures'
+import { expect, snap, test } from './support/fixtures'
 import { chatGptConversation, serveImported } from './support/imported-chats'
 
 /**
@@ -104,6 +104,7 @@ test('a search across 50 chats shows the passages of each chat found, grouped by
   await page.keyboard.press('ArrowDown')
   const focusedPassage = second.getByRole('group').getByRole('link').first()
   await expect(focusedPassage).toBeFocused()
+  await snap(page, 'search-snippets-keyboard')
   const text = (await focusedPassage.locator('.search-passage-text').textContent())!.replace(/^…|…$/g, '').trim()
   await page.keyboard.press('ArrowUp')
   await page.keyboard.press('ArrowUp')

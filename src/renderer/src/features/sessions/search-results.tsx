@@ -63,16 +63,13 @@ export function SearchResults() {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return
     const entries = [...(ref.current?.querySelectorAll<HTMLElement>(ENTRY) ?? [])]
     const at = entries.indexOf(document.activeElement as HTMLElement)
-    const to =
-      event.key === 'ArrowDown'
-        ? Math.min(at + 1, entries.length - 1)
-        : event.key === 'ArrowUp'
-          ? at - 1
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? entries.length - 1
-              : null
+    const moves: Record<string, number> = {
+      ArrowDown: Math.min(at + 1, entries.length - 1),
+      ArrowUp: at - 1,
+      Home: 0,
+      End: entries.length - 1
+    }
+    const to = moves[event.key] ?? null
     if (to === null || at < 0) return
     event.preventDefault()
     if (to < 0) document.querySelector<HTMLInputElement>('input[aria-label="Search chats"]')?.focus()
