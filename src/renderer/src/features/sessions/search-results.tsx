@@ -82,7 +82,7 @@ export function SearchResults() {
       <p className="search-summary" role="status">
         {searchSummary(found)}
       </p>
-      <ul className="search-groups" aria-label={`Chats matching “${query}”`}>
+      <ul className="session-list search-groups" aria-label={`Chats matching “${query}”`}>
         {found.results.map((result) => (
           <SearchResultGroup
             key={result.id}
