@@ -34,6 +34,7 @@ export function SearchResults() {
   const found = useSessionsStore((s) => s.found)
   const query = useSessionsStore((s) => s.listedQuery)
   const openAt = useSessionsStore((s) => s.openAt)
+  const failure = useSessionsStore((s) => (s.status === 'error' ? s.error : null))
   const selectedId = useUiStore((s) => s.selectedSessionId)
   const ref = useRef<HTMLDivElement>(null)
 
@@ -42,6 +43,13 @@ export function SearchResults() {
     ref.current?.closest('.sidebar-scroll')?.scrollTo({ top: 0 })
   }, [query])
 
+  if (failure) {
+    return (
+      <p className="session-list-note" role="alert">
+        Could not search your chats. <span className="muted">{failure}</span>
+      </p>
+    )
+  }
   if (!found || found.results.length === 0) {
     return (
       <p className="session-list-note muted" role="status">
