@@ -13,12 +13,18 @@ import {
 import { listMessages } from '../../db/repositories/messages/messages-repo'
 import { listAllVersions } from '../../db/repositories/messages/message-versions-repo'
 import { ftsQuery, searchChats } from '../../db/repositories/history-repo'
+import { snippetRanges, wordRanges } from './snippet-ranges'
 import { listSnapshots } from '../../db/repositories/snapshots-repo'
 import { findProject } from '../../db/repositories/projects-repo'
 import { discardUnreferencedFiles, findImport, type ImportRecord } from '../../db/repositories/imports-repo'
 import { sqliteClient } from '../../db/repositories/sqlite-client'
 import type { Db } from '../../db/client'
-import { SESSION_PAGE_DEFAULT, type SessionSearchResult } from '../../../shared/contract/sessions'
+import {
+  SEARCH_CHATS,
+  SEARCH_PASSAGES,
+  SESSION_PAGE_DEFAULT,
+  type SessionSearch
+} from '../../../shared/contract/sessions'
 import { AppError, notFound } from '../../../shared/app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
 import type { ServiceDeps } from '../service-deps'
@@ -98,40 +104,47 @@ export function createSessionsService(
 
     /**
      * Chats whose title or messages hold every word typed. Title matches come first (most recent
-     * first), then chats found by their messages, best bm25 rank first; each carries its best
-     * message so the sidebar can show the passage and open the chat at it.
+     * first), then chats found by their messages, best bm25 rank first; each carries its best few
+     * messages (passages with the matched words as ranges) so the sidebar can show them and open
+     * the chat at one. The totals count every chat found, not only those returned.
      */
-    search(query: string, limit = 50): SessionSearchResult[] {
-      if (!ftsQuery(query)) return []
+    search(query: string, limit = SEARCH_CHATS): SessionSearch {
+      if (!ftsQuery(query)) return { results: [], matches: 0, chats: 0, countIsLowerBound: false }
       const words = query.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w))
       const byTitle = sessionsWithTitleWords(db, words, limit)
-      const byContent = searchChats(db, query, limit)
-      const content = new Map(byContent.map((row) => [row.sessionId, row]))
-      const matchOf = (id: string): SessionSearchResult['match'] => {
+      const found = searchChats(db, query, {
+        limit,
+        passages: SEARCH_PASSAGES,
+        titled: byTitle.map((s) => s.id)
+      })
+      const content = new Map(found.rows.map((row) => [row.sessionId, row]))
+      const hitsOf = (id: string) => {
         const row = content.get(id)
-        return row
-          ? {
-              messageId: row.messageId,
-              seq: row.seq,
-              role: row.role,
-              snippet: row.snippet,
-              count: row.matches,
-              countIsLowerBound: row.countIsLowerBound
-            }
-          : null
+        return {
+          passages: (row?.passages ?? []).map(({ snippet, ...passage }) => ({ ...passage, ...snippetRanges(snippet) })),
+          count: row?.matches ?? 0,
+          countIsLowerBound: row?.countIsLowerBound ?? false
+        }
       }
       const titled = new Set(byTitle.map((s) => s.id))
       const others = sessionSummaries(
         db,
-        byContent.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId)
+        found.rows.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId)
       )
-      return [
-        ...byTitle.map((s) => ({ ...s, titleMatch: true, match: matchOf(s.id) })),
-        ...byContent.flatMap((r) => {
+      const results = [
+        ...byTitle.map((s) => ({ ...s, titleMatch: true, titleRanges: wordRanges(s.title, words), ...hitsOf(s.id) })),
+        ...found.rows.flatMap((r) => {
           const s = others.get(r.sessionId)
-          return s ? [{ ...s, titleMatch: false, match: matchOf(s.id) }] : []
+          return s ? [{ ...s, titleMatch: false, titleRanges: [], ...hitsOf(s.id) }] : []
         })
       ].slice(0, limit)
+      return {
+        results,
+        matches: found.matches + byTitle.length,
+        chats: found.chats,
+        // A full page of title matches may have more behind it.
+        countIsLowerBound: found.countIsLowerBound || byTitle.length === limit
+      }
     },
 
     create(title?: string): Session {
