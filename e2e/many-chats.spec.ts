@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { startDistill, type DistillServer } from './support/distill-server'
-import { expect, fakeProviderEnv, test } from './support/fixtures'
+import type { DistillServer } from './support/distill-server'
+import { expect, test } from './support/fixtures'
+import { chatGptConversation, serveImported } from './support/imported-chats'
 
 /**
  * Many chats, imported from one ChatGPT export the way a person brings their history in: the
@@ -12,8 +9,6 @@ import { expect, fakeProviderEnv, test } from './support/fixtures'
  */
 
 const CHATS = 260
-const ROOT = join(__dirname, '..')
-let dir: string
 let server: DistillServer
 
 /** Chat n (1 = oldest): every one mentions the lighthouse; chat 7 is about nothing else. */
@@ -25,38 +20,19 @@ function conversation(n: number) {
           `Question ${n}: what did the lighthouse keeper log on day ${n}?`,
           `On day ${n} the keeper logged the weather, the ships and the lighthouse lamp, as every day.`
         ]
-  const mapping: Record<string, unknown> = { root: { parent: null, message: null } }
-  texts.forEach((text, i) => {
-    mapping[`m${i}`] = {
-      parent: i === 0 ? 'root' : `m${i - 1}`,
-      message: {
-        author: { role: i % 2 ? 'assistant' : 'user' },
-        content: { content_type: 'text', parts: [text] },
-        create_time: 1_700_000_000 + n * 100 + i
-      }
-    }
-  })
-  return {
-    title: `Keeper's log ${String(n).padStart(3, '0')}`,
-    create_time: 1_700_000_000 + n * 100,
-    mapping,
-    current_node: `m${texts.length - 1}`
-  }
+  return chatGptConversation(`Keeper's log ${String(n).padStart(3, '0')}`, texts, 1_700_000_000 + n * 100)
 }
 
 test.beforeEach(async ({ fake }) => {
   test.setTimeout(300_000)
-  dir = mkdtempSync(join(tmpdir(), 'distill-many-'))
-  const file = join(dir, 'conversations.json')
-  writeFileSync(file, JSON.stringify(Array.from({ length: CHATS }, (_, i) => conversation(i + 1))))
-  const dbFile = join(dir, 'distill.db')
-  execFileSync('npx', ['--no-install', 'distill', '--db', dbFile, 'import', file], { cwd: ROOT, stdio: 'pipe' })
-  server = await startDistill({ dbFile, env: fakeProviderEnv(fake) })
+  server = await serveImported(
+    Array.from({ length: CHATS }, (_, i) => conversation(i + 1)),
+    fake
+  )
 })
 
 test.afterEach(async () => {
   await server?.stop()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 test('the sidebar lists chats a page at a time and loads the next page as it scrolls', async ({ page }) => {

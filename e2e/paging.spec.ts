@@ -134,7 +134,10 @@ test('a search hit far back opens the chat at that message, which then scrolls d
   await expect(page.getByRole('combobox', { name: 'Model' })).toBeEnabled()
   const sidebar = page.getByRole('navigation', { name: 'Chats' })
   await sidebar.getByRole('searchbox', { name: 'Search chats' }).fill(CODE_WORD.toLowerCase())
-  const hit = sidebar.getByRole('list', { name: /Chats matching/ }).getByRole('link', { name: /Long chat/ })
+  const hit = sidebar
+    .getByRole('group', { name: /Matches in Long chat/ })
+    .getByRole('link')
+    .first()
   await expect(hit.locator('mark')).toHaveText(CODE_WORD)
   await hit.click()
 

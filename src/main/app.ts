@@ -17,6 +17,7 @@ import { createCompressionService } from './services/compression/compression-ser
 import { createHistoryService } from './services/sessions/history-service'
 import { createRequestPreparer } from './services/chat/prepare-request'
 import { createRecallService } from './services/recall/recall-service'
+import { createProjectsService } from './services/sessions/projects-service'
 import { createModelsService } from './services/settings/models-service'
 import { createNewChatModel } from './services/settings/new-chat-model'
 import { createUsageService } from './services/conversation/usage-service'
@@ -169,7 +170,7 @@ export function createApp(options: AppOptions): App {
     }
   })
   const newChatModel = createNewChatModel({ settings, providers, models })
-  const recall = createRecallService({ db: database.db, settings })
+  const recall = createRecallService({ db: database.db, settings, emit: deps.emit })
   if (!readOnly) {
     // Files a deleted chat left, unsent uploads past their grace, and any a crash left without a row.
     attachments.sweep({ orphanFiles: true })
@@ -188,6 +189,7 @@ export function createApp(options: AppOptions): App {
     fetch: options.fetch,
     readOnly,
     recall: (conv) => recall.forRequest(conv),
+    crossChat: (sessionId, plan) => recall.crossChat(sessionId, plan),
     // Bound late: the compression service is built on top of this one.
     preparedSummary: (sessionId) => compression.preparedState(sessionId),
     onDraft: readOnly ? undefined : (sessionId) => compression.prepareAhead(sessionId, 'typing'),
@@ -262,7 +264,8 @@ export function createApp(options: AppOptions): App {
     history,
     recall,
     titles,
-    attachments
+    attachments,
+    projects: createProjectsService(deps)
   }
   const info = (): AppInfo => ({
     name: 'Distill',

@@ -36,6 +36,20 @@ export function useCompressionStack(fake: () => FakeProvider) {
     return { app, events, session }
   }
 
+  /** A chat whose summaries a roomy model writes ahead, from 60% of the threshold. */
+  function openPreparing() {
+    const opened = open()
+    opened.app.services.settings.update({
+      customModels: [
+        { provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 },
+        { provider: 'openai', id: 'wide-32k', contextWindow: 32_768, maxOutput: 4096 }
+      ],
+      summarizationModel: 'wide-32k',
+      prepareAtPercent: 60
+    })
+    return opened
+  }
+
   async function turn(app: App, sessionId: string, text: string, reply: string) {
     fake().script([{ reply }])
     app.services.chat.send(sessionId, text)
@@ -44,6 +58,7 @@ export function useCompressionStack(fake: () => FakeProvider) {
 
   return {
     open,
+    openPreparing,
     turn,
     /** The newest request that asked for a reply (not a summary). */
     lastChatRequest: () => [...fake().requests].reverse().find((r) => !isSummaryRequest(r))!,

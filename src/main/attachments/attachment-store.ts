@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { webcrypto } from 'node:crypto'
+import { writeFile as writeFileAsync } from 'node:fs/promises'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { and, asc, eq, gt, inArray, isNull, lte, lt, notExists, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm'
 import { AppError } from '../../shared/app-error'
 import {
   attachmentKind,
@@ -46,13 +47,14 @@ export type AttachmentStore = ReturnType<typeof createAttachmentStore>
 export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) {
   const pathOf = (hash: string) => join(dir, hash.slice(0, 2), hash.slice(2))
 
-  function writeFile(hash: string, bytes: Uint8Array): void {
+  async function writeFile(hash: string, bytes: Uint8Array): Promise<void> {
     const file = pathOf(hash)
     if (existsSync(file) && statSync(file).size === bytes.length) return
     mkdirSync(join(dir, hash.slice(0, 2)), { recursive: true, mode: 0o700 })
     // Written aside and renamed: a crash leaves the old file or the whole new one, never half.
-    const temp = `${file}.${process.pid}.tmp`
-    writeFileSync(temp, bytes, { mode: 0o600 })
+    // Off the event loop: a 5 MB file is several milliseconds of disk every other request would wait for.
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
+    await writeFileAsync(temp, bytes, { mode: 0o600 })
     renameSync(temp, file)
   }
 
@@ -113,8 +115,9 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
     async upload(input: { filename: string; mediaType: string; data: Uint8Array }): Promise<AttachmentPart> {
       const filename = cleanFilename(input.filename)
       const { text, ...info } = await inspect(filename, input.mediaType, input.data)
-      const hash = createHash('sha256').update(input.data).digest('hex')
-      writeFile(hash, input.data)
+      // Hashed in the thread pool (WebCrypto), not on the event loop.
+      const hash = Buffer.from(await webcrypto.subtle.digest('SHA-256', input.data)).toString('hex')
+      await writeFile(hash, input.data)
       const at = now()
       const row = {
         mediaType: info.mediaType,
@@ -183,27 +186,16 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
      * Driven by the reference table, so a long chat's text is never read for it.
      */
     attachedMessages(sessionId: string, range: { after?: number; upTo?: number }) {
-      const rows = db
-        .selectDistinct({
-          id: chatMessages.id,
-          seq: chatMessages.seq,
-          role: chatMessages.role,
-          createdAt: chatMessages.createdAt,
-          parts: chatMessages.parts
-        })
-        .from(messageAttachments)
-        .innerJoin(chatMessages, eq(chatMessages.id, messageAttachments.messageId))
-        .where(
-          and(
-            eq(chatMessages.sessionId, sessionId),
-            isNull(chatMessages.hiddenIn),
-            range.upTo !== undefined ? lte(chatMessages.seq, range.upTo) : undefined,
-            range.after !== undefined ? gt(chatMessages.seq, range.after) : undefined
-          )
-        )
-        .orderBy(asc(chatMessages.seq))
-        .all()
-      return rows as { id: string; seq: number; role: string; createdAt: number; parts: MessagePart[] }[]
+      // Driven from the attachment rows (CROSS JOIN fixes the order): the planner otherwise walks
+      // every message of the chat to probe for attachments, 100 ms at 100,000 messages for none.
+      const rows = db.all<{ id: string; seq: number; role: string; createdAt: number; parts: string }>(sql`
+        SELECT DISTINCT m.id AS id, m.seq AS seq, m.role AS role, m.created_at AS createdAt, m.parts AS parts
+          FROM ${messageAttachments} a CROSS JOIN ${chatMessages} m ON m.id = a.message_id
+         WHERE m.session_id = ${sessionId} AND m.hidden_in IS NULL
+           ${range.upTo !== undefined ? sql`AND m.seq <= ${range.upTo}` : sql``}
+           ${range.after !== undefined ? sql`AND m.seq > ${range.after}` : sql``}
+         ORDER BY m.seq`)
+      return rows.map((r) => ({ ...r, parts: JSON.parse(r.parts) as MessagePart[] }))
     },
 
     /** The files of a chat's summarized messages (seq ≤ cutoff): the manifest. */

@@ -86,7 +86,9 @@ export const distillExportSchema = z.object({
       strategy: strategySchema.nullable(),
       autoCompress: z.boolean().nullable(),
       createdAt: z.number().int(),
-      updatedAt: z.number().int()
+      updatedAt: z.number().int(),
+      /** The name of the project the chat was in: an import joins the project of that name, or makes it. */
+      project: z.string().trim().min(1).max(100).optional()
     })
     .loose(),
   /** The conversation as it stands (OpenAI readers see the chat as the user last saw it). */

@@ -6,6 +6,7 @@ import type { HistoryService } from './sessions/history-service'
 import type { ModelsService } from './settings/models-service'
 import type { ProvidersService } from './settings/providers-service'
 import type { RecallService } from './recall/recall-service'
+import type { ProjectsService } from './sessions/projects-service'
 import type { SessionsService } from './sessions/sessions-service'
 import type { SettingsService } from './settings/settings-service'
 import type { TitleService } from './chat/title-service'
@@ -25,4 +26,5 @@ export interface Services {
   recall: RecallService
   titles: TitleService
   attachments: AttachmentStore
+  projects: ProjectsService
 }

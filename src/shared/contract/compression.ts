@@ -49,11 +49,30 @@ export const compressionReportSchema = z.object({
    */
   background: z.enum(['writing', 'replaced', 'prepared']).optional(),
   /** About what the model summary cost in US dollars, where the model's prices are known. */
-  costUsd: z.number().nonnegative().optional()
+  costUsd: z.number().nonnegative().optional(),
+  /** Written as a draft for the user's review (review before the swap): nothing was replaced yet. */
+  draft: z.boolean().optional()
 })
 export type CompressionReport = z.infer<typeof compressionReportSchema>
 
 const runResult = z.object({ snapshot: snapshotSchema, report: compressionReportSchema })
+
+/** A summary waiting for the user's review (review before the swap), with what accepting it would do now. */
+export const summaryDraftSchema = z.object({
+  snapshot: snapshotSchema,
+  /** Messages it covers beyond the summary in use (negative: fewer, after a quick summary went in meanwhile). */
+  newMessages: z.number().int(),
+  /** Its size as a request carries it, and the context tokens accepting it frees now (negative: adds). */
+  tokens: z.number().int(),
+  freesTokens: z.number().int()
+})
+export type SummaryDraft = z.infer<typeof summaryDraftSchema>
+const summaryTextSchema = z
+  .string()
+  .trim()
+  .min(1, 'The summary cannot be empty')
+  .max(200_000, 'The summary is too long')
+const draftInput = sessionInput.extend({ draftId: z.string().min(1) }).strict()
 
 export const compressionRoutes = {
   'compression.preview': route(
@@ -79,7 +98,25 @@ export const compressionRoutes = {
   'compression.snapshots': route(sessionInput, z.array(snapshotSchema)),
   /** The tiered strategy's "New topic": the messages so far close the current topic. */
   'compression.newTopic': route(sessionInput, z.object({ marked: z.boolean() })),
-  'compression.active': route(sessionInput, z.object({ summary: snapshotSchema.nullable(), running: z.boolean() }))
+  'compression.active': route(
+    sessionInput,
+    z.object({ summary: snapshotSchema.nullable(), running: z.boolean(), draft: summaryDraftSchema.nullable() })
+  ),
+  /** Review before the swap: the draft's text as the user wrote it (marked as theirs). */
+  'compression.editDraft': route(draftInput.extend({ text: summaryTextSchema }).strict(), summaryDraftSchema),
+  /** Makes the draft the active summary (with the user's text when given), undoable like any summary. */
+  'compression.acceptDraft': route(
+    draftInput.extend({ text: summaryTextSchema.optional() }).strict(),
+    z.object({ active: snapshotSchema })
+  ),
+  'compression.discardDraft': route(draftInput, z.object({ discarded: z.boolean() })),
+  /** Writes the draft again over the same span, optionally with a focus; it stays a draft. */
+  'compression.regenerateDraft': route(sessionInput.extend({ focus: focusSchema.optional() }).strict(), runResult),
+  /** The active summary replaced by the user's text (Undo brings the previous text back). */
+  'compression.editSummary': route(
+    sessionInput.extend({ text: summaryTextSchema }).strict(),
+    z.object({ active: snapshotSchema })
+  )
 }
 
 export const compressionEvents = {

@@ -7,6 +7,7 @@ import { uiEvents } from './ui'
 import { chatEvents, chatRoutes } from './chat'
 import { pinRoutes } from './pins'
 import { providerRoutes } from './providers'
+import { projectEvents, projectRoutes } from './projects'
 import { sessionEvents, sessionRoutes } from './sessions'
 import { settingsEvents, settingsRoutes } from './settings'
 import { usageEvents, usageRoutes } from './usage'
@@ -14,7 +15,8 @@ import { usageEvents, usageRoutes } from './usage'
 export * from './define'
 export type { AppInfo } from './app'
 export type { ContextUsage } from './usage'
-export type { CompressionPreview, CompressionReport } from './compression'
+export type { CrossChatPassage } from './projects'
+export type { CompressionPreview, CompressionReport, SummaryDraft } from './compression'
 export type { HistoryHit } from './history'
 export type { UiCommand } from './ui'
 export { HIGHLIGHT_END, HIGHLIGHT_START } from './history'
@@ -30,7 +32,8 @@ export const routes = {
   ...usageRoutes,
   ...compressionRoutes,
   ...historyRoutes,
-  ...attachmentRoutes
+  ...attachmentRoutes,
+  ...projectRoutes
 }
 
 /** Every event the main process pushes to the renderer. */
@@ -40,7 +43,8 @@ export const events = {
   ...settingsEvents,
   ...usageEvents,
   ...compressionEvents,
-  ...uiEvents
+  ...uiEvents,
+  ...projectEvents
 }
 
 export type Routes = typeof routes

@@ -6,24 +6,47 @@ import { route } from './define'
 
 const idInput = z.object({ id: z.string().min(1) }).strict()
 
-/** A chat found by a search: its title matched, or a message did (the best one, with a snippet). */
+/** Chats a search across chats answers at most, and matching messages shown per chat. */
+export const SEARCH_CHATS = 50
+export const SEARCH_PASSAGES = 3
+
+/** A matching message: its passage as plain text, the matched words as [start, end) offsets in it. */
+/** [start, end) offsets of matched words in a text (UTF-16 units, as JavaScript counts). */
+const rangesSchema = z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)]))
+
+export const searchPassageSchema = z.object({
+  messageId: z.string(),
+  seq: z.number().int(),
+  role: z.string(),
+  createdAt: z.number(),
+  text: z.string(),
+  ranges: rangesSchema
+})
+export type SearchPassage = z.infer<typeof searchPassageSchema>
+
+/** A chat found by a search: its title matched, or messages did (the best few, best first). */
 export const sessionSearchResultSchema = sessionSummarySchema.extend({
   titleMatch: z.boolean(),
-  match: z
-    .object({
-      messageId: z.string(),
-      seq: z.number().int(),
-      role: z.string(),
-      /** The matching passage; matches are wrapped in \u0002 … \u0003 so the renderer can mark them safely. */
-      snippet: z.string(),
-      /** How many of the chat's messages match (at least this many when `countIsLowerBound`). */
-      count: z.number().int(),
-      /** The word is common: only its newest matches were ranked, so the chat may hold more. */
-      countIsLowerBound: z.boolean()
-    })
-    .nullable()
+  /** The words typed, found in the title (empty unless `titleMatch`). */
+  titleRanges: rangesSchema,
+  passages: z.array(searchPassageSchema).max(SEARCH_PASSAGES),
+  /** How many of the chat's messages match (at least this many when `countIsLowerBound`). */
+  count: z.number().int(),
+  /** The word is common: only its newest matches were ranked, so the chat may hold more. */
+  countIsLowerBound: z.boolean()
 })
 export type SessionSearchResult = z.infer<typeof sessionSearchResultSchema>
+
+/** The chats found, best first, and how much matched in all ("12 matches in 5 chats"). */
+export const sessionSearchSchema = z.object({
+  results: z.array(sessionSearchResultSchema),
+  /** Matching messages and titles in every chat found, not only those returned. */
+  matches: z.number().int(),
+  chats: z.number().int(),
+  /** A common word: only its newest matches were looked at, so there may be more. */
+  countIsLowerBound: z.boolean()
+})
+export type SessionSearch = z.infer<typeof sessionSearchSchema>
 
 /** Chats a page of the list holds when the caller does not say (a few screens of the sidebar). */
 export const SESSION_PAGE_DEFAULT = 100
@@ -60,6 +83,11 @@ export const sessionRoutes = {
         strategy: strategySchema.nullable().optional(),
         autoCompress: z.boolean().nullable().optional(),
         recall: z.boolean().nullable().optional(),
+        /** Moves the chat into a project (null: out of any). */
+        projectId: z.string().min(1).nullable().optional(),
+        /** Recall from the project's other chats for this chat alone; null = as the project says. */
+        recallAcrossChats: z.boolean().nullable().optional(),
+        reviewSummaries: z.boolean().nullable().optional(),
         contextWindow: z
           .number()
           .int()
@@ -79,10 +107,10 @@ export const sessionRoutes = {
       .strict(),
     sessionSchema
   ),
-  /** Chats whose title or messages hold every word typed (full-text, best first). */
+  /** Chats whose title or messages hold every word typed (full-text, best first), with their best passages. */
   'sessions.search': route(
     z.object({ query: z.string().trim().min(1, 'Type something to search for').max(200) }).strict(),
-    z.array(sessionSearchResultSchema)
+    sessionSearchSchema
   ),
   /** The chat as a file's text: a Markdown transcript, or JSON that `distill import` reads back. */
   'sessions.export': route(

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { MAX_MESSAGE_CHARS } from '../domain/chat-message'
 import { providerIdSchema } from '../domain/provider'
 import { route } from './define'
+import { crossChatPassageSchema } from './projects'
 
 export const budgetSchema = z.object({
   window: z.number().int(),
@@ -61,6 +62,10 @@ export const contextUsageSchema = z.object({
   pins: z.object({ count: z.number().int(), percent: z.number().int(), limit: z.number().int() }).optional(),
   /** The messages recalled for the draft, in time order. */
   recalledIds: z.array(z.string()),
+  /** Of those, the passages from other chats of the chat's project, and the ones left out of the next request. */
+  crossChat: z
+    .object({ passages: z.array(crossChatPassageSchema), leftOut: z.array(crossChatPassageSchema) })
+    .optional(),
   /** Messages sent verbatim (after the summary's cutoff). */
   messages: z.number().int(),
   /** Messages the active summary stands for. */

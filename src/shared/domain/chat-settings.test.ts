@@ -21,11 +21,12 @@ describe('resolveChatSettings', () => {
       strategy: 'rolling',
       autoCompress: true,
       recall: true,
+      reviewSummaries: false,
       summarizer: 'llm',
       threshold: { percent: 95, source: 'global' },
       contextWindow: null,
       maxOutput: null,
-      own: { strategy: false, autoCompress: false, recall: false }
+      own: { strategy: false, autoCompress: false, recall: false, reviewSummaries: false }
     })
   })
 
@@ -36,6 +37,7 @@ describe('resolveChatSettings', () => {
       modelId: 'claude-sonnet-4-5',
       autoCompress: false,
       recall: false,
+      reviewSummaries: true,
       strategy: 'tiered' as const
     }
     const settings = { ...DEFAULT_SETTINGS, modelThresholds: { 'anthropic:claude-sonnet-4-5': 80 } }
@@ -44,8 +46,9 @@ describe('resolveChatSettings', () => {
       strategy: 'tiered',
       autoCompress: false,
       recall: false,
+      reviewSummaries: true,
       threshold: { percent: 80, source: 'model' },
-      own: { strategy: true, autoCompress: true, recall: true }
+      own: { strategy: true, autoCompress: true, recall: true, reviewSummaries: true }
     })
     expect(resolveChatSettings({ ...chat, thresholdPercent: 70 }, settings).threshold).toEqual({
       percent: 70,

@@ -13,6 +13,8 @@ export interface ChatSettings {
   strategy: Strategy
   autoCompress: boolean
   recall: boolean
+  /** A summary waits as a draft for the user's review before it replaces messages. */
+  reviewSummaries: boolean
   summarizer: Settings['summarizer']
   /** The threshold set for the chat, its model or globally, and where (before lowering for estimated counts). */
   threshold: { percent: number; source: ThresholdSource }
@@ -20,7 +22,7 @@ export interface ChatSettings {
   contextWindow: number | null
   maxOutput: number | null
   /** Which of the chat's choices are its own rather than inherited. */
-  own: { strategy: boolean; autoCompress: boolean; recall: boolean }
+  own: { strategy: boolean; autoCompress: boolean; recall: boolean; reviewSummaries: boolean }
 }
 
 export type ChatSettingsSource = Pick<
@@ -30,6 +32,7 @@ export type ChatSettingsSource = Pick<
   | 'strategy'
   | 'autoCompress'
   | 'recallEnabled'
+  | 'reviewSummaries'
   | 'summarizer'
   | 'thresholdPercent'
   | 'modelThresholds'
@@ -38,7 +41,15 @@ export type ChatSettingsSource = Pick<
 export function resolveChatSettings(
   session: Pick<
     Session,
-    'provider' | 'modelId' | 'strategy' | 'autoCompress' | 'recall' | 'thresholdPercent' | 'contextWindow' | 'maxOutput'
+    | 'provider'
+    | 'modelId'
+    | 'strategy'
+    | 'autoCompress'
+    | 'recall'
+    | 'reviewSummaries'
+    | 'thresholdPercent'
+    | 'contextWindow'
+    | 'maxOutput'
   >,
   settings: ChatSettingsSource
 ): ChatSettings {
@@ -50,6 +61,7 @@ export function resolveChatSettings(
     strategy: session.strategy ?? settings.strategy,
     autoCompress: session.autoCompress ?? settings.autoCompress,
     recall: session.recall ?? settings.recallEnabled,
+    reviewSummaries: session.reviewSummaries ?? settings.reviewSummaries,
     summarizer: settings.summarizer,
     threshold: thresholdSetting(settings, provider, modelId, session.thresholdPercent),
     contextWindow: session.contextWindow,
@@ -57,7 +69,8 @@ export function resolveChatSettings(
     own: {
       strategy: session.strategy !== null,
       autoCompress: session.autoCompress !== null,
-      recall: session.recall !== null
+      recall: session.recall !== null,
+      reviewSummaries: session.reviewSummaries != null
     }
   }
 }

@@ -21,6 +21,8 @@ export const sessionSchema = z.object({
   autoCompress: z.boolean().nullable(),
   /** Recall of summarized originals; null = inherit the global setting */
   recall: z.boolean().nullable(),
+  /** Ask before a summary replaces messages; null (or absent) = inherit the global setting */
+  reviewSummaries: z.boolean().nullable().optional(),
   systemPrompt: z.string().nullable(),
   /** This chat's context window in tokens (e.g. a local server loaded with a smaller one); null = the model's. */
   contextWindow: z.number().int().nullable(),
@@ -30,7 +32,11 @@ export const sessionSchema = z.object({
   thresholdPercent: z.number().int().nullable(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
-  archived: z.boolean()
+  archived: z.boolean(),
+  /** The project the chat belongs to (null: none). */
+  projectId: z.string().nullable(),
+  /** Recall from the other chats of its project; null = as the project says. */
+  recallAcrossChats: z.boolean().nullable()
 })
 export type Session = z.infer<typeof sessionSchema>
 

@@ -43,6 +43,8 @@ export const settingsFieldsSchema = z.object({
    * off: only once the user starts typing the next message (an idle chat costs nothing).
    */
   prepareWhenIdle: z.boolean(),
+  /** A summary waits as a draft in the Summary panel until the user accepts it (off: it swaps in, with Undo). */
+  reviewSummaries: z.boolean(),
   /** A model id; null (not an empty name, which no provider has) for the chat model's own choice. */
   summarizationModel: z
     .string()
@@ -85,6 +87,7 @@ export const DEFAULT_SETTINGS: Settings = {
   summarizer: 'llm',
   prepareAtPercent: 80,
   prepareWhenIdle: false,
+  reviewSummaries: false,
   summarizationModel: null,
   notifications: true,
   firstChunkTimeoutSeconds: 300,

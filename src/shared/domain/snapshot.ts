@@ -65,6 +65,13 @@ export const summaryContentSchema = z.object({
       summarySnapshotId: z.string().optional()
     })
     .optional(),
+  /**
+   * Text the user wrote into a summary (an edited draft or summary), carried forward verbatim by
+   * later cascades as notes, never handed to the summarizer to condense. Absent: none.
+   */
+  userNotes: z.string().optional(),
+  /** This summary's text is the user's own edit. */
+  editedByUser: z.boolean().optional(),
   /** The importance strategy's decisions at the time. */
   importance: z.object({ kept: z.number().int(), compressed: z.number().int(), dropped: z.number().int() }).optional()
 })
@@ -76,7 +83,8 @@ export function restoresSnapshotId(content: SummaryContent): string | null {
 }
 
 export const snapshotKindSchema = z.enum(['title', 'summary', 'memory', 'topic', 'bulk'])
-export const snapshotStatusSchema = z.enum(['active', 'undone', 'superseded'])
+/** 'draft': a summary waiting for the user's review; it replaces nothing until accepted. */
+export const snapshotStatusSchema = z.enum(['active', 'undone', 'superseded', 'draft'])
 
 export const snapshotSchema = z.object({
   id: z.string(),

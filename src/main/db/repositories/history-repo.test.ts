@@ -67,14 +67,14 @@ describe('full-text search per chat', () => {
     expect(searchMessages(db, a, 'staging').rows[0]!.snippet).toContain('\u0002staging\u0003')
     expect(
       searchChats(db, 'database')
-        .map((r) => [r.sessionId, r.matches])
+        .rows.map((r) => [r.sessionId, r.matches])
         .sort()
     ).toEqual([
       [a, 1],
       [b, 2]
     ])
     // Ids are never words: a piece of a chat id finds nothing.
-    expect(searchChats(db, '0190a1b2')).toEqual([])
+    expect(searchChats(db, '0190a1b2').rows).toEqual([])
     expect(seqs(db, a, '7e5f')).toEqual([])
 
     // The triggers follow the new layout: an appended message, an edit, a deletion.
@@ -85,7 +85,7 @@ describe('full-text search per chat', () => {
     deleteSession(db, b)
     expect(
       searchChats(db, 'database')
-        .map((r) => r.sessionId)
+        .rows.map((r) => r.sessionId)
         .sort()
     ).toEqual([a, 'c'])
     close()
@@ -98,24 +98,24 @@ describe('full-text search per chat', () => {
     chat(db, 'a', [long, long, long])
     chat(db, 'b', [long, 'Mackerel, mackerel.', long])
     // Everything ranked: the old chat's message is the best of all.
-    expect(searchChats(db, 'mackerel').map((r) => [r.sessionId, r.matches, r.countIsLowerBound])).toEqual([
+    expect(searchChats(db, 'mackerel').rows.map((r) => [r.sessionId, r.matches, r.countIsLowerBound])).toEqual([
       ['old', 1, false],
       ['b', 3, false],
       ['a', 3, false]
     ])
     // Only the newest 4 matches ranked: the best among them first, the old chat left out.
-    const newest = searchChats(db, 'mackerel', 50, 4)
+    const newest = searchChats(db, 'mackerel', { ranked: 4 }).rows
     expect(newest.map((r) => [r.sessionId, r.matches, r.countIsLowerBound])).toEqual([
       ['b', 3, true],
       ['a', 1, true]
     ])
-    expect(newest[0]!.snippet).toBe('\u0002Mackerel\u0003, \u0002mackerel\u0003.')
+    expect(newest[0]!.passages[0]!.snippet).toBe('\u0002Mackerel\u0003, \u0002mackerel\u0003.')
 
     // The words the typed one begins count while the word alone does not fill the ranked matches.
     chat(db, 'longer', ['Mackerelboats all round.'])
-    expect(searchChats(db, 'mackerel').map((r) => r.sessionId)).toContain('longer')
-    expect(searchChats(db, 'mackerel', 50, 4).map((r) => r.sessionId)).not.toContain('longer')
-    expect(searchChats(db, 'macker').map((r) => r.sessionId)).toContain('longer')
+    expect(searchChats(db, 'mackerel').rows.map((r) => r.sessionId)).toContain('longer')
+    expect(searchChats(db, 'mackerel', { ranked: 4 }).rows.map((r) => r.sessionId)).not.toContain('longer')
+    expect(searchChats(db, 'macker').rows.map((r) => r.sessionId)).toContain('longer')
     close()
   })
 

@@ -27,7 +27,7 @@ export function ftsQuery(input: string, { prefix = true } = {}): string | undefi
  * reordering it). Driven from chat_messages instead, SQLite runs the whole MATCH (bm25 included) once
  * per message of the chat: recall in a 10-message chat took over 0.5 s next to a 100,000-message one.
  */
-const FTS_FIRST = sql.raw('messages_fts CROSS JOIN chat_messages m ON m.rid = messages_fts.rowid')
+export const FTS_FIRST = sql.raw('messages_fts CROSS JOIN chat_messages m ON m.rid = messages_fts.rowid')
 
 /**
  * A MATCH expression for an FTS5 query over one chat's messages. The index's `chat` column holds
@@ -173,19 +173,51 @@ export function datedOpeningsBefore(
      LIMIT ${limit}`)
 }
 
-export interface ChatMatchRow {
-  sessionId: string
-  /** The chat's best-ranked matching message. */
+/** One matching message of a chat found by a search across chats. */
+export interface PassageRow {
   messageId: string
   seq: number
   role: string
+  createdAt: number
+  /** The passage around the match, matched words wrapped in \u0002 … \u0003. */
   snippet: string
+}
+
+export interface ChatMatchRow {
+  sessionId: string
+  /** The chat's best-ranked matching messages, best first (at most `passages`). */
+  passages: PassageRow[]
   /** How many of the chat's messages match (among the ranked ones: see `countIsLowerBound`). */
   matches: number
   /** The query matched more messages than are ranked, so the chat may hold more than `matches`. */
   countIsLowerBound: boolean
   /** bm25 of the best message (lower is better). */
   rank: number
+}
+
+/** The chats a search across chats found, and how many matched in all (not only those returned). */
+export interface ChatSearch {
+  rows: ChatMatchRow[]
+  /** Chats with a matching message, with the `titled` ones (a title match) counted once. */
+  chats: number
+  /** Matching messages in all those chats. */
+  matches: number
+  /** Only the newest RANKED_MATCHES matches were looked at: there may be more of both. */
+  countIsLowerBound: boolean
+}
+
+export interface ChatSearchOptions {
+  /** Chats returned, best first. */
+  limit?: number
+  /** Matching messages returned per chat, best first. */
+  passages?: number
+  /** Matching messages ranked (the newest ones): see RANKED_MATCHES. */
+  ranked?: number
+  /**
+   * Chats found by their title: returned first when their messages match too (so a title match
+   * still gets its passages), and counted once in `chats`.
+   */
+  titled?: readonly string[]
 }
 
 /**
@@ -197,24 +229,47 @@ export interface ChatMatchRow {
 export const RANKED_MATCHES = 2_000
 
 /**
- * Full-text search across every chat: one row per chat with its best message (bm25), best chats
- * first. A word in at most RANKED_MATCHES messages is ranked over all of them; a commoner one over
- * its newest RANKED_MATCHES (the best hits of recent chats first), so the cost stays flat however
- * large the database or common the word. The words are looked up whole first: when they alone fill
- * the ranked matches, the words they begin (typed-ahead prefixes) are not needed, and a prefix term
- * is what costs (each MATCH merges the doclists of every word it begins: 10–20 ms at 1,000,000
+ * Full-text search across every chat: per chat its best messages (bm25), best chats first. A word
+ * in at most RANKED_MATCHES messages is ranked over all of them; a commoner one over its newest
+ * RANKED_MATCHES (the best hits of recent chats first), so the cost stays flat however large the
+ * database or common the word. The words are looked up whole first: when they alone fill the
+ * ranked matches, the words they begin (typed-ahead prefixes) are not needed, and a prefix term is
+ * what costs (each MATCH merges the doclists of every word it begins: 10–20 ms at 1,000,000
  * messages, three times per search). Otherwise the prefixes are searched too, as typed.
  */
-export function searchChats(db: Db, query: string, limit = 50, ranked = RANKED_MATCHES): ChatMatchRow[] {
+export function searchChats(db: Db, query: string, options: ChatSearchOptions = {}): ChatSearch {
   const words = ftsQuery(query, { prefix: false })
-  if (!words) return []
-  const whole = rankChats(db, inText(words), limit, ranked)
-  return whole.full ? whole.rows : rankChats(db, inText(ftsQuery(query)!), limit, ranked).rows
+  if (!words) return { rows: [], chats: options.titled?.length ?? 0, matches: 0, countIsLowerBound: false }
+  const whole = rankChats(db, inText(words), options)
+  return whole.countIsLowerBound ? whole : rankChats(db, inText(ftsQuery(query)!), options)
 }
 
-/** The chats of the newest `ranked` matches of an FTS5 MATCH expression, best first; `full` when there may be more. */
-function rankChats(db: Db, match: string, limit: number, ranked: number): { rows: ChatMatchRow[]; full: boolean } {
-  const best = db.all<Omit<ChatMatchRow, 'snippet' | 'countIsLowerBound'> & { rid: number; window: number }>(sql`
+/**
+ * The chats of the newest `ranked` matches of an FTS5 MATCH expression, best first, each with its
+ * best `passages` messages. `countIsLowerBound` when the ranked matches are full.
+ */
+function rankChats(
+  db: Db,
+  match: string,
+  { limit = 50, passages = 1, ranked = RANKED_MATCHES, titled = [] }: ChatSearchOptions
+): ChatSearch {
+  const titledJson = JSON.stringify(titled)
+  // One statement: the newest matches, their chats ranked by their best message, the totals over
+  // every chat found, and the best few messages of the chats returned. Every CTE read twice is
+  // materialized so the MATCH (and bm25) runs once.
+  const best = db.all<{
+    rid: number
+    sessionId: string
+    messageId: string
+    seq: number
+    role: string
+    createdAt: number
+    rank: number
+    matches: number
+    window: number
+    chatTotal: number
+    matchTotal: number
+  }>(sql`
     WITH newest AS MATERIALIZED (
       SELECT rowid AS rid, bm25(messages_fts, 1, 0, 0) AS rank
         FROM messages_fts
@@ -222,29 +277,53 @@ function rankChats(db: Db, match: string, limit: number, ranked: number): { rows
        ORDER BY rowid DESC
        LIMIT ${ranked}
     ), hits AS (
-      SELECT n.rid, n.rank, m.session_id AS sessionId, m.id AS messageId, m.seq, m.role
+      SELECT n.rid, n.rank, m.session_id AS sessionId, m.id AS messageId, m.seq, m.role, m.created_at AS createdAt
         FROM newest n CROSS JOIN chat_messages m ON m.rid = n.rid -- else SQLite scans every message
        WHERE m.hidden_in IS NULL
-    ), ranked AS (
+    ), ranked AS MATERIALIZED (
       SELECT *, row_number() OVER (PARTITION BY sessionId ORDER BY rank, rid DESC) AS n,
              count(*) OVER (PARTITION BY sessionId) AS matches
         FROM hits
+    ), chats AS MATERIALIZED (
+      SELECT r.sessionId, r.rank AS best, r.matches, s.updated_at AS updatedAt,
+             r.sessionId IN (SELECT value FROM json_each(${titledJson})) AS titled
+        FROM ranked r JOIN sessions s ON s.id = r.sessionId
+       WHERE r.n = 1 AND s.archived = 0
+    ), top AS (
+      SELECT * FROM chats ORDER BY titled DESC, best, updatedAt DESC LIMIT ${limit}
     )
-    SELECT r.rid, r.sessionId, r.messageId, r.seq, r.role, r.rank, r.matches, (SELECT count(*) FROM newest) AS window
-      FROM ranked r JOIN sessions s ON s.id = r.sessionId
-     WHERE r.n = 1 AND s.archived = 0
-     ORDER BY r.rank, s.updated_at DESC
-     LIMIT ${limit}`)
-  if (best.length === 0) return { rows: [], full: false }
+    SELECT r.rid, r.sessionId, r.messageId, r.seq, r.role, r.createdAt, r.rank, t.matches,
+           (SELECT count(*) FROM newest) AS window,
+           (SELECT count(*) FROM (SELECT sessionId FROM chats UNION SELECT value FROM json_each(${titledJson}))) AS chatTotal,
+           (SELECT coalesce(sum(matches), 0) FROM chats) AS matchTotal
+      FROM top t JOIN ranked r ON r.sessionId = t.sessionId AND r.n <= ${passages}
+     ORDER BY t.titled DESC, t.best, t.updatedAt DESC, r.n`)
+  if (best.length === 0) return { rows: [], chats: titled.length, matches: 0, countIsLowerBound: false }
   const full = best[0]!.window >= ranked
-  // The snippets come from one more MATCH, not one per chat: FTS5 reads only the rowid range, and
-  // `+rowid` keeps the IN list from it (given to FTS5, each value would be a MATCH of its own)
-  // while still limiting snippet() to the winners.
-  const rids = best.map((r) => r.rid)
+  const snippets = snippetsOf(
+    db,
+    match,
+    best.map((r) => r.rid)
+  )
+  const rows = new Map<string, ChatMatchRow>()
+  for (const { rid, sessionId, rank, matches, messageId, seq, role, createdAt } of best) {
+    const row = rows.get(sessionId) ?? { sessionId, passages: [], matches, countIsLowerBound: full, rank }
+    row.passages.push({ messageId, seq, role, createdAt, snippet: snippets.get(rid) ?? '' })
+    rows.set(sessionId, row)
+  }
+  return { rows: [...rows.values()], chats: best[0]!.chatTotal, matches: best[0]!.matchTotal, countIsLowerBound: full }
+}
+
+/**
+ * The snippets of these messages from one more MATCH, not one per message: FTS5 reads only the
+ * rowid range, and `+rowid` keeps the IN list from it (given to FTS5, each value would be a MATCH
+ * of its own) while still limiting snippet() to the winners.
+ */
+function snippetsOf(db: Db, match: string, rids: readonly number[]): Map<number, string> {
   // Written into the SQL, not bound: FTS5 read the whole doclist with the range bound (33 ms, not
   // 0.2 ms, for a word in every message of 1,000,000).
   const literal = (rid: number) => sql.raw(String(Math.trunc(rid)))
-  const snippets = new Map(
+  return new Map(
     db
       .all<{ rid: number; snippet: string }>(
         sql`
@@ -258,12 +337,4 @@ function rankChats(db: Db, match: string, limit: number, ranked: number): { rows
       )
       .map((r) => [r.rid, r.snippet])
   )
-  return {
-    rows: best.map(({ rid, window: _window, ...row }) => ({
-      ...row,
-      snippet: snippets.get(rid) ?? '',
-      countIsLowerBound: full
-    })),
-    full
-  }
 }

@@ -14,13 +14,16 @@ export function toSession(row: SessionRow): Session {
     strategy: row.strategy,
     autoCompress: row.autoCompress,
     recall: row.recall ?? null,
+    reviewSummaries: row.reviewSummaries ?? null,
     systemPrompt: row.systemPrompt,
     contextWindow: row.contextWindow ?? null,
     maxOutput: row.maxOutput ?? null,
     thresholdPercent: row.thresholdPercent ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    archived: row.archived
+    archived: row.archived,
+    projectId: row.projectId ?? null,
+    recallAcrossChats: row.recallAcrossChats ?? null
   }
 }
 

@@ -27,12 +27,17 @@ const withCutoff = (db: Db) =>
 
 /** The summary the context uses now (FR-1.5.3): the newest active one. */
 export function activeSummary(db: Db, sessionId: string): Snapshot | undefined {
+  return newestSummary(db, sessionId, 'active')
+}
+
+/** The chat's newest summary in that status ('draft': the one waiting for the user's review). */
+export function newestSummary(db: Db, sessionId: string, status: Snapshot['status']): Snapshot | undefined {
   const row = withCutoff(db)
     .where(
       and(
         eq(sessionSnapshots.sessionId, sessionId),
         eq(sessionSnapshots.kind, 'summary'),
-        eq(sessionSnapshots.status, 'active')
+        eq(sessionSnapshots.status, status)
       )
     )
     .orderBy(desc(sessionSnapshots.createdAt), desc(sessionSnapshots.id))
@@ -80,6 +85,8 @@ export function insertSummary(
     tokenCount: number
     createdAt: number
     kind?: Snapshot['kind']
+    /** 'draft': a summary waiting for the user's review. */
+    status?: Snapshot['status']
   }
 ): void {
   db.insert(sessionSnapshots)
@@ -90,7 +97,7 @@ export function insertSummary(
       contentJson: row.content,
       messageCutoffId: row.messageCutoffId,
       tokenCount: row.tokenCount,
-      status: 'active',
+      status: row.status ?? 'active',
       createdAt: row.createdAt
     })
     .run()

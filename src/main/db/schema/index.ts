@@ -1,4 +1,5 @@
 export * from './sessions'
+export * from './projects'
 export * from './chat-messages'
 export * from './session-snapshots'
 export * from './settings'

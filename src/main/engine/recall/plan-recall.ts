@@ -27,6 +27,9 @@ export const EXCHANGE_WEIGHT = 0.5
 
 export const RECALL_PREFIX =
   'Recalled from earlier in this conversation: original messages the summary condenses, verbatim ([…] marks left-out sentences), by day.\n'
+/** The prefix when passages of the project's other chats are among them (each run labelled with its chat). */
+export const RECALL_ACROSS_PREFIX =
+  'Recalled: original messages from earlier in this conversation and from other chats of the same project, verbatim ([…] marks left-out sentences), by chat and day.\n'
 
 export interface RecallCandidate {
   id: string
@@ -37,6 +40,8 @@ export interface RecallCandidate {
   date?: string
   /** The same day as data, to match the dates a message asks about. */
   day?: StatedDate
+  /** Set on a message of another chat of the project: seqs are that chat's, and its passages are labelled with it. */
+  chat?: { id: string; title: string }
 }
 
 /** A candidate's day, shown and as data. */
@@ -105,16 +110,29 @@ export function recallLabel(c: Pick<RecallCandidate, 'role'>): string {
 }
 
 /** The heading of a day's recalled passages: the label costs once per day, not per passage. */
-export const dayHeading = (date: string) => `\n[${date}]\n`
+export const dayHeading = (date: string, chat?: RecallCandidate['chat']) =>
+  chat ? `\n[From the chat "${chat.title}", ${date}]\n` : `\n[${date}]\n`
 
-/** The block in time order, one heading per run of passages from the same day. */
+/** Where a candidate sits: seqs repeat across chats, so another chat's carry its id. */
+const keyAt = (c: Pick<RecallCandidate, 'chat'>, seq: number) => (c.chat ? `${c.chat.id}:${seq}` : `${seq}`)
+const keyOf = (c: Pick<RecallCandidate, 'chat' | 'seq'>) => keyAt(c, c.seq)
+
+/** This chat's passages first, then each other chat's (in the order chats were made: ids are time-ordered), each in time order. */
+const inBlockOrder = (a: RecallCandidate, b: RecallCandidate) =>
+  (a.chat?.id ?? '').localeCompare(b.chat?.id ?? '') || a.seq - b.seq
+
+const prefixFor = (passages: readonly Pick<RecallCandidate, 'chat'>[]) =>
+  passages.some((p) => p.chat) ? RECALL_ACROSS_PREFIX : RECALL_PREFIX
+
+/** The block in time order, one heading per run of passages from the same chat and day. */
 function blockText(passages: readonly RecallPassage[]): string {
   if (passages.length === 0) return ''
-  let text = RECALL_PREFIX
-  let day: string | undefined
-  for (const p of [...passages].sort((a, b) => a.seq - b.seq)) {
-    if (p.date !== day) text += dayHeading(p.date)
-    day = p.date
+  let text = prefixFor(passages)
+  let heading: string | undefined
+  for (const p of [...passages].sort(inBlockOrder)) {
+    const next = dayHeading(p.date, p.chat)
+    if (next !== heading) text += next
+    heading = next
     text += `${p.line}\n`
   }
   return text.trimEnd()
@@ -128,18 +146,18 @@ function blockText(passages: readonly RecallPassage[]): string {
 export function planRecall(input: RecallInput): RecallPlan {
   const { countTokens, budget } = input
   if (budget <= 0 || input.hits.length === 0) return EMPTY_RECALL
-  const base = countTokens(RECALL_PREFIX)
+  const base = countTokens(prefixFor(input.hits))
   if (base >= budget) return EMPTY_RECALL
   const present = (input.present ?? []).filter((t) => t.length > 0)
-  const bySeq = new Map<number, RecallCandidate>()
-  for (const n of input.neighbours ?? []) bySeq.set(n.seq, n)
-  for (const h of input.hits) bySeq.set(h.seq, h)
+  const byKey = new Map<string, RecallCandidate>()
+  for (const n of input.neighbours ?? []) byKey.set(keyOf(n), n)
+  for (const h of input.hits) byKey.set(keyOf(h), h)
   const mentioned = input.mentioned ?? []
-  const dated = new Map<number, CandidateDate>()
+  const dated = new Map<string, CandidateDate>()
   const when = (c: RecallCandidate): CandidateDate => {
     if (c.date !== undefined) return { date: c.date, day: c.day }
-    let d = dated.get(c.seq)
-    if (!d) dated.set(c.seq, (d = input.dateOf?.(c) ?? { date: 'earlier' }))
+    let d = dated.get(keyOf(c))
+    if (!d) dated.set(keyOf(c), (d = input.dateOf?.(c) ?? { date: 'earlier' }))
     return d
   }
   const onMentioned = (h: RecallCandidate): boolean => {
@@ -149,11 +167,12 @@ export function planRecall(input: RecallInput): RecallPlan {
   // Relevance: higher is better (bm25 scores are negative, lower is better).
   const relevance = (h: RecallHit): number =>
     -h.score * (onMentioned(h) ? DATE_MATCH_BOOST : 1) * (input.speaker && h.role === input.speaker ? SPEAKER_BOOST : 1)
-  const own = new Map<number, number>()
-  for (const h of input.hits) own.set(h.seq, Math.max(own.get(h.seq) ?? 0, relevance(h)))
-  const adjacent = (seq: number) => Math.max(own.get(seq - 1) ?? 0, own.get(seq + 1) ?? 0)
+  const own = new Map<string, number>()
+  for (const h of input.hits) own.set(keyOf(h), Math.max(own.get(keyOf(h)) ?? 0, relevance(h)))
+  const adjacent = (h: RecallCandidate) =>
+    Math.max(own.get(keyAt(h, h.seq - 1)) ?? 0, own.get(keyAt(h, h.seq + 1)) ?? 0)
   const ranked = input.hits
-    .map((h) => ({ ...h, relevance: relevance(h) + EXCHANGE_WEIGHT * adjacent(h.seq) }))
+    .map((h) => ({ ...h, relevance: relevance(h) + EXCHANGE_WEIGHT * adjacent(h) }))
     .sort((a, b) => b.relevance - a.relevance || a.score - b.score)
   const best = Math.max(...ranked.map((h) => h.relevance))
   const hits = ranked.filter(
@@ -178,7 +197,7 @@ export function planRecall(input: RecallInput): RecallPlan {
     const label = recallLabel(c)
     // A new day costs its heading once (a day out of order may cost it again: the block is checked below).
     const { date, day } = when(c)
-    const heading = days.has(date) ? '' : dayHeading(date)
+    const heading = days.has(dayHeading(date, c.chat)) ? '' : dayHeading(date, c.chat)
     const lineCount: CountTokens = (t) => countTokens(heading + label + t)
     // Sentences the summary already quotes would only repeat it: […] takes their place.
     const whole = c.text.trim()
@@ -202,7 +221,7 @@ export function planRecall(input: RecallInput): RecallPlan {
       ...(contextFor ? { contextFor } : {})
     })
     ids.add(c.id)
-    days.add(date)
+    days.add(dayHeading(date, c.chat))
     used += cost
     return true
   }
@@ -210,7 +229,7 @@ export function planRecall(input: RecallInput): RecallPlan {
     // A question's answer follows it; a reply's question precedes it.
     const order = h.role === 'user' ? [h.seq + 1, h.seq - 1] : [h.seq - 1, h.seq + 1]
     for (const seq of order) {
-      const n = bySeq.get(seq)
+      const n = byKey.get(keyAt(h, seq))
       if (n && !ids.has(n.id) && n.text.trim() && !saysNothing(n.text)) return n
     }
     return undefined
@@ -242,6 +261,6 @@ export function planRecall(input: RecallInput): RecallPlan {
     tokens = chosen.length ? countTokens(text) : 0
   }
   if (chosen.length === 0) return EMPTY_RECALL
-  const passages = [...chosen].sort((a, b) => a.seq - b.seq)
+  const passages = [...chosen].sort(inBlockOrder)
   return { passages, text, tokens, messageIds: passages.map((p) => p.id) }
 }

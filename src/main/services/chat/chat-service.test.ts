@@ -60,7 +60,8 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     ])
     const answer = reply(messages)
     expect(answer.parts).toEqual([{ type: 'text', text: 'Reply to: What is the capital of France?' }])
-    const recorded = fake.requests.at(-1)!
+    // The reply's request (a token-count request of the earlier chat may land after it).
+    const recorded = fake.requests.filter((r) => !r.provider.endsWith('-count-tokens')).at(-1)!
     expect(recorded.provider).toBe(
       { openai: 'openai-chat', anthropic: 'anthropic', google: 'gemini', 'openai-compatible': 'openai-chat' }[provider]
     )

@@ -93,7 +93,7 @@ describe('versions of messages: regenerate and edit keep what came before', () =
     await expect.poll(() => app.services.usage.context(id).tokens).toBeLessThan(before - 500)
     // Search and the sidebar see the version in use only.
     expect(app.services.history.search(id, 'fish soup').hits).toHaveLength(0)
-    expect(app.services.sessions.search('fish soup')).toHaveLength(0)
+    expect(app.services.sessions.search('fish soup').results).toHaveLength(0)
     expect(app.services.sessions.list().find((s) => s.id === id)!.messageCount).toBe(4)
 
     const original = switchTo(app, id, edited[2]!.id, 1)
@@ -106,7 +106,7 @@ describe('versions of messages: regenerate and edit keep what came before', () =
       'Try the fish soup'
     ])
     expect(app.services.history.search(id, 'fish soup').hits).toHaveLength(1)
-    expect(app.services.sessions.search('fish soup')).toHaveLength(1)
+    expect(app.services.sessions.search('fish soup').results).toHaveLength(1)
     await expect.poll(() => app.services.usage.context(id).tokens).toBe(before)
   })
 

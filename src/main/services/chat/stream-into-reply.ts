@@ -8,6 +8,8 @@ import { streamReply } from '../../providers/stream-reply'
 import type { ServiceDeps } from '../service-deps'
 import type { ChatServiceOptions } from './chat-service-options'
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 /** How often a streaming reply is written to disk, so a crash loses at most this much. */
 const PERSIST_EVERY_MS = 750
 
@@ -34,7 +36,11 @@ export async function streamIntoReply(
   const controller = { signal: turn.signal }
   let text = ''
   let lastPersist = clock.now()
+  // Each stage of a large send (the turn written, the request prepared, its notes stored) is a
+  // stretch of synchronous SQLite work: other requests get their turn in between.
+  await nextTurn()
   const request = await deps.prepareRequest(session.id, reply.seq)
+  await nextTurn()
   // A message larger than the window allows goes out cut in the middle: the chat says so.
   const cut = request.inputCut
   if (cut) {

@@ -40,7 +40,11 @@ describe('an edit right after a summary starts', () => {
     const slow = new Promise<undefined>(() => undefined)
     const services = {
       ...app.services,
-      compression: { ...app.services.compression, active: () => ({ summary: null, running: true }), idle: () => slow }
+      compression: {
+        ...app.services.compression,
+        active: () => ({ summary: null, running: true, draft: null }),
+        idle: () => slow
+      }
     }
     const started = Date.now()
     await summarySettled(services, id, 50)

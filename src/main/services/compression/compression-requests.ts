@@ -9,6 +9,7 @@ import type { ServiceDeps } from '../service-deps'
 import { tierSnapshotRows } from './tier-snapshots'
 import { planStrategyRun, type StrategyAsk } from './strategy-run'
 import { writeSummary } from './summaries/write-summary'
+import { summarizableText } from './summaries/user-notes'
 import type { RunRequest } from './compression-run'
 import type { SettingsService } from '../settings/settings-service'
 import type { Conversation } from '../conversation/conversation'
@@ -145,7 +146,10 @@ export function createRunRequests(deps: RunRequestDeps) {
       messages: run.covered.length,
       tokensBefore: run.content.contextTokensBefore,
       summarize: () => ({ text: summaryText, summarizer: 'extractive', fellBack: false, warnings: [] }),
-      content,
+      content: {
+        ...content,
+        ...(conv.summary?.content.userNotes ? { userNotes: conv.summary.content.userNotes } : {})
+      },
       warnings,
       cutoffId: run.covered.at(-1)!.id,
       coveredTokens: run.coveredTokens,
@@ -175,7 +179,8 @@ export function createRunRequests(deps: RunRequestDeps) {
           ...summaryDeps,
           conv,
           request: {
-            previousSummary: conv.summary?.content.summaryText,
+            // The user's notes are carried as they are (the commit adds them), not condensed.
+            previousSummary: conv.summary ? summarizableText(conv.summary.content) : undefined,
             messages: plan.toSummarize,
             targetTokens: plan.targetSummaryTokens,
             focus: options.focus,
@@ -198,7 +203,8 @@ export function createRunRequests(deps: RunRequestDeps) {
         baseSnapshotId: conv.summary?.id ?? null,
         focus: options.focus?.trim() || null,
         retentionTokens: plan.retentionTokens,
-        contextTokensBefore: tokensBefore
+        contextTokensBefore: tokensBefore,
+        ...(conv.summary?.content.userNotes ? { userNotes: conv.summary.content.userNotes } : {})
       },
       warnings: plan.warnings,
       cutoffId: last.id,
@@ -211,15 +217,17 @@ export function createRunRequests(deps: RunRequestDeps) {
   /**
    * The active summary's range again: from the summary it was cascaded from, not the one it replaced.
    * `upgrade`: the model summary that replaces a quick one, as if the quick one had never been
-   * (Undo goes back to what was before it).
+   * (Undo goes back to what was before it). `from`: another base, summarized with the offline
+   * summarizer (an accepted draft that covers less than the active summary: the rest is folded in).
    */
   async function regenerateRun(
     conv: Conversation,
     active: Snapshot,
     focus?: string,
-    upgrade = false
+    upgrade = false,
+    from?: Snapshot
   ): Promise<RunRequest> {
-    const base = cascadeBase(db, active)
+    const base = from ?? cascadeBase(db, active)
     const messages = await usage.engineMessagesInPages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
     await conv.loadHistory()
     const {
@@ -230,6 +238,8 @@ export function createRunRequests(deps: RunRequestDeps) {
       summaryTokenCount: _s,
       contextTokensAfter: _a,
       previousSnapshotId: _p,
+      userNotes: _notes,
+      editedByUser: _edited,
       ...kept
     } = active.content
     return {
@@ -242,13 +252,13 @@ export function createRunRequests(deps: RunRequestDeps) {
           ...summaryDeps,
           conv,
           request: {
-            previousSummary: base?.content.summaryText,
+            previousSummary: base ? summarizableText(base.content) : undefined,
             messages,
             targetTokens: Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens),
             focus: focus ?? active.content.focus ?? undefined,
             messagesIncluded: active.content.messagesIncluded
           },
-          ...(upgrade ? { summarizer: 'llm' as const } : {}),
+          ...(upgrade ? { summarizer: 'llm' as const } : from ? { summarizer: 'extractive' as const } : {}),
           onModelFailure: 'throw',
           signal
         }),
@@ -256,7 +266,9 @@ export function createRunRequests(deps: RunRequestDeps) {
         ...kept,
         focus: focus?.trim() || active.content.focus,
         restoresSnapshotId: upgrade ? restoresSnapshotId(active.content) : active.id,
-        baseSnapshotId: base?.id ?? null
+        baseSnapshotId: base?.id ?? null,
+        // Its own edit is what a regenerate replaces; the notes it carried from its base stay.
+        ...(base?.content.userNotes ? { userNotes: base.content.userNotes } : {})
       },
       warnings: [],
       cutoffId: active.messageCutoffId!,

@@ -6,6 +6,8 @@ import { AppError } from '../../../shared/app-error'
 import type { Conversation } from '../conversation/conversation'
 import type { ServiceDeps } from '../service-deps'
 import { cancelledError, type WrittenSummary } from './summaries/write-summary'
+import { withUserNotes } from './summaries/user-notes'
+import { deleteDrafts } from '../../db/repositories/summary-drafts-repo'
 
 export interface RunResult {
   snapshot: Snapshot
@@ -53,22 +55,32 @@ export function createCompressionRunner(deps: ServiceDeps) {
   const { db, clock, ids, emit, log } = deps
   const running = new Map<string, AbortController>()
 
-  function commit(request: RunRequest, written: WrittenSummary, warnings: string[]): Snapshot {
+  /**
+   * Writes the summary as the active one, or as the chat's draft (`draft`: it replaces nothing
+   * until the user accepts it, and a newer draft replaces the older).
+   */
+  function commit(request: RunRequest, written: WrittenSummary, warnings: string[], draft = false): Snapshot {
     const { conv } = request
-    const summaryTokens = conv.summaryTokensOf(written.text)
+    // The user's notes of the summary it cascades from go with it, verbatim (an edit is all the user's).
+    const text = request.content.editedByUser ? written.text : withUserNotes(written.text, request.content.userNotes)
+    const summaryTokens = conv.summaryTokensOf(text)
     const id = ids()
     db.transaction((tx) => {
-      const current = activeSummary(tx, conv.session.id)
-      if ((current?.id ?? null) !== (conv.summary?.id ?? null)) {
-        throw new AppError('conflict', 'The summary changed while this one was being written. Try again.')
+      if (draft) deleteDrafts(tx, conv.session.id)
+      else {
+        const current = activeSummary(tx, conv.session.id)
+        if ((current?.id ?? null) !== (conv.summary?.id ?? null)) {
+          throw new AppError('conflict', 'The summary changed while this one was being written. Try again.')
+        }
+        if (current) setSnapshotStatus(tx, current.id, 'superseded')
       }
-      if (current) setSnapshotStatus(tx, current.id, 'superseded')
       insertSummary(tx, {
         id,
         sessionId: conv.session.id,
+        status: draft ? 'draft' : 'active',
         content: {
           ...request.content,
-          summaryText: written.text,
+          summaryText: text,
           summarizer: written.summarizer,
           warnings,
           compressionTimestamp: new Date(clock.now()).toISOString(),
@@ -92,7 +104,7 @@ export function createCompressionRunner(deps: ServiceDeps) {
     return error
   }
 
-  async function run(request: RunRequest): Promise<RunResult> {
+  async function run(request: RunRequest, options: { draft?: boolean } = {}): Promise<RunResult> {
     const sessionId = request.conv.session.id
     const controller = new AbortController()
     running.set(sessionId, controller)
@@ -101,21 +113,22 @@ export function createCompressionRunner(deps: ServiceDeps) {
       const written = await request.summarize(controller.signal)
       if (controller.signal.aborted) throw cancelledError()
       const warnings = [...request.warnings, ...written.warnings]
-      const snapshot = commit(request, written, warnings)
+      const snapshot = commit(request, written, warnings, options.draft)
       const report: CompressionReport = {
         type: request.type === 'auto' ? 'auto' : 'manual',
         messagesSummarized: request.messages,
         tokensBefore: request.tokensBefore,
         tokensAfter: snapshot.content.contextTokensAfter,
-        summaryPreview: written.text.slice(0, 200),
+        summaryPreview: snapshot.content.summaryText.slice(0, 200),
         summarizer: written.summarizer,
         fellBack: written.fellBack,
         warnings,
         ...(request.background ? { background: request.background } : {}),
-        ...(written.costUsd != null ? { costUsd: written.costUsd } : {})
+        ...(written.costUsd != null ? { costUsd: written.costUsd } : {}),
+        ...(options.draft ? { draft: true } : {})
       }
       emit('compression.done', { sessionId, snapshot, report })
-      emit('usage.changed', { sessionId })
+      if (!options.draft) emit('usage.changed', { sessionId })
       return { snapshot, report }
     } catch (err) {
       throw failed(sessionId, request.type, controller.signal.aborted ? cancelledError() : err)
@@ -127,6 +140,8 @@ export function createCompressionRunner(deps: ServiceDeps) {
 
   return {
     run,
+    /** Stores a summary already written (one prepared ahead, kept as a draft for review). */
+    commitWritten: commit,
     running: (sessionId: string) => running.has(sessionId),
     /** Aborts the chat's running summary; the run then ends as cancelled and writes nothing. */
     cancel(sessionId: string): boolean {

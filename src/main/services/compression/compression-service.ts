@@ -22,6 +22,9 @@ import { createRunRequests, type RunOptions, type RunRequestDeps } from './compr
 import type { Conversation } from '../conversation/conversation'
 import { withDraft } from '../conversation/draft-conversation'
 import { findMessage } from '../../db/repositories/messages/messages-repo'
+import { createSummaryDrafts } from './summary-drafts'
+import { createDraftActions } from './draft-actions'
+import { withUserNotes } from './summaries/user-notes'
 
 export type { RunOptions, RunResult }
 
@@ -47,13 +50,35 @@ export function createCompressionService(
   const runner = createCompressionRunner(deps)
   const { settingsFor, planFor, strategyRun, rollingRun, regenerateRun } = createRunRequests(deps)
   const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
+  const drafts = createSummaryDrafts({ db, clock, ids, emit, conversation: (id) => usage.conversation(id) })
+  /**
+   * Review before the swap: a summary waits as a draft until the user accepts it. A quick summary
+   * still goes in at the threshold, but says nothing of a model summary replacing it: that one
+   * waits as a draft too.
+   */
+  const reviewing = (conv: Conversation) => settings.forChat(conv.session).reviewSummaries
+  const draftActions = createDraftActions({
+    db,
+    lock,
+    drafts,
+    conversation: (id) => usage.conversation(id),
+    run: (request, options) => runner.run(request, options),
+    regenerateRun,
+    stopPending(sessionId) {
+      background.cancel(sessionId)
+      prepared.discard(sessionId)
+    }
+  })
   const background = createBackgroundSummaries({
-    run: (request) => runner.run(request),
+    // Reviewing, the model's summary for the quick one's span waits as a draft instead of replacing it.
+    run: (request) => runner.run(request, { draft: reviewing(request.conv) }),
     abort: (sessionId) => runner.cancel(sessionId),
     async build(sessionId, quick) {
       const conv = usage.conversation(sessionId)
       // Undone, replaced, or auto-compression turned off since: the model summary is not wanted.
       if (conv.summary?.id !== quick.id || !settings.forChat(conv.session).autoCompress) return undefined
+      // A draft the user has not decided on yet stays: it is not replaced behind their back.
+      if (reviewing(conv) && drafts.pending(sessionId)) return undefined
       return regenerateRun(conv, quick, undefined, true)
     },
     log,
@@ -75,6 +100,8 @@ export function createCompressionService(
       const s = settings.get()
       if (!settings.forChat(conv.session).autoCompress || !modelSummaries(conv) || runner.running(conv.session.id))
         return 0
+      // One draft at a time: the user decides on it before another is written.
+      if (reviewing(conv) && drafts.pending(conv.session.id)) return 0
       // A paid model writes ahead only for a chat in use: once its user starts the next message.
       if (
         trigger === 'reply' &&
@@ -85,6 +112,12 @@ export function createCompressionService(
       return s.prepareAtPercent
     },
     build: (conv) => rollingRun(conv, { type: 'auto', modelOnly: true }),
+    keep(sessionId, request, written) {
+      if (!reviewing(request.conv)) return false
+      runner.commitWritten(request, written, [...request.warnings, ...written.warnings], true)
+      emit('compression.changed', { sessionId })
+      return true
+    },
     changed: (sessionId) => emit('usage.changed', { sessionId }),
     retryDelaysMs: deps.preparedRetryMs
   })
@@ -104,7 +137,7 @@ export function createCompressionService(
         settings: settingsFor()
       })
       if (!due.compress) return
-      const ready = prepared.take(conv)
+      const ready = reviewing(conv) ? undefined : prepared.take(conv)
       try {
         if (ready) {
           background.cancel(sessionId)
@@ -116,7 +149,7 @@ export function createCompressionService(
           type: 'auto',
           beforeSeq,
           summarizer: quick ? 'extractive' : undefined,
-          ...(quick ? { background: 'writing' as const } : {})
+          ...(quick && !reviewing(conv) ? { background: 'writing' as const } : {})
         })
         if (result && quick) background.schedule(sessionId, result.snapshot)
       } catch (err) {
@@ -147,7 +180,8 @@ export function createCompressionService(
       if (options.type === 'auto') return undefined
       throw nothingNew()
     }
-    return runner.run(request)
+    // The user pressed Summarize: reviewing, what it wrote waits as a draft (auto runs never wait).
+    return runner.run(request, { draft: options.type === 'manual' && reviewing(conv) })
   }
 
   return {
@@ -204,7 +238,8 @@ export function createCompressionService(
         // replaces it in the background (the rolling strategy; the others are offline already).
         const quick = (options.summarizer ?? 'llm') === 'llm' && modelSummaries(conv) && !options.waitForModel
         // A summary written ahead for this point goes in at once.
-        const ready = options.waitForModel ? undefined : prepared.take(conv)
+        // Reviewing, a prepared summary waits as a draft: the send takes the quick path instead.
+        const ready = options.waitForModel || reviewing(conv) ? undefined : prepared.take(conv)
         if (ready) {
           try {
             background.cancel(sessionId)
@@ -228,7 +263,7 @@ export function createCompressionService(
             type: 'auto',
             beforeSeq,
             summarizer: quick ? 'extractive' : options.summarizer,
-            ...(quick ? { background: 'writing' as const } : {})
+            ...(quick && !reviewing(conv) ? { background: 'writing' as const } : {})
           })
           if (result && quick) background.schedule(sessionId, result.snapshot)
           return result
@@ -272,7 +307,7 @@ export function createCompressionService(
         kind: 'summary',
         content: {
           ...request.content,
-          summaryText: written.text,
+          summaryText: withUserNotes(written.text, request.content.userNotes),
           summarizer: written.summarizer,
           warnings: [...request.warnings, ...written.warnings],
           compressionTimestamp: new Date(clock.now()).toISOString(),
@@ -337,9 +372,15 @@ export function createCompressionService(
       return background.close()
     },
 
-    active(sessionId: string): { summary: Snapshot | null; running: boolean } {
-      return { summary: activeSummary(db, sessionId) ?? null, running: runner.running(sessionId) }
+    active(sessionId: string) {
+      return {
+        summary: activeSummary(db, sessionId) ?? null,
+        running: runner.running(sessionId),
+        draft: drafts.view(sessionId)
+      }
     },
+
+    ...draftActions,
 
     snapshots: (sessionId: string) => listSnapshots(db, sessionId),
 

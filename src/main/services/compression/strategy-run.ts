@@ -4,6 +4,7 @@ import { AFTER_COMPRESSION_TARGET } from '../../engine/plan-compression'
 import type { StrategyOutcome } from '../../engine/strategies/strategy-outcome'
 import { type EngineMessage, totalTokens } from '../../engine/types'
 import type { Conversation } from '../conversation/conversation'
+import { summarizableText } from './summaries/user-notes'
 
 export interface StrategyRun {
   outcome: StrategyOutcome
@@ -61,7 +62,7 @@ export async function planStrategyRun(options: {
     conv.summary &&
     all[outcome.cutoffIndex] &&
     all[outcome.cutoffIndex]!.seq <= conv.summary.cutoffSeq &&
-    outcome.summaryText === conv.summary.content.summaryText
+    outcome.summaryText === (summarizableText(conv.summary.content) ?? '')
   if (outcome.cutoffIndex < 0 || unchanged) return undefined
   const covered = all.slice(0, outcome.cutoffIndex + 1)
   const retained = all.slice(outcome.cutoffIndex + 1)

@@ -8,6 +8,7 @@ import {
   findMessages,
   listMessages,
   listNewestHistoryHeads,
+  storeCounts,
   updateMessage
 } from '../../db/repositories/messages/messages-repo'
 import { createMessageTailCache } from './message-tail-cache'
@@ -21,6 +22,7 @@ const write = fc.oneof(
   }),
   fc.record({ kind: fc.constant('finish' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('recount' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('new-count' as const), at: fc.nat(), also: fc.nat() }),
   fc.record({ kind: fc.constant('fail' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('set-aside' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('restore' as const) }),
@@ -71,7 +73,22 @@ describe('the kept newest end of a chat', () => {
                   tokenCount: target.tokenCount! + 1,
                   parts: [{ type: 'text', text: `recounted ${target.seq}` }]
                 })
-              else if (w.kind === 'fail' && target) updateMessage(db, target.id, { status: 'error' })
+              else if (w.kind === 'new-count' && target) {
+                // Counts only, as a recount for another model stores them (two messages at once).
+                const other = path[w.also % path.length]!
+                storeCounts(
+                  db,
+                  sessionId,
+                  [target, other].map((m) => ({
+                    id: m.id,
+                    from: { counter: m.tokenCounter, tokens: m.tokenCount },
+                    to: {
+                      counter: m.tokenCounter === 'local:cl100k_base' ? 'local:o200k_base' : 'local:cl100k_base',
+                      tokens: (m.tokenCount ?? 0) + 2
+                    }
+                  }))
+                )
+              } else if (w.kind === 'fail' && target) updateMessage(db, target.id, { status: 'error' })
               else if (w.kind === 'set-aside' && target) {
                 setAsideFrom(db, sessionId, target)
                 asideHeads.push(target.id)

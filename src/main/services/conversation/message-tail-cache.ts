@@ -7,7 +7,7 @@ import {
   newestSeq,
   type MessageHead
 } from '../../db/repositories/messages/messages-repo'
-import { lowestTouchedSince, writeMark, type WriteMark } from '../../db/repositories/write-generation'
+import { lowestTouchedSince, writeMark, type CountChange, type WriteMark } from '../../db/repositories/write-generation'
 import { plainText } from '../../tokens/render'
 
 /**
@@ -43,6 +43,20 @@ const CHATS = 16
 /** Heads read per query when a walk goes below what is kept. */
 const PAGE = 256
 
+/** New counts (a recount for another model) patched into the kept heads and rows, the newest count winning. */
+function patchCounts(entry: Entry, counts: readonly CountChange[]): void {
+  const bySeq = new Map(counts.map((c) => [c.seq, c.to]))
+  entry.heads = entry.heads.map((h) => {
+    const to = bySeq.get(h.seq)
+    return to ? { ...h, tokenCount: to.tokens, tokenCounter: to.counter } : h
+  })
+  for (const row of entry.rows.values()) {
+    const to = bySeq.get(row.seq)
+    // In place: the row's text, computed once, stays remembered.
+    if (to) Object.assign(row, { tokenCount: to.tokens, tokenCounter: to.counter })
+  }
+}
+
 export function createMessageTailCache(db: Db): MessageTailCache {
   const entries = new Map<string, Entry>()
   const texts = new WeakMap<ChatMessage, string>()
@@ -59,7 +73,7 @@ export function createMessageTailCache(db: Db): MessageTailCache {
     if (!entry) {
       entry = fresh(sessionId, writeMark(db, sessionId))
     } else {
-      const { now, lowest } = lowestTouchedSince(db, sessionId, entry.mark)
+      const { now, lowest, counts } = lowestTouchedSince(db, sessionId, entry.mark)
       if (lowest === Number.NEGATIVE_INFINITY) entry = fresh(sessionId, now)
       else {
         entry.mark = now
@@ -69,6 +83,7 @@ export function createMessageTailCache(db: Db): MessageTailCache {
           entry.top = lowest - 1
           entry.floor = Math.min(entry.floor, entry.top)
         }
+        if (counts.length > 0) patchCounts(entry, counts)
       }
     }
     // What was appended since: one query over the newest seqs.

@@ -1,7 +1,7 @@
 import type { Session } from '../../../shared/domain/session'
 import type { Db } from '../../db/client'
 import { historyTotals, newestSeq, type HistoryTotal } from '../../db/repositories/messages/messages-repo'
-import { unchangedUpTo, writeMark, type WriteMark } from '../../db/repositories/write-generation'
+import { lowestTouchedSince, writeMark, type CountChange, type WriteMark } from '../../db/repositories/write-generation'
 import type { ModelSpec } from '../../models/catalog'
 import { isExactCounter } from '../../tokens/message-tokens'
 import { fitsCounter, SCALED, type HeadCounter } from './head-counter'
@@ -16,6 +16,23 @@ export interface Totals {
 const TOTALS_CACHE_LIMIT = 512
 /** Messages at the end of a chat whose counts are summed on every request (replies and counts land there). */
 const RECENT_MESSAGES = 256
+
+/** Moves one message's count from the sum of its old counter to its new one's; false when the sums do not hold it. */
+function moveCount(groups: HistoryTotal[], change: CountChange): boolean {
+  const from = groups.find((g) => g.counter === change.from.counter)
+  if (!from) return false
+  from.messages--
+  from.tokens -= change.from.tokens ?? 0
+  if (change.from.tokens !== null) from.counted--
+  if (from.messages <= 0) groups.splice(groups.indexOf(from), 1)
+  const to = groups.find((g) => g.counter === change.to.counter)
+  if (to) {
+    to.messages++
+    to.tokens += change.to.tokens
+    to.counted++
+  } else groups.push({ counter: change.to.counter, messages: 1, tokens: change.to.tokens, counted: 1 })
+  return true
+}
 
 /** A chat's history totals from the counts stored with its messages, without reading the messages. */
 export function createStoredTotals(
@@ -34,7 +51,18 @@ export function createStoredTotals(
   function countsByCounter(sessionId: string, afterSeq: number, beforeSeq: number): HistoryTotal[] {
     const key = `${sessionId}|${afterSeq}`
     let older = olderTotals.get(key)
-    if (older && !unchangedUpTo(db, sessionId, older.mark, older.upto)) older = undefined
+    if (older) {
+      const { now, lowest, counts } = lowestTouchedSince(db, sessionId, older.mark)
+      if (lowest <= older.upto) older = undefined
+      else {
+        // New counts of some messages (a recount): moved between the counters' sums, nothing re-read.
+        const moved = counts.every(
+          (c) => !c.inHistory || c.seq <= afterSeq || c.seq > older!.upto || moveCount(older!.groups, c)
+        )
+        if (moved) older.mark = now
+        else older = undefined
+      }
+    }
     if (!older) {
       const mark = writeMark(db, sessionId)
       const upto = Math.max(afterSeq, newestSeq(db, sessionId) - RECENT_MESSAGES)

@@ -3,7 +3,13 @@ import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
 import type { Snapshot } from '../../../shared/domain/snapshot'
 import { readCalibration, writeCalibration } from '../../db/repositories/calibration-repo'
-import { countStale, findMessages, staleCounted, updateMessage } from '../../db/repositories/messages/messages-repo'
+import {
+  countStale,
+  findMessages,
+  staleCounted,
+  storeCounts,
+  updateMessage
+} from '../../db/repositories/messages/messages-repo'
 import type { EngineMessage } from '../../engine/types'
 import { modelKey, type ModelSpec } from '../../models/catalog'
 import { Calibrator } from '../../tokens/calibration'
@@ -47,6 +53,8 @@ export function createUsageService(
     readOnly?: boolean
     /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
     recall?: (conv: Conversation) => RecallPlan
+    /** The passages of other chats a plan holds, and those left out, for the inspector. */
+    crossChat?: (sessionId: string, plan: RecallPlan) => ContextUsage['crossChat']
     /** The chat's next summary when it is being written ahead (compression service). */
     preparedSummary?: (sessionId: string) => ContextUsage['preparedSummary'] | undefined
     /** The user is typing in a chat (the meter asked with a draft): a summary may be prepared now. */
@@ -140,13 +148,20 @@ export function createUsageService(
         // Local counts (the model's tokenizer or its calibrated estimate): a provider's countTokens
         // endpoint is for new messages, not for thousands of requests after a switch.
         db.transaction((tx) => {
-          for (const message of findMessages(
-            tx,
-            batch.map((b) => b.id)
-          ).values()) {
+          const counts = [
+            ...findMessages(
+              tx,
+              batch.map((b) => b.id)
+            ).values()
+          ].map((message) => {
             const counted = countMessage({ role: message.role, parts: message.parts }, spec)
-            updateMessage(tx, message.id, { tokenCount: counted.tokens, tokenCounter: counted.counter })
-          }
+            return {
+              id: message.id,
+              from: { counter: message.tokenCounter, tokens: message.tokenCount },
+              to: { counter: counted.counter, tokens: counted.tokens }
+            }
+          })
+          storeCounts(tx, session.id, counts)
         })
         progress.done = Math.min(progress.total, progress.done + batch.length)
         if (deps.clock.now() - lastReport >= RECOUNT_REPORT_MS) {
@@ -231,6 +246,7 @@ export function createUsageService(
       },
       ...(pins ? { pins } : {}),
       recalledIds: recalled?.messageIds ?? [],
+      ...(recalled && deps.crossChat ? { crossChat: deps.crossChat(sessionId, recalled) } : {}),
       messages: c.historyCount,
       summarizedMessages: c.summary?.content.messagesIncluded ?? 0,
       exact: c.exact,

@@ -1,5 +1,4 @@
 import {
-  datedOpeningsBefore,
   messagesWithTerm,
   searchSummarized,
   summarizedAtSeqs,
@@ -11,10 +10,11 @@ import {
   MIN_PASSAGE_TOKENS,
   planRecall,
   recallRoom,
+  type CandidateDate,
   type RecallCandidate,
   type RecallPlan
 } from '../../engine/recall/plan-recall'
-import { dateLabel, datesMentioned, passageDay, statedDate, type StatedDate } from '../../engine/recall/recall-date'
+import { dateLabel, datesMentioned, type StatedDate } from '../../engine/recall/recall-date'
 import { contentWords, recallQuery } from '../../engine/recall/recall-query'
 import { addressCounts, nameCandidates, roleOfName } from '../../engine/recall/speaker-names'
 import type { Session } from '../../../shared/domain/session'
@@ -23,6 +23,9 @@ import type { SettingsService } from '../settings/settings-service'
 import type { Conversation } from '../conversation/conversation'
 import { attachmentRecallRows, mergeRecallRows } from './attachment-recall'
 import { filesBefore, type ChatFile } from '../../db/repositories/attachment-chunks-repo'
+import { idsInChat } from '../../db/repositories/projects-repo'
+import { createCrossChatLeaveOut, crossChatCandidates, recallsAcrossChats } from './cross-chat-recall'
+import { passageDater } from './passage-day'
 
 /** Hits read from the index per request: more than ever fit, so the plan can choose. */
 const SEARCH_LIMIT = 60
@@ -39,8 +42,11 @@ export type RecallService = ReturnType<typeof createRecallService>
  * Recall (DESIGN §11): finds the summarized originals a pending message is about and plans them
  * into the room its request leaves, within the recall budget. Reads only; the engine chooses.
  */
-export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: SettingsService }) {
-  const { db, settings } = deps
+export function createRecallService(
+  deps: Pick<ServiceDeps, 'db'> & Partial<Pick<ServiceDeps, 'emit'>> & { settings: SettingsService }
+) {
+  const { db, settings, emit } = deps
+  const leaveOut = createCrossChatLeaveOut()
 
   function enabled(session: Session): boolean {
     return settings.forChat(session).recall
@@ -66,23 +72,9 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     return entry
   }
 
-  /** Dates for messages: a date stated at the start of the nearest earlier message, else createdAt. */
-  function dater(sessionId: string, summaryId: string) {
-    const { stated } = summaryCache(sessionId, summaryId)
-    return (row: Pick<RecallRow, 'seq' | 'createdAt'>): StatedDate => {
-      if (!stated.has(row.seq)) {
-        const parse = (openings: ReturnType<typeof datedOpeningsBefore>) =>
-          openings.map((o) => ({ date: statedDate(o.head), createdAt: o.createdAt })).find((o) => o.date !== undefined)
-        // The nearest opening usually states a date: reading further back only when it does not halves the cost.
-        const nearest = datedOpeningsBefore(db, sessionId, row.seq, 1)
-        const found = nearest.length
-          ? (parse(nearest) ?? parse(datedOpeningsBefore(db, sessionId, row.seq)))
-          : undefined
-        stated.set(row.seq, found ? { date: found.date!, createdAt: found.createdAt } : undefined)
-      }
-      return passageDay(row, stated.get(row.seq))
-    }
-  }
+  /** Dates for messages, read once per chat and summary. */
+  const dater = (sessionId: string, summaryId: string) =>
+    passageDater(db, sessionId, summaryCache(sessionId, summaryId).stated)
 
   /** Who each name is, per chat and summary: learned again after each compression, not on every send. */
   const nameRoles = new Map<string, 'user' | 'assistant' | undefined>()
@@ -114,13 +106,55 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
     return roles.size === 1 ? { role: [...roles][0], names } : { names: [] }
   }
 
-  /** The recalled passages for the request a conversation's pending user message would make. */
+  /** This chat's summarized originals matching the query, with their neighbours (none without a summary). */
+  function ownCandidates(conv: Conversation, query: string, exclude: ReadonlySet<string>) {
+    const summary = conv.summary
+    if (!summary) return undefined
+    const beforeSeq = summary.cutoffSeq + 1
+    const cache = summaryCache(conv.session.id, summary.id)
+    const files = (cache.files ??= filesBefore(db, conv.session.id, beforeSeq))
+    const rows = mergeRecallRows(
+      searchSummarized(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT, excludeIds: [...exclude] }),
+      // Summarized messages' text, code and PDF files can be brought back too, labelled with their names.
+      attachmentRecallRows(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT, files })
+    )
+    const neighbours = rows.length
+      ? summarizedAtSeqs(
+          db,
+          conv.session.id,
+          rows.flatMap((r) => [r.seq - 1, r.seq + 1]),
+          beforeSeq
+        ).filter((r) => !exclude.has(r.messageId))
+      : []
+    const dayOf = dater(conv.session.id, summary.id)
+    const createdAt = new Map([...rows, ...neighbours].map((r) => [r.seq, r.createdAt]))
+    const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => ({
+      id: r.messageId,
+      seq: r.seq,
+      role: r.role,
+      text: r.text
+    })
+    return {
+      hits: rows.map((r) => ({ ...candidate(r), score: r.score })),
+      neighbours: neighbours.map(candidate),
+      dateOf: (c: RecallCandidate): CandidateDate => {
+        const day = dayOf({ seq: c.seq, createdAt: createdAt.get(c.seq) ?? 0 })
+        return { date: dateLabel(day), day }
+      }
+    }
+  }
+
+  /**
+   * The recalled passages for the request a conversation's pending user message would make: this
+   * chat's summarized originals and, when its project allows, the other chats' messages, ranked together.
+   */
   function forRequest(conv: Conversation): RecallPlan {
     const summary = conv.summary
     const pending = conv.pending
-    if (!summary || !pending || !enabled(conv.session)) return EMPTY_RECALL
+    if (!pending || !enabled(conv.session)) return EMPTY_RECALL
+    if (!summary && !recallsAcrossChats(db, conv.session)) return EMPTY_RECALL
     // A name the chat addresses one side by finds the other side's greetings, not that person's own words.
-    const speaker = namedSpeaker(conv.session.id, summary.id, pending.text)
+    const speaker = summary ? namedSpeaker(conv.session.id, summary.id, pending.text) : { names: [] }
     const query = recallQuery(pending.text, speaker.names) ?? recallQuery(pending.text)
     if (!query) return EMPTY_RECALL
     // Counted tokens, like every part of the request the context builder fits.
@@ -130,52 +164,43 @@ export function createRecallService(deps: Pick<ServiceDeps, 'db'> & { settings: 
       percent: settings.get().recallBudgetPercent
     })
     if (budget < MIN_PASSAGE_TOKENS) return EMPTY_RECALL
-    const beforeSeq = summary.cutoffSeq + 1
-    const cache = summaryCache(conv.session.id, summary.id)
-    const files = (cache.files ??= filesBefore(db, conv.session.id, beforeSeq))
-    const rows = mergeRecallRows(
-      searchSummarized(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT }),
-      // Summarized messages' text, code and PDF files can be brought back too, labelled with their names.
-      attachmentRecallRows(db, conv.session.id, query, { beforeSeq, limit: SEARCH_LIMIT, files })
-    )
-    if (rows.length === 0) return EMPTY_RECALL
-    const neighbours = summarizedAtSeqs(
-      db,
-      conv.session.id,
-      rows.flatMap((r) => [r.seq - 1, r.seq + 1]),
-      beforeSeq
-    )
-    const dayOf = dater(conv.session.id, summary.id)
-    const createdAt = new Map([...rows, ...neighbours].map((r) => [r.seq, r.createdAt]))
-    const candidate = (r: Omit<RecallRow, 'score'>): RecallCandidate => ({
-      id: r.messageId,
-      seq: r.seq,
-      role: r.role,
-      text: r.text
-    })
+    const exclude = leaveOut.excluded(conv.session.id)
+    const own = ownCandidates(conv, query, exclude)
+    const across = crossChatCandidates(db, conv.session, query, { limit: SEARCH_LIMIT, exclude })
+    const hits = [...(own?.hits ?? []), ...across.hits]
+    if (hits.length === 0) return EMPTY_RECALL
     return planRecall({
-      dateOf: (c) => {
-        const day = dayOf({ seq: c.seq, createdAt: createdAt.get(c.seq) ?? 0 })
-        return { date: dateLabel(day), day }
-      },
-      hits: rows.map((r) => ({ ...candidate(r), score: r.score })),
-      neighbours: neighbours.map(candidate),
+      dateOf: (c) => (c.chat ? across.dateOf(c) : own!.dateOf(c)),
+      hits,
+      neighbours: [...(own?.neighbours ?? []), ...across.neighbours],
       budget,
       countTokens: (text) => conv.countText(text, 'system'),
-      present: [summary.content.summaryText],
+      present: summary ? [summary.content.summaryText] : [],
       mentioned: datesMentioned(pending.text),
       terms: contentWords(pending.text),
-      speaker: speaker.role
+      speaker: 'role' in speaker ? speaker.role : undefined
     })
   }
 
   return {
     enabled,
     forRequest,
-    /** Remembers what a reply's request recalled, for the marks in the chat and in full history. */
+    /**
+     * Remembers what a reply's request recalled, for the marks in the chat and in full history (this
+     * chat's messages: the marks open them here), and forgets the passages left out of that request.
+     */
     rememberFor(sessionId: string, replySeq: number, messageIds: string[]): void {
+      leaveOut.sent(sessionId)
       const replyId = messageIdAt(db, sessionId, replySeq)
-      if (replyId) saveReplyRecall(db, { replyId, sessionId, messageIds })
+      if (replyId) saveReplyRecall(db, { replyId, sessionId, messageIds: idsInChat(db, sessionId, messageIds) })
+    },
+    /** The passages of other chats a plan holds, and those left out, for the context inspector. */
+    crossChat: (sessionId: string, plan: RecallPlan) => leaveOut.report(sessionId, plan),
+    /** Leaves a passage of another chat out of the chat's next request, or brings it back. */
+    leaveOut(sessionId: string, messageId: string, out: boolean): { leftOut: string[] } {
+      const leftOut = leaveOut.set(sessionId, messageId, out)
+      emit?.('usage.changed', { sessionId })
+      return { leftOut }
     },
     replies: (sessionId: string) => listReplyRecalls(db, sessionId)
   }

@@ -92,7 +92,9 @@ export function chatToJson(
   stored: readonly VersionedMessage[],
   snapshots: readonly Snapshot[],
   exportedAt: number,
-  files?: ExportFileSource
+  files?: ExportFileSource,
+  /** The name of the chat's project, if it is in one. */
+  project?: string
 ): DistillExport {
   const { messages, attachments } = withFiles(stored, files)
   const versions = messages
@@ -111,7 +113,8 @@ export function chatToJson(
       strategy: session.strategy,
       autoCompress: session.autoCompress,
       createdAt: session.createdAt,
-      updatedAt: session.updatedAt
+      updatedAt: session.updatedAt,
+      ...(project ? { project } : {})
     },
     messages: messages.filter((m) => m.hiddenIn === null).map(toExportedMessage),
     ...(versions.length ? { versions } : {}),

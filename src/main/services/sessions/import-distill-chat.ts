@@ -7,6 +7,7 @@ import { idsNeeded, type ImportedFile, type PreparedImport } from '../../workers
 import { createImportThread, type ImportThread } from '../../workers/import-thread'
 import type { ModelsService } from '../settings/models-service'
 import type { SessionsService } from './sessions-service'
+import type { ProjectsService } from './projects-service'
 import type { SettingsService } from '../settings/settings-service'
 
 export interface ImportedDistillChat {
@@ -38,6 +39,8 @@ export interface DistillImportServices {
   attachments: AttachmentStore
   models: ModelsService
   settings: SettingsService
+  /** To put the chat back in a project of the exported name (joined, or made). */
+  projects?: ProjectsService
 }
 
 /** One import thread for the process (unref'd: it never keeps the process alive). */
@@ -137,6 +140,8 @@ export async function importDistillChat(
       contentHash: prepared.contentHash
     })
     if ('earlier' in written) throw new AlreadyImported(written.earlier)
+    const project = prepared.session.project && services.projects?.join(prepared.session.project)
+    if (project) services.sessions.update(written.sessionId, { projectId: project.id })
     const session = services.sessions.imported(written.sessionId)
     return {
       id: session.id,

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import type { App } from '../../app'
 import { manualClock } from '../../../../test/support/temp-dir'
 import { useTestApps } from '../../../../test/support/test-apps'
+import type { SessionSearch, SessionSearchResult } from '../../../shared/contract/sessions'
 import type { SessionPage } from './sessions-service'
+
+/** What each result says, in order (its id unless told). */
+function ids(found: SessionSearch, pick: (r: SessionSearchResult) => unknown = (r) => r.id): unknown[] {
+  return found.results.map(pick)
+}
 
 const say = (app: App, sessionId: string, role: 'user' | 'assistant', text: string) =>
   app.services.chat.append(sessionId, { role, parts: [{ type: 'text', text }] })
@@ -25,13 +31,16 @@ describe('searching chats by their content', () => {
     await say(app, unrelated.id, 'user', 'When is the filing deadline?')
 
     const found = sessions.search('cardamom')
-    expect(found.map((r) => r.title)).toEqual(['Morning routine', 'Dinner plans'])
-    const dinner = found[1]!
-    expect(dinner.titleMatch).toBe(false)
-    expect(dinner.match).toMatchObject({ seq: 2, role: 'assistant', count: 1 })
-    expect(dinner.match!.snippet).toContain('\u0002cardamom\u0003')
+    expect(found.results.map((r) => r.title)).toEqual(['Morning routine', 'Dinner plans'])
+    expect(found).toMatchObject({ matches: 2, chats: 2, countIsLowerBound: false })
+    const dinner = found.results[1]!
+    expect(dinner).toMatchObject({ titleMatch: false, count: 1 })
+    const passage = dinner.passages[0]!
+    expect(passage).toMatchObject({ seq: 2, role: 'assistant' })
+    expect(passage.ranges.map(([start, end]) => passage.text.slice(start, end))).toEqual(['cardamom'])
     const messages = app.services.chat.messages(soup.id)
-    expect(dinner.match!.messageId).toBe(messages[1]!.id)
+    expect(passage.messageId).toBe(messages[1]!.id)
+    expect(passage.createdAt).toBe(messages[1]!.createdAt)
     // Still a full sidebar entry.
     expect(dinner).toMatchObject({
       messageCount: 2,
@@ -46,16 +55,16 @@ describe('searching chats by their content', () => {
     const body = sessions.create('Shopping')
     await say(app, body.id, 'user', 'Buy green cardamom pods and saffron.')
 
-    expect(sessions.search('cardamom').map((r) => [r.id, r.titleMatch])).toEqual([
+    expect(ids(sessions.search('cardamom'), (r) => [r.id, r.titleMatch])).toEqual([
       [titled.id, true],
       [body.id, false]
     ])
-    expect(sessions.search('cardamom saffron').map((r) => r.id)).toEqual([body.id])
-    expect(sessions.search('cardamom vanilla')).toEqual([])
+    expect(ids(sessions.search('cardamom saffron'))).toEqual([body.id])
+    expect(sessions.search('cardamom vanilla').results).toEqual([])
     // Prefixes match as the user types.
-    expect(sessions.search('saff').map((r) => r.id)).toEqual([body.id])
-    expect(sessions.search('"pods NEAR(').map((r) => r.id)).toEqual([])
-    expect(sessions.search('"pods').map((r) => r.id)).toEqual([body.id])
+    expect(ids(sessions.search('saff'))).toEqual([body.id])
+    expect(ids(sessions.search('"pods NEAR('))).toEqual([])
+    expect(ids(sessions.search('"pods'))).toEqual([body.id])
     expect(await app.router.call('sessions.search', { query: '   ' })).toMatchObject({
       ok: false,
       error: { code: 'invalid_input' }
@@ -78,10 +87,10 @@ describe('searching chats by their content', () => {
     }
 
     // Everything ranked: the exact bm25 order and counts, the lone old message included.
-    const all = sessions.search('mackerel')
+    const all = sessions.search('mackerel').results
     expect(all[0]!.id).toBe(chats[1]!.id)
     expect(all.map((r) => r.id)).toContain(old.id)
-    expect(all.find((r) => r.id === chats[0]!.id)!.match).toMatchObject({ count: 4, countIsLowerBound: false })
+    expect(all.find((r) => r.id === chats[0]!.id)).toMatchObject({ count: 4, countIsLowerBound: false })
   })
 
   it('pages the chat list with a cursor, most recent first, without repeats or gaps', async () => {
@@ -116,9 +125,9 @@ describe('searching chats by their content', () => {
     const { sessions } = app.services
     const chat = sessions.create()
     await say(app, chat.id, 'user', 'The harbour ferry leaves at seven.')
-    expect(sessions.search('ferry')).toHaveLength(1)
+    expect(sessions.search('ferry').results).toHaveLength(1)
     sessions.remove(chat.id)
-    expect(sessions.search('ferry')).toEqual([])
+    expect(sessions.search('ferry').results).toEqual([])
   })
 })
 

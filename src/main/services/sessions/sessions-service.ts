@@ -13,11 +13,18 @@ import {
 import { listMessages } from '../../db/repositories/messages/messages-repo'
 import { listAllVersions } from '../../db/repositories/messages/message-versions-repo'
 import { ftsQuery, searchChats } from '../../db/repositories/history-repo'
+import { snippetRanges, wordRanges } from './snippet-ranges'
 import { listSnapshots } from '../../db/repositories/snapshots-repo'
+import { findProject } from '../../db/repositories/projects-repo'
 import { discardUnreferencedFiles, findImport, type ImportRecord } from '../../db/repositories/imports-repo'
 import { sqliteClient } from '../../db/repositories/sqlite-client'
 import type { Db } from '../../db/client'
-import { SESSION_PAGE_DEFAULT, type SessionSearchResult } from '../../../shared/contract/sessions'
+import {
+  SEARCH_CHATS,
+  SEARCH_PASSAGES,
+  SESSION_PAGE_DEFAULT,
+  type SessionSearch
+} from '../../../shared/contract/sessions'
 import { AppError, notFound } from '../../../shared/app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
 import type { ServiceDeps } from '../service-deps'
@@ -47,6 +54,9 @@ export interface SessionUpdate {
   strategy?: Strategy | null
   autoCompress?: boolean | null
   recall?: boolean | null
+  projectId?: string | null
+  recallAcrossChats?: boolean | null
+  reviewSummaries?: boolean | null
   contextWindow?: number | null
   maxOutput?: number | null
   thresholdPercent?: number | null
@@ -94,40 +104,47 @@ export function createSessionsService(
 
     /**
      * Chats whose title or messages hold every word typed. Title matches come first (most recent
-     * first), then chats found by their messages, best bm25 rank first; each carries its best
-     * message so the sidebar can show the passage and open the chat at it.
+     * first), then chats found by their messages, best bm25 rank first; each carries its best few
+     * messages (passages with the matched words as ranges) so the sidebar can show them and open
+     * the chat at one. The totals count every chat found, not only those returned.
      */
-    search(query: string, limit = 50): SessionSearchResult[] {
-      if (!ftsQuery(query)) return []
+    search(query: string, limit = SEARCH_CHATS): SessionSearch {
+      if (!ftsQuery(query)) return { results: [], matches: 0, chats: 0, countIsLowerBound: false }
       const words = query.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w))
       const byTitle = sessionsWithTitleWords(db, words, limit)
-      const byContent = searchChats(db, query, limit)
-      const content = new Map(byContent.map((row) => [row.sessionId, row]))
-      const matchOf = (id: string): SessionSearchResult['match'] => {
+      const found = searchChats(db, query, {
+        limit,
+        passages: SEARCH_PASSAGES,
+        titled: byTitle.map((s) => s.id)
+      })
+      const content = new Map(found.rows.map((row) => [row.sessionId, row]))
+      const hitsOf = (id: string) => {
         const row = content.get(id)
-        return row
-          ? {
-              messageId: row.messageId,
-              seq: row.seq,
-              role: row.role,
-              snippet: row.snippet,
-              count: row.matches,
-              countIsLowerBound: row.countIsLowerBound
-            }
-          : null
+        return {
+          passages: (row?.passages ?? []).map(({ snippet, ...passage }) => ({ ...passage, ...snippetRanges(snippet) })),
+          count: row?.matches ?? 0,
+          countIsLowerBound: row?.countIsLowerBound ?? false
+        }
       }
       const titled = new Set(byTitle.map((s) => s.id))
       const others = sessionSummaries(
         db,
-        byContent.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId)
+        found.rows.filter((r) => !titled.has(r.sessionId)).map((r) => r.sessionId)
       )
-      return [
-        ...byTitle.map((s) => ({ ...s, titleMatch: true, match: matchOf(s.id) })),
-        ...byContent.flatMap((r) => {
+      const results = [
+        ...byTitle.map((s) => ({ ...s, titleMatch: true, titleRanges: wordRanges(s.title, words), ...hitsOf(s.id) })),
+        ...found.rows.flatMap((r) => {
           const s = others.get(r.sessionId)
-          return s ? [{ ...s, titleMatch: false, match: matchOf(s.id) }] : []
+          return s ? [{ ...s, titleMatch: false, titleRanges: [], ...hitsOf(s.id) }] : []
         })
       ].slice(0, limit)
+      return {
+        results,
+        matches: found.matches + byTitle.length,
+        chats: found.chats,
+        // A full page of title matches may have more behind it.
+        countIsLowerBound: found.countIsLowerBound || byTitle.length === limit
+      }
     },
 
     create(title?: string): Session {
@@ -172,6 +189,7 @@ export function createSessionsService(
       if (window !== null && reserve !== null && reserve > window / 2) {
         throw new AppError('invalid_input', 'The reply can reserve at most half of the context window.')
       }
+      if (change.projectId && !findProject(db, change.projectId)) throw notFound('The project')
       const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
       // Not activity: the chat keeps its place in the list.
       const session = Object.keys(defined).length ? updateSession(db, id, defined) : findSession(db, id)
@@ -190,7 +208,8 @@ export function createSessionsService(
     /** The chat as a file: a Markdown transcript, or the JSON `distill import` reads back. */
     export(id: string, format: ExportFormat): { filename: string; mimeType: string; text: string } {
       const session = get(id)
-      const snapshots = listSnapshots(db, id)
+      // A draft waiting for review replaced nothing yet: it stays with the chat, not the file.
+      const snapshots = listSnapshots(db, id).filter((s) => s.status !== 'draft')
       return format === 'md'
         ? {
             filename: exportFileName(session.title, 'md'),
@@ -201,7 +220,7 @@ export function createSessionsService(
             filename: exportFileName(session.title, 'json'),
             mimeType: 'application/json',
             // Every version, the ones set aside included: an import brings back ‹ 1/2 › as it was.
-            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files), null, 2)}\n`
+            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files, session.projectId ? findProject(db, session.projectId)?.name : undefined), null, 2)}\n`
           }
     },
 

@@ -6,6 +6,7 @@ import { answer, type Handlers } from '../router'
 import { importDistillChatText } from '../../services/sessions/import-distill-chat'
 import { countFirst } from '../../services/chat/count-first'
 import { summarySettled } from '../../services/chat/summary-settled'
+import { projectHandlers } from './project-handlers'
 
 /** Thin: each handler forwards its parsed input to a service. */
 export function createHandlers(services: Services, info: () => AppInfo): Handlers {
@@ -56,6 +57,11 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'compression.snapshots': ({ sessionId }) => compression.snapshots(sessionId),
     'compression.newTopic': ({ sessionId }) => compression.newTopic(sessionId),
     'compression.active': ({ sessionId }) => compression.active(sessionId),
+    'compression.editDraft': ({ sessionId, draftId, text }) => compression.editDraft(sessionId, draftId, text),
+    'compression.acceptDraft': ({ sessionId, draftId, text }) => compression.acceptDraft(sessionId, draftId, text),
+    'compression.discardDraft': ({ sessionId, draftId }) => compression.discardDraft(sessionId, draftId),
+    'compression.regenerateDraft': ({ sessionId, focus }) => compression.regenerateDraft(sessionId, focus),
+    'compression.editSummary': ({ sessionId, text }) => compression.editSummary(sessionId, text),
     'history.list': ({ sessionId, ...cursor }) => history.page(sessionId, cursor),
     'history.search': ({ sessionId, query }) => history.search(sessionId, query),
     'attachments.upload': ({ filename, mediaType, data }) =>
@@ -75,7 +81,8 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'history.recalls': ({ sessionId }) => {
       sessions.get(sessionId)
       return { replies: recall.replies(sessionId) }
-    }
+    },
+    ...projectHandlers(services)
   }
 }
 

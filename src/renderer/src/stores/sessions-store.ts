@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { RouteInput } from '../../../shared/contract'
-import type { SessionSearchResult } from '../../../shared/contract/sessions'
+import type { SessionSearch } from '../../../shared/contract/sessions'
 import type { Session, SessionSummary } from '../../../shared/domain/session'
 import { api } from '../api/client'
 import { errorMessage, isApiError } from '../api/api-error'
@@ -25,8 +25,8 @@ interface SessionsState {
   /** Where the next page of the (unsearched) list starts; null when every chat is listed. */
   nextCursor: string | null
   loadingMore: boolean
-  /** For a search: the message of each listed chat that matched, if one did. */
-  matches: Record<string, SessionSearchResult['match']>
+  /** For a search: the chats found with their passages, and the totals (null with no search). */
+  found: SessionSearch | null
   /** A chat opened from a search result, to be shown at this message once its list renders. */
   pendingJump: { sessionId: string; messageId: string } | null
   /** Opens a chat at a message (a search hit). */
@@ -61,7 +61,7 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
   error: null,
   nextCursor: null,
   loadingMore: false,
-  matches: {},
+  found: null,
   pendingJump: null,
   details: {},
 
@@ -73,18 +73,16 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
       // no query lists the chats a page at a time. A reload keeps as many as were shown.
       const found = query ? await api.request('sessions.search', { query }) : null
       const page = found
-        ? { sessions: found, nextCursor: null }
+        ? { sessions: found.results, nextCursor: null }
         : await api.request('sessions.list', {
             limit: Math.min(LIST_RELOAD_MAX, Math.max(LIST_PAGE, get().listedQuery ? 0 : get().sessions.length))
           })
       if (seq !== requestSeq) return // a newer request is on its way
       touchNow()
-      const matches: SessionsState['matches'] = {}
-      for (const item of found ?? []) matches[item.id] = item.match
       set({
         sessions: page.sessions,
         nextCursor: page.nextCursor,
-        matches,
+        found,
         listedQuery: query,
         status: 'ready',
         error: null

@@ -4,6 +4,7 @@ import type { CompressionReport } from '../../../shared/contract'
 import { useChatStore } from './chat/chat-store'
 import { useCompressionStore } from './compression-store'
 import { useHistoryStore } from './history-store'
+import { useProjectsStore } from './projects-store'
 import { useProvidersStore } from './providers-store'
 import { useSessionsStore } from './sessions-store'
 import { useSettingsStore } from './settings-store'
@@ -48,6 +49,7 @@ export function wireEvents(notices: Notices): () => void {
   const offs = [
     api.on('sessions.changed', ({ sessionId, reason }) => {
       useSessionsStore.getState().changed(sessionId, reason)
+      useProjectsStore.getState().sessionsChanged()
       if (reason === 'deleted') {
         useChatStore.getState().forget(sessionId)
         useUsageStore.getState().forget(sessionId)
@@ -58,6 +60,12 @@ export function wireEvents(notices: Notices): () => void {
         // The model or system prompt may have changed.
         refreshUsage(sessionId)
       }
+    }),
+    // A project's Recall across chats changes what its chats' next requests hold.
+    api.on('projects.changed', () => {
+      void useProjectsStore.getState().load()
+      const open = useUiStore.getState().selectedSessionId
+      if (open) refreshUsage(open)
     }),
     api.on('chat.message', ({ message }) => {
       useChatStore.getState().receive(message)
@@ -77,7 +85,9 @@ export function wireEvents(notices: Notices): () => void {
       useHistoryStore.getState().changed(payload.sessionId)
       refreshUsage(payload.sessionId)
       // A manual run reports through its own request (with Retry on failure): only auto ones here.
-      if (payload.report.type === 'auto') notices.autoCompressed(payload.sessionId, payload.report)
+      // A draft waits in the Summary panel: nothing was replaced, so there is nothing to announce.
+      if (payload.report.type === 'auto' && !payload.report.draft)
+        notices.autoCompressed(payload.sessionId, payload.report)
     }),
     api.on('compression.failed', (payload) => {
       useCompressionStore.getState().failed(payload)

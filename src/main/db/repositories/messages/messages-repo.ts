@@ -4,7 +4,7 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from '../../client'
 import { chatMessages, type ChatMessageRow, type NewChatMessageRow } from '../../schema'
 import { sqliteClient } from '../sqlite-client'
-import { noteWrite } from '../write-generation'
+import { noteCounts, noteWrite, type CountChange } from '../write-generation'
 
 export function toChatMessage(row: ChatMessageRow): ChatMessage {
   return {
@@ -98,6 +98,32 @@ export function updateMessage(
     .get()
   if (row) noteWrite(db, row.sessionId, row.seq)
   return row ? toChatMessage(row) : undefined
+}
+
+/**
+ * Stores new token counts of a chat's messages (a recount for another model). Only the counts
+ * change, so the write is noted as such: the context caches patch them in instead of re-reading.
+ */
+export function storeCounts(
+  db: Db,
+  sessionId: string,
+  counts: ReadonlyArray<{
+    id: string
+    from: { counter: string | null; tokens: number | null }
+    to: { counter: string; tokens: number }
+  }>
+): void {
+  const update = prepared<{ seq: number; inHistory: number }>(
+    db,
+    `UPDATE chat_messages SET token_count = ?, token_counter = ? WHERE id = ? AND session_id = ?
+     RETURNING seq, (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND part_count > 0)) AS inHistory`
+  )
+  const changes: CountChange[] = []
+  for (const c of counts) {
+    const row = update.get(c.to.tokens, c.to.counter, c.id, sessionId)
+    if (row) changes.push({ seq: row.seq, inHistory: row.inHistory === 1, from: c.from, to: c.to })
+  }
+  noteCounts(db, sessionId, changes)
 }
 
 export function lastMessage(db: Db, sessionId: string): ChatMessage | undefined {

@@ -9,7 +9,7 @@ useFakeProvider((f) => (fake = f))
 
 /** The model summary behind a quick one (written in the background) and summaries written ahead. */
 describe('model summaries off the send path', () => {
-  const { open, turn, lastChatRequest, summaryRequests } = useCompressionStack(() => fake)
+  const { open, openPreparing, turn, lastChatRequest, summaryRequests } = useCompressionStack(() => fake)
 
   it('keeps the quick summary when the model fails during auto-compression, retrying with backoff (FR-5.1.1)', async () => {
     const { app, events, session } = open()
@@ -98,18 +98,6 @@ describe('model summaries off the send path', () => {
   })
 
   describe('summaries prepared ahead', () => {
-    function openPreparing() {
-      const opened = open()
-      opened.app.services.settings.update({
-        customModels: [
-          { provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 },
-          { provider: 'openai', id: 'wide-32k', contextWindow: 32_768, maxOutput: 4096 }
-        ],
-        summarizationModel: 'wide-32k',
-        prepareAtPercent: 60
-      })
-      return opened
-    }
     const until = async (check: () => boolean) => {
       for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 20))
       expect(check()).toBe(true)

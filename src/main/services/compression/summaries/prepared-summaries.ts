@@ -31,6 +31,11 @@ export interface PreparedSummariesDeps {
   preparePercent(conv: Conversation, trigger: PrepareTrigger): number
   /** The model summary the chat's next auto-compression would write now (the rolling strategy's plan). */
   build(conv: Conversation): RunRequest | undefined
+  /**
+   * A summary just written: true when the chat keeps it elsewhere (as a draft for the user's
+   * review), so it is no longer this module's to swap in.
+   */
+  keep?(sessionId: string, request: RunRequest, written: WrittenSummary): boolean
   /** The meter changed (writing began, ended or was discarded). */
   changed(sessionId: string): void
   /** Waits after each failed preparation (FR-5.1.1); it is tried again on a later reply. */
@@ -89,6 +94,7 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
       entry.written = written
       entry.tokens = entry.request.conv.summaryTokensOf(written.text)
       failures.delete(sessionId)
+      if (deps.keep?.(sessionId, entry.request, written)) entries.delete(sessionId)
     } catch (err) {
       if (entries.get(sessionId) !== entry) return
       entries.delete(sessionId)

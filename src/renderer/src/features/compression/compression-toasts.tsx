@@ -112,6 +112,15 @@ function notifyOutcome(
   const id = `compression-${sessionId}-${++outcomes}`
   if (outcome.ok) {
     if (!notificationsOn()) return
+    if (outcome.report.draft) {
+      toast.success('Draft summary ready for review', {
+        id,
+        description: 'It replaces nothing until you accept it in the Summary panel.',
+        action: { label: 'Review it', onClick: () => viewSummary(sessionId) },
+        duration: 10_000
+      })
+      return
+    }
     toast.success(kind === 'regenerate' ? 'Summary regenerated' : 'Conversation summarized', {
       id,
       description: <Preview sessionId={sessionId} report={outcome.report} />,

@@ -15,6 +15,7 @@ import { recountNote } from '../usage/recount-note'
 import { overBudgetNote } from '../usage/over-budget-note'
 import { pinsNote } from '../../../../shared/domain/pins'
 import { barScale, contextParts, type ContextPart } from './context-parts'
+import { CrossChatRecallList } from './cross-chat-recall-list'
 import './recall.css'
 import './context-inspector.css'
 
@@ -182,6 +183,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
           </tr>
         </tbody>
       </table>
+      <CrossChatRecallList usage={usage} />
 
       <ul className="usage-notes inspector-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}

@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { toast } from 'sonner'
 import type { Snapshot } from '../../../../shared/domain/snapshot'
-import { ChevronDownIcon, RefreshIcon, SummarizeIcon, UndoIcon } from '../../components/icons'
+import { ChevronDownIcon, PencilIcon, RefreshIcon, SummarizeIcon, UndoIcon } from '../../components/icons'
 import { MarkdownText } from '../../components/markdown-text'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { formatFull } from '../../lib/relative-time'
 import { useCompressionStore, type RunningCompression } from '../../stores/compression-store'
 import { AttachmentManifest, ManifestBadge } from '../../components/attachment-manifest'
 import { regenerateNow, summaryRegionId } from './compression-toasts'
+import { SummaryDraftSection, SummaryTextEditor } from './summary-draft'
 import { PinnedList } from './pinned-list'
 import { strategyLabel, summarizerLabel } from './labels'
 import './summary-panel.css'
@@ -22,9 +23,10 @@ export function SummaryPanel({ sessionId }: { sessionId: string }) {
   const running = useCompressionStore((s) => s.running[sessionId] ?? null)
   const expanded = useCompressionStore((s) => s.expanded[sessionId] ?? false)
   const setExpanded = useCompressionStore((s) => s.setExpanded)
+  const hasDraft = useCompressionStore((s) => !!s.draft[sessionId])
   const bodyId = useId()
 
-  if (!active && !running) return null
+  if (!active && !running && !hasDraft) return null
   const count = active?.content.messagesIncluded ?? 0
 
   return (
@@ -61,15 +63,10 @@ export function SummaryPanel({ sessionId }: { sessionId: string }) {
         {running && <RunningBadge sessionId={sessionId} running={running} />}
       </div>
       {running && (running.type !== 'auto' || expanded) && <StreamingSummary running={running} />}
+      <SummaryDraftSection sessionId={sessionId} disabled={!!running} />
       {active && expanded && (
         <div id={bodyId} className="summary-body">
-          {/* Capped and scrolled inside, so on a short window the newest message stays in view. */}
-          <div className="summary-scroll" role="group" aria-label="Summary details" tabIndex={0}>
-            <SummaryDetails snapshot={active} />
-            <AttachmentManifest sessionId={sessionId} />
-            <PinnedList sessionId={sessionId} />
-          </div>
-          <SummaryActions sessionId={sessionId} disabled={!!running} />
+          <ActiveSummary sessionId={sessionId} active={active} disabled={!!running} />
         </div>
       )}
     </section>
@@ -194,7 +191,37 @@ function SummaryDetails({ snapshot }: { snapshot: Snapshot }) {
   )
 }
 
-function SummaryActions({ sessionId, disabled }: { sessionId: string; disabled: boolean }) {
+/** The active summary with its actions, or the editor of its text (an edit is the user's, undoable). */
+function ActiveSummary({ sessionId, active, disabled }: { sessionId: string; active: Snapshot; disabled: boolean }) {
+  const [editing, setEditing] = useState(false)
+  const editSummary = useCompressionStore((s) => s.editSummary)
+  if (editing)
+    return (
+      <SummaryTextEditor
+        initial={active.content.summaryText}
+        label="Summary text"
+        cancel={() => setEditing(false)}
+        save={async (text) => {
+          const failure = await editSummary(sessionId, text)
+          if (failure) toast.error('Could not save the summary', { description: failure })
+          else setEditing(false)
+        }}
+      />
+    )
+  return (
+    <>
+      {/* Capped and scrolled inside, so on a short window the newest message stays in view. */}
+      <div className="summary-scroll" role="group" aria-label="Summary details" tabIndex={0}>
+        <SummaryDetails snapshot={active} />
+        <AttachmentManifest sessionId={sessionId} />
+        <PinnedList sessionId={sessionId} />
+      </div>
+      <SummaryActions sessionId={sessionId} disabled={disabled} edit={() => setEditing(true)} />
+    </>
+  )
+}
+
+function SummaryActions({ sessionId, disabled, edit }: { sessionId: string; disabled: boolean; edit(): void }) {
   const undo = useCompressionStore((s) => s.undo)
   const [busy, setBusy] = useState(false)
   return (
@@ -225,6 +252,10 @@ function SummaryActions({ sessionId, disabled }: { sessionId: string; disabled: 
       >
         <RefreshIcon width={14} height={14} />
         Regenerate
+      </button>
+      <button type="button" className="button button-small" disabled={disabled || busy} onClick={edit}>
+        <PencilIcon width={14} height={14} />
+        Edit
       </button>
     </div>
   )

@@ -3,6 +3,7 @@ import { toast } from 'sonner'
 import { errorMessage } from '../../api/api-error'
 import { downloadExport } from './download-export'
 import { openShortcutsHelp } from './keyboard-shortcuts'
+import { useProjectsStore } from '../../stores/projects-store'
 import './chat-menu.css'
 
 export interface ChatMenuItem {
@@ -23,7 +24,7 @@ function MoreIcon() {
   )
 }
 
-/** The entries of a chat's menu: export, and the keyboard shortcuts. */
+/** The entries of a chat's menu: export, its project, and the keyboard shortcuts. */
 export function chatMenuItems(sessionId: string, hasMessages: boolean): ChatMenuItem[] {
   const disabled = !hasMessages
   const run = (format: 'md' | 'json') => () => {
@@ -35,6 +36,7 @@ export function chatMenuItems(sessionId: string, hasMessages: boolean): ChatMenu
   return [
     { label: 'Export as Markdown', disabled, onSelect: run('md') },
     { label: 'Export as JSON', hint: 'for distill import', disabled, onSelect: run('json') },
+    { label: 'Move to project…', onSelect: () => useProjectsStore.getState().openMove(sessionId) },
     { label: 'Keyboard shortcuts', hint: '?', onSelect: openShortcutsHelp }
   ]
 }
@@ -43,7 +45,7 @@ export function chatMenuItems(sessionId: string, hasMessages: boolean): ChatMenu
  * "More actions" of the open chat: a menu button (WAI-ARIA menu pattern). Arrow keys, Home and End
  * move, Enter chooses, Escape or a click elsewhere closes and gives focus back to the button.
  */
-export function ChatMenu({ items }: { items: ChatMenuItem[] }) {
+export function ChatMenu({ items, label = 'More actions' }: { items: ChatMenuItem[]; label?: string }) {
   const [open, setOpen] = useState(false)
   const buttonRef = useRef<HTMLButtonElement>(null)
   const menuRef = useRef<HTMLDivElement>(null)
@@ -93,8 +95,8 @@ export function ChatMenu({ items }: { items: ChatMenuItem[] }) {
         ref={buttonRef}
         type="button"
         className="icon-button header-button"
-        aria-label="More actions"
-        title="More actions"
+        aria-label={label}
+        title={label}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -113,7 +115,7 @@ export function ChatMenu({ items }: { items: ChatMenuItem[] }) {
           ref={menuRef}
           id={menuId}
           role="menu"
-          aria-label="More actions"
+          aria-label={label}
           className="chat-menu-popup"
           onKeyDown={onMenuKeyDown}
         >

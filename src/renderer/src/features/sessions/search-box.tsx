@@ -1,5 +1,6 @@
 import { useSessionsStore } from '../../stores/sessions-store'
 import { CloseIcon, SearchIcon } from '../../components/icons'
+import { focusFirstResult } from './search-results'
 
 /** Searches chats by title and message text; the server does the matching (debounced in the store). */
 export function SearchBox() {
@@ -20,6 +21,8 @@ export function SearchBox() {
         value={query}
         onChange={(event) => setQuery(event.target.value)}
         onKeyDown={(event) => {
+          // ↓ enters the results (they handle ↑/↓ from there).
+          if (event.key === 'ArrowDown' && focusFirstResult()) event.preventDefault()
           if (event.key === 'Escape' && query !== '') {
             event.preventDefault()
             setQuery('')

@@ -1,32 +1,21 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { toast } from 'sonner'
-import type { SessionSearchResult } from '../../../../shared/contract/sessions'
 import type { SessionSummary } from '../../../../shared/domain/session'
 import { errorMessage } from '../../api/api-error'
 import { PencilIcon, TrashIcon } from '../../components/icons'
 import { RelativeTime } from '../../components/relative-time'
 import { useSessionsStore } from '../../stores/sessions-store'
-import { snippetParts } from '../../lib/highlight'
 import { DeleteChatDialog } from './delete-chat-dialog'
 import { RenameField } from './rename-field'
-import './session-search.css'
-
-/** "Found in 12+ messages" when a common word's older matches were not counted. */
-function matchNote({ count, countIsLowerBound }: NonNullable<SessionSearchResult['match']>): string {
-  if (countIsLowerBound) return `Found in ${count}+ ${count === 1 ? 'message' : 'messages'}`
-  return count === 1 ? 'Found in 1 message' : `Found in ${count} messages`
-}
 
 interface SessionItemProps {
   session: SessionSummary
   active: boolean
-  /** The message a search found in this chat: shown instead of the preview. */
-  match?: SessionSearchResult['match']
   onOpen(id: string): void
 }
 
 /** One chat in the sidebar: its title, a one-line preview and when it last changed, plus Rename and Delete. */
-export function SessionItem({ session, active, match = null, onOpen }: SessionItemProps) {
+export function SessionItem({ session, active, onOpen }: SessionItemProps) {
   const [editing, setEditing] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const rename = useSessionsStore((s) => s.rename)
@@ -34,7 +23,6 @@ export function SessionItem({ session, active, match = null, onOpen }: SessionIt
   const refocus = useRef(false)
   const titleId = useId()
   const metaId = useId()
-  const matchId = useId()
 
   useEffect(() => {
     if (!editing && refocus.current) {
@@ -69,7 +57,7 @@ export function SessionItem({ session, active, match = null, onOpen }: SessionIt
           className="session-open"
           aria-current={active ? 'page' : undefined}
           aria-labelledby={titleId}
-          aria-describedby={match ? `${matchId} ${metaId}` : metaId}
+          aria-describedby={metaId}
           draggable={false}
           onClick={(event) => {
             if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
@@ -83,15 +71,8 @@ export function SessionItem({ session, active, match = null, onOpen }: SessionIt
               {session.title}
             </span>
           </span>
-          {match && (
-            <span id={matchId} className="session-match">
-              {snippetParts(match.snippet).map((part, i) =>
-                part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>
-              )}
-            </span>
-          )}
           <span id={metaId} className="session-line session-meta">
-            <span className="session-preview">{match ? matchNote(match) : preview}</span>
+            <span className="session-preview">{preview}</span>
             <RelativeTime className="session-time" timestamp={session.updatedAt} />
           </span>
         </a>

@@ -2,15 +2,15 @@ import { useEffect, useRef } from 'react'
 import { useChatStore } from '../../stores/chat/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
+import { SearchResults } from './search-results'
 import { SessionItem } from './session-item'
+import { ProjectSections, unfiledChats } from './project-section'
 
 export function SessionList() {
   const sessions = useSessionsStore((s) => s.sessions)
   const status = useSessionsStore((s) => s.status)
   const error = useSessionsStore((s) => s.error)
   const listedQuery = useSessionsStore((s) => s.listedQuery)
-  const matches = useSessionsStore((s) => s.matches)
-  const openAt = useSessionsStore((s) => s.openAt)
   const load = useSessionsStore((s) => s.load)
   const selectedId = useUiStore((s) => s.selectedSessionId)
   const openSession = useUiStore((s) => s.openSession)
@@ -35,35 +35,32 @@ export function SessionList() {
   if (status === 'loading' && sessions.length === 0) {
     return <p className="session-list-note muted">Loading chats…</p>
   }
+  // A search shows its own list: chats grouped with their matching passages.
+  if (listedQuery) return <SearchResults />
   if (sessions.length === 0) {
     return (
       <p className="session-list-note muted" role="status">
-        {listedQuery ? `No chats match “${listedQuery}”.` : 'No chats yet.'}
+        No chats yet.
       </p>
     )
   }
   return (
     <>
+      {!listedQuery && <ProjectSections />}
       <ul
         ref={listRef}
         className="session-list"
         aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}
       >
-        {sessions.map((session) => (
+        {unfiledChats(sessions, Boolean(listedQuery)).map((session) => (
           <SessionItem
             key={session.id}
             session={session}
             active={session.id === selectedId}
-            match={listedQuery ? (matches[session.id] ?? null) : null}
             onOpen={(id) => {
-              // A chat found by one of its messages opens at that message.
-              const hit = listedQuery ? matches[id] : null
-              if (hit) openAt(id, hit.messageId)
-              else {
-                // Asked for before the chat pane renders, not after (the first pane takes ~20 ms).
-                useChatStore.getState().loadUnlessLoaded(id)
-                openSession(id)
-              }
+              // Asked for before the chat pane renders, not after (the first pane takes ~20 ms).
+              useChatStore.getState().loadUnlessLoaded(id)
+              openSession(id)
             }}
           />
         ))}

@@ -3,6 +3,7 @@ import { CloseIcon, GearIcon, LogoMark, PlusIcon } from '../../components/icons'
 import { useUiStore } from '../../stores/ui-store'
 import { ImportChatButton } from './import-chat-button'
 import { KeyboardShortcuts } from './keyboard-shortcuts'
+import { MoveToProjectDialog } from './move-to-project-dialog'
 import { SearchBox } from './search-box'
 import { SessionList } from './session-list'
 import { useNewChat } from './use-new-chat'
@@ -84,6 +85,7 @@ export function Sidebar() {
       </nav>
       {sidebarOpen && <div className="sidebar-scrim" aria-hidden="true" onClick={() => setSidebarOpen(false)} />}
       <KeyboardShortcuts />
+      <MoveToProjectDialog />
     </>
   )
 }

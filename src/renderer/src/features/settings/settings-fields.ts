@@ -13,6 +13,7 @@ export type FormKey = Extract<
   | 'summarizer'
   | 'prepareAtPercent'
   | 'prepareWhenIdle'
+  | 'reviewSummaries'
   | 'summarizationModel'
   | 'notifications'
   | 'firstChunkTimeoutSeconds'
@@ -200,6 +201,13 @@ export const SETTINGS_SECTIONS: SectionSpec[] = [
         kind: 'toggle',
         label: 'Prepare with paid models right after a reply',
         help: 'Off: with a paid summarization model, the next summary is prepared only once you start typing, so a chat you leave costs nothing.',
+        defaultValue: false
+      },
+      {
+        key: 'reviewSummaries',
+        kind: 'toggle',
+        label: 'Ask me before a summary replaces messages',
+        help: 'The prepared summary waits in the Summary panel as a draft to edit, regenerate or accept. Off: it goes in automatically, with Undo. Chats can choose their own.',
         defaultValue: false
       }
     ]

@@ -16,6 +16,7 @@ export function toFormValues(settings: Settings): FormValues {
     summarizer: settings.summarizer,
     prepareAtPercent: String(settings.prepareAtPercent),
     prepareWhenIdle: settings.prepareWhenIdle,
+    reviewSummaries: settings.reviewSummaries,
     summarizationModel: settings.summarizationModel ?? '',
     notifications: settings.notifications,
     firstChunkTimeoutSeconds: String(settings.firstChunkTimeoutSeconds),

@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { useId, useState } from 'react'
 import { toast } from 'sonner'
+import type { RouteInput } from '../../../../../shared/contract'
 import type { Session, Strategy } from '../../../../../shared/domain/session'
 import { errorMessage } from '../../../api/api-error'
 import { SlidersIcon } from '../../../components/icons'
@@ -13,6 +14,7 @@ import { useUsageStore } from '../../../stores/usage-store'
 import { strategyLabel } from '../../compression/labels'
 import { ChatThresholdField } from './chat-threshold-field'
 import { ChatWindowField } from './chat-window-field'
+import { ChatReviewField } from './chat-review-field'
 import './chat-settings-dialog.css'
 
 type Tristate = 'inherit' | 'on' | 'off'
@@ -32,6 +34,7 @@ export function ChatSettingsButton({ sessionId }: { sessionId: string }) {
     (session.autoCompress !== null ||
       session.strategy !== null ||
       session.recall !== null ||
+      session.reviewSummaries != null ||
       session.contextWindow !== null ||
       session.thresholdPercent !== null)
   return (
@@ -98,7 +101,7 @@ function ChatSettingsForm({ session }: { session: Session }) {
   const strategyId = useId()
   const recallId = useId()
 
-  async function save(change: { autoCompress?: boolean | null; strategy?: Strategy | null; recall?: boolean | null }) {
+  async function save(change: Omit<RouteInput<'sessions.update'>, 'id'>) {
     setSaving(true)
     try {
       await update(session.id, change)
@@ -180,6 +183,7 @@ function ChatSettingsForm({ session }: { session: Session }) {
           When on, originals behind the summary that match your message are sent with it, verbatim.
         </p>
       </div>
+      <ChatReviewField session={session} disabled={saving} save={(change) => void save(change)} />
       <ChatWindowField key={session.contextWindow ?? 'model'} session={session} />
       <ChatThresholdField key={session.thresholdPercent ?? 'inherit'} session={session} />
     </div>
