@@ -12,6 +12,7 @@ import { acquireOwnerLock } from './db/owner-lock'
 import { prepareDataDir, tightenDataFiles } from './data-location'
 import { createConsoleLogger } from './logger'
 import { createChatService } from './services/chat/chat-service'
+import { createPinService } from './services/chat/pin-service'
 import { createCompressionService } from './services/compression/compression-service'
 import { createHistoryService } from './services/sessions/history-service'
 import { createRequestPreparer } from './services/chat/prepare-request'
@@ -254,6 +255,7 @@ export function createApp(options: AppOptions): App {
   const services: Services = {
     sessions,
     chat,
+    pins: createPinService({ ...deps, usage, settings, sessions }),
     settings,
     providers,
     models,

@@ -1,11 +1,12 @@
 import { allowedBoundaries } from './retention'
 import { truncateMiddle } from './truncate'
+import { pinnedBlockText, type PinnedText } from './pinned'
 import type { CountTokens, EngineMessage, EngineRole } from './types'
 
 /** A single message may take at most this share of the usable budget before it is cut in the middle. */
 export const LARGE_MESSAGE_SHARE = 0.5
 
-export type ContextPartKind = 'system' | 'summary' | 'recalled' | 'message' | 'input'
+export type ContextPartKind = 'system' | 'summary' | 'pinned' | 'recalled' | 'message' | 'input'
 
 export interface ContextMessage {
   kind: ContextPartKind
@@ -28,6 +29,10 @@ export interface BuildContextInput {
   system?: ContextPart
   /** The latest active summary, sent as a system message (FR-1.5.1). */
   summary?: ContextPart
+  /** Pinned messages older than the summary's cutoff, one system message after it (`pinned.ts`): never dropped. */
+  pinned?: ContextPart & { pins: readonly PinnedText[] }
+  /** History messages that are pinned: when the oldest history must go, these join the pinned block instead. */
+  pinnedIds?: ReadonlySet<string>
   /** Summarized originals recalled for the pending input (a system message after the summary; DESIGN §11). */
   recalled?: ContextPart
   /** The retained history, oldest first. */
@@ -49,6 +54,8 @@ export interface BuiltContext {
   dropped: number
   /** The oldest history message sent, when older ones were left out. */
   firstSentSeq?: number
+  /** Pinned history messages that moved into the pinned block because older history had to go. */
+  pinnedMoved: number
   fits: boolean
 }
 
@@ -110,6 +117,7 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   const items: ContextMessage[] = [
     ...(input.system ? [entry('system', 'system', input.system)] : []),
     ...(input.summary ? [entry('summary', 'system', input.summary, input.summary.id)] : []),
+    ...(input.pinned?.text ? [entry('pinned', 'system', input.pinned)] : []),
     ...(input.recalled?.text ? [entry('recalled', 'system', input.recalled)] : []),
     ...history.map((m) => entry('message', m.role, { text: m.text, tokens: m.tokens }, m.id)),
     ...(input.input ? [entry('input', 'user', input.input)] : [])
@@ -129,7 +137,10 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   if (total() > room) dropRecalled(items)
 
   // 1. Large messages: none may take more than its share of the budget.
-  if (total() > room) for (const m of items) cut(m, Math.floor(room * LARGE_MESSAGE_SHARE))
+  // Pinned text stays word for word: it is held under a share of the budget when pinned.
+  const isPinned = (m: ContextMessage) =>
+    m.kind === 'pinned' || (m.kind === 'message' && !!input.pinnedIds?.has(m.sourceId!))
+  if (total() > room) for (const m of items) if (!isPinned(m)) cut(m, Math.floor(room * LARGE_MESSAGE_SHARE))
 
   // 2. Drop the oldest history, whole tool exchanges at a time, while it does not fit.
   let dropped = first
@@ -138,17 +149,30 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     let over = total() - room
     let drop = 0
     const turnStart = (k: number) => allowed[k] && kept[k]!.role === 'user'
+    // A pinned message frees nothing: it moves into the pinned block.
+    const freed = (m: ContextMessage) => (isPinned(m) ? 0 : m.tokens)
     while (drop < kept.length && over > 0) {
-      over -= kept[drop]!.tokens
+      over -= freed(kept[drop]!)
       drop++
       while (drop < kept.length && !turnStart(drop)) {
-        over -= kept[drop]!.tokens
+        over -= freed(kept[drop]!)
         drop++
       }
     }
     const gone = new Set(kept.slice(0, drop))
-    dropped += gone.size
     for (let i = items.length - 1; i >= 0; i--) if (gone.has(items[i]!)) items.splice(i, 1)
+    dropped += gone.size
+  }
+  // Pinned messages among the history left out are sent all the same, in the pinned block.
+  const sent = new Set(items.flatMap((m) => (m.kind === 'message' ? [m.sourceId!] : [])))
+  const moved = input.pinnedIds?.size ? input.messages.filter((m) => input.pinnedIds!.has(m.id) && !sent.has(m.id)) : []
+  if (moved.length > 0) {
+    dropped -= moved.length
+    const text = pinnedBlockText([...(input.pinned?.pins ?? []), ...moved.map((m) => ({ role: m.role, text: m.text }))])
+    const block = entry('pinned', 'system', { text, tokens: countTokens(text) })
+    const at = items.findIndex((m) => m.kind === 'pinned')
+    if (at >= 0) items[at] = block
+    else items.splice(items.filter((m) => m.kind === 'system' || m.kind === 'summary').length, 0, block)
   }
 
   // 3. Still too big (huge system prompt, summary or input): cut the largest remaining items evenly.
@@ -165,7 +189,15 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     }
   }
 
-  const breakdown = { system: 0, summary: 0, recalled: 0, message: 0, input: 0, overhead: input.overheadTokens }
+  const breakdown = {
+    system: 0,
+    summary: 0,
+    pinned: 0,
+    recalled: 0,
+    message: 0,
+    input: 0,
+    overhead: input.overheadTokens
+  }
   for (const m of items) breakdown[m.kind] += m.tokens
   const tokens = total() + input.overheadTokens
   const firstItem = dropped > 0 ? items.find((i) => i.kind === 'message') : undefined
@@ -177,6 +209,7 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     truncated,
     dropped,
     ...(firstSent ? { firstSentSeq: firstSent.seq } : {}),
+    pinnedMoved: moved.length,
     fits: tokens <= input.usable
   }
 }

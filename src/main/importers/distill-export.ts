@@ -42,7 +42,9 @@ const exportedMessageSchema = z
     /** Its place in the chat (version 2; older exports: the order of `messages`). */
     seq: z.number().int().positive().optional(),
     /** The id of the first version of this message, when it has several. */
-    versionGroup: z.string().min(1).optional()
+    versionGroup: z.string().min(1).optional(),
+    /** When the user pinned it (sent verbatim in every request); absent in older exports. */
+    pinnedAt: z.number().int().optional()
   })
   .loose()
 export type ExportedMessage = z.infer<typeof exportedMessageSchema>

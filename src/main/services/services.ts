@@ -1,5 +1,6 @@
 import type { AttachmentStore } from '../attachments/attachment-store'
 import type { ChatService } from './chat/chat-service'
+import type { PinService } from './chat/pin-service'
 import type { CompressionService } from './compression/compression-service'
 import type { HistoryService } from './sessions/history-service'
 import type { ModelsService } from './settings/models-service'
@@ -15,6 +16,7 @@ import type { UsageService } from './conversation/usage-service'
 export interface Services {
   sessions: SessionsService
   chat: ChatService
+  pins: PinService
   settings: SettingsService
   providers: ProvidersService
   models: ModelsService

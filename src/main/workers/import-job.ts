@@ -174,7 +174,8 @@ export function writeImport(
         tokenCount: count.tokens,
         tokenCounter: count.counter,
         versionGroup: versionGroup && mapMessage(versionGroup),
-        hiddenIn: hiddenIn && mapMessage(hiddenIn)
+        hiddenIn: hiddenIn && mapMessage(hiddenIn),
+        pinnedAt: m.pinnedAt ?? null
       }
     }),
     snapshots: data.snapshots.map((snap) => {

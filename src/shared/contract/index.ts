@@ -5,6 +5,7 @@ import { compressionEvents, compressionRoutes } from './compression'
 import { historyRoutes } from './history'
 import { uiEvents } from './ui'
 import { chatEvents, chatRoutes } from './chat'
+import { pinRoutes } from './pins'
 import { providerRoutes } from './providers'
 import { projectEvents, projectRoutes } from './projects'
 import { sessionEvents, sessionRoutes } from './sessions'
@@ -25,6 +26,7 @@ export const routes = {
   ...appRoutes,
   ...sessionRoutes,
   ...chatRoutes,
+  ...pinRoutes,
   ...settingsRoutes,
   ...providerRoutes,
   ...usageRoutes,

@@ -54,8 +54,12 @@ export const contextUsageSchema = z.object({
     recalled: z.number().int(),
     overhead: z.number().int(),
     /** Images and files in the messages sent verbatim, as each provider counts them (included in none of the above). */
-    attachments: z.number().int().optional()
+    attachments: z.number().int().optional(),
+    /** Pinned messages, sent verbatim in every request (included in none of the above). */
+    pinned: z.number().int().optional()
   }),
+  /** Pinned messages: how many, their share of the usable budget and the limit set (absent when none). */
+  pins: z.object({ count: z.number().int(), percent: z.number().int(), limit: z.number().int() }).optional(),
   /** The messages recalled for the draft, in time order. */
   recalledIds: z.array(z.string()),
   /** Of those, the passages from other chats of the chat's project, and the ones left out of the next request. */

@@ -77,7 +77,9 @@ export const chatMessageSchema = z.object({
   /** On a reply: the chat's oldest unsummarized messages its request could not carry (they did not fit and no summary held them). */
   sentWithoutMessages: z.number().int().positive().optional(),
   /** Which version of this message is in use (a regenerated reply, an edited message), when there are several. */
-  version: z.object({ number: z.number().int().positive(), count: z.number().int().positive() }).optional()
+  version: z.object({ number: z.number().int().positive(), count: z.number().int().positive() }).optional(),
+  /** When the user pinned it: sent verbatim in every request, never summarized away. */
+  pinnedAt: z.number().int().optional()
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 

@@ -63,6 +63,8 @@ export const settingsFieldsSchema = z.object({
   recallEnabled: z.boolean(),
   /** Recall's share of the usable budget U. */
   recallBudgetPercent: z.number().int('Use a whole number').min(1, 'At least 1%').max(50, 'At most 50%'),
+  /** Pinned messages together may take at most this share of a chat's usable budget (pinning more is refused). */
+  pinShareLimit: z.number().int('Use a whole number').min(1, 'At least 1%').max(60, 'At most 60%'),
   /** The provider and model new chats start with. */
   defaultProvider: providerIdSchema,
   defaultModel: z.string().trim().min(1).max(200),
@@ -91,6 +93,7 @@ export const DEFAULT_SETTINGS: Settings = {
   firstChunkTimeoutSeconds: 300,
   recallEnabled: true,
   recallBudgetPercent: 15,
+  pinShareLimit: 25,
   defaultProvider: 'openai',
   defaultModel: 'gpt-4o-mini',
   providerBaseURLs: {},

@@ -145,9 +145,19 @@ export interface RestoredRow extends ImportedRow {
   outputTokens: number | null
   versionGroup: string | null
   hiddenIn: string | null
+  /** When the message was pinned (exports carry it), or null. */
+  pinnedAt?: number | null
 }
 
-const RESTORED_COLUMNS = [...COLUMNS, 'error', 'input_tokens', 'output_tokens', 'version_group', 'hidden_in']
+const RESTORED_COLUMNS = [
+  ...COLUMNS,
+  'error',
+  'input_tokens',
+  'output_tokens',
+  'version_group',
+  'hidden_in',
+  'pinned_at'
+]
 
 /** Writes a restored chat's messages, every version included, with the seqs given. Call inside the chat's transaction. */
 export function insertRestoredMessages(db: Db, sessionId: string, rows: Iterable<RestoredRow>): number {
@@ -170,7 +180,8 @@ export function insertRestoredMessages(db: Db, sessionId: string, rows: Iterable
         r.inputTokens,
         r.outputTokens,
         r.versionGroup,
-        r.hiddenIn
+        r.hiddenIn,
+        r.pinnedAt ?? null
       ]
     }
   })()

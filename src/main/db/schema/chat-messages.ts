@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { enumValues } from './enum-values'
 import {
@@ -47,7 +48,9 @@ export const chatMessages = sqliteTable(
     hiddenIn: text('hidden_in'),
     /** Kept by the repository with `parts`: what context accounting needs without reading them. */
     partCount: integer('part_count').notNull().default(0),
-    hasToolParts: integer('has_tool_parts', { mode: 'boolean' }).notNull().default(false)
+    hasToolParts: integer('has_tool_parts', { mode: 'boolean' }).notNull().default(false),
+    /** When the user pinned this version of the message (sent verbatim in every request); null = not pinned. */
+    pinnedAt: integer('pinned_at')
   },
   (t) => [
     uniqueIndex('chat_messages_id_idx').on(t.id),
@@ -68,7 +71,11 @@ export const chatMessages = sqliteTable(
       t.hiddenIn
     ),
     index('chat_messages_hidden_in_idx').on(t.hiddenIn),
-    index('chat_messages_version_group_idx').on(t.versionGroup)
+    index('chat_messages_version_group_idx').on(t.versionGroup),
+    // Every request reads a chat's pins: a partial index keeps that a lookup whatever the chat's length.
+    index('chat_messages_pinned_idx')
+      .on(t.sessionId, t.seq)
+      .where(sql`${t.pinnedAt} IS NOT NULL`)
   ]
 )
 

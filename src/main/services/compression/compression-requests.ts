@@ -85,7 +85,8 @@ export function createRunRequests(deps: RunRequestDeps) {
     const plan = planCompression({
       messages: history,
       summary,
-      systemTokens: conv.systemTokens,
+      // Pins stay whatever is summarized: fixed, like the system prompt.
+      systemTokens: conv.systemTokens + conv.pinnedTokens,
       pendingInputTokens: pending?.tokens ?? 0,
       overheadTokens: conv.overheadTokens,
       budget: conv.budget,

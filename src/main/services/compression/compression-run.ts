@@ -85,7 +85,7 @@ export function createCompressionRunner(deps: ServiceDeps) {
           warnings,
           compressionTimestamp: new Date(clock.now()).toISOString(),
           summaryTokenCount: summaryTokens,
-          contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens))
+          contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens, request.cutoffId))
         },
         messageCutoffId: request.cutoffId,
         tokenCount: summaryTokens,

@@ -312,7 +312,7 @@ export function createCompressionService(
           warnings: [...request.warnings, ...written.warnings],
           compressionTimestamp: new Date(clock.now()).toISOString(),
           summaryTokenCount: summaryTokens,
-          contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens))
+          contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens, request.cutoffId))
         },
         messageCutoffId: request.cutoffId,
         cutoffSeq: findMessage(db, request.cutoffId)?.seq ?? 0,

@@ -51,7 +51,7 @@ export function createSummaryDrafts(
       return conv.totalAfter(0, conv.summaryTokens + notes)
     }
     const covered = draft.content.originalTokenCount - (conv.summary?.content.originalTokenCount ?? 0)
-    return conv.totalAfter(covered, draft.tokenCount)
+    return conv.totalAfter(covered, draft.tokenCount, draft.messageCutoffId ?? undefined)
   }
 
   function draftOf(sessionId: string, draftId: string): Snapshot {

@@ -20,6 +20,7 @@ import { conservativeThreshold } from '../../tokens/calibration'
 import { localCounterFor, requestOverhead } from '../../tokens/message-tokens'
 import { countTextFor, createHeadCounter, fitsCounter } from './head-counter'
 import { createMessageTailCache } from './message-tail-cache'
+import { readPinned, type PinnedParts } from './pinned-parts'
 import { createStoredTotals, type Totals } from './stored-totals'
 
 /**
@@ -38,6 +39,10 @@ export interface Conversation {
   counter: string
   summary?: Snapshot
   summaryTokens: number
+  /** Pinned messages: the block of those the summary covers, and those sent in place (`pinned-parts.ts`). */
+  pinned: PinnedParts
+  /** Counted tokens of every pin the next request carries (the block plus those in place): a fixed part. */
+  pinnedTokens: number
   systemTokens: number
   overheadTokens: number
   /** Messages after the summary's cutoff (pending input included): how many, and their tokens. */
@@ -54,20 +59,24 @@ export interface Conversation {
    * request can carry (the context builder never looks further), whole tool exchanges included.
    */
   requestTail(): EngineMessage[]
-  /** Counted tokens of the next request: system + summary + history + overhead (+ extra, e.g. recalled passages). */
+  /** Counted tokens of the next request: system + summary + pinned block + history + overhead (+ extra, e.g. recalled passages). */
   total(extraTokens?: number): number
   /**
    * The context of the next request in the provider's tokens (the budget's conversion of `total`):
    * the one number the meter, the inspector, `distill context` and every report show.
    */
   contextTokens(extraTokens?: number): number
-  /** Counted tokens of the next request after a compression that replaces the active summary and `coveredTokens` of history with a summary of `summaryTokens`. */
-  totalAfter(coveredTokens: number, summaryTokens: number): number
+  /**
+   * Counted tokens of the next request after a compression that replaces the active summary and
+   * `coveredTokens` of history (up to `cutoffId`) with a summary of `summaryTokens`. Pins it covers
+   * stay, in the pinned block: they free no room.
+   */
+  totalAfter(coveredTokens: number, summaryTokens: number, cutoffId?: string): number
   /** Counted tokens in the provider's tokens (the budget's conversion). */
   cost(counted: number): number
-  /** Counted tokens a compression could replace: the active summary and the history but the pending input. */
+  /** Counted tokens a compression could replace: the active summary and the history but the pending input and pins. */
   compressibleTokens(): number
-  /** Counted tokens every request carries whatever is compressed: system prompt, pending input, framing. */
+  /** Counted tokens every request carries whatever is compressed: system prompt, pins, pending input, framing. */
   fixedTokens(): number
   countText(text: string, role?: 'system' | 'user'): number
   /** Tokens of a summary text as the request carries it (prefix and system framing included). */
@@ -230,6 +239,8 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     const systemTokens = session.systemPrompt ? countText(session.systemPrompt, 'system') : 0
     const summaryTokens = summary ? countText(SUMMARY_PREFIX + summary.content.summaryText, 'system') : 0
     const overheadTokens = requestOverhead(spec)
+    const pinned = readPinned(db, sessionId, spec, afterSeq, beforeSeq)
+    const pinnedTokens = pinned.blockTokens + totalTokens(pinned.inHistory)
 
     // Rows of the messages a request carries, read together the first time one is needed.
     const tailRows = new Map<string, ChatMessage>()
@@ -249,7 +260,10 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     const readNewest = () =>
       (newest ??= full ? full.messages.slice(-1) : countHeads(newestHead(), spec, rowOf).messages)
     const pendingOf = () => (readNewest()[0]?.role === 'user' ? readNewest()[0] : undefined)
-    const total = (extraTokens = 0) => systemTokens + summaryTokens + totals.tokens + overheadTokens + extraTokens
+    const total = (extraTokens = 0) =>
+      systemTokens + summaryTokens + pinned.blockTokens + totals.tokens + overheadTokens + extraTokens
+    // A pinned pending input is counted once, as the input.
+    const pendingPinned = () => pinned.inHistory.find((p) => p.id === pendingOf()?.id)?.tokens ?? 0
 
     return {
       session,
@@ -265,6 +279,8 @@ export function createConversationReader(deps: ConversationReaderDeps) {
             : 'mixed',
       summary,
       summaryTokens,
+      pinned,
+      pinnedTokens,
       systemTokens,
       overheadTokens,
       historyCount: totals.messages,
@@ -289,11 +305,18 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       },
       total,
       contextTokens: (extraTokens = 0) => providerTokens(budget, total(extraTokens)),
-      totalAfter: (coveredTokens: number, newSummaryTokens: number) =>
-        total() - summaryTokens - coveredTokens + newSummaryTokens,
+      totalAfter: (coveredTokens: number, newSummaryTokens: number, cutoffId?: string) => {
+        const cutoff = cutoffId && pinned.inHistory.length > 0 ? findMessage(db, cutoffId)?.seq : undefined
+        const block = cutoff === undefined ? pinned.blockTokens : pinned.blockTokensUpTo(cutoff)
+        return total() - summaryTokens - coveredTokens + newSummaryTokens - pinned.blockTokens + block
+      },
       cost: (counted: number) => providerTokens(budget, counted),
-      compressibleTokens: () => summaryTokens + totals.tokens - (pendingOf()?.tokens ?? 0),
-      fixedTokens: () => systemTokens + (pendingOf()?.tokens ?? 0) + overheadTokens,
+      compressibleTokens: () =>
+        summaryTokens +
+        totals.tokens -
+        (pendingOf()?.tokens ?? 0) -
+        (pinnedTokens - pinned.blockTokens - pendingPinned()),
+      fixedTokens: () => systemTokens + (pendingOf()?.tokens ?? 0) + overheadTokens + pinnedTokens - pendingPinned(),
       countText,
       summaryTokensOf: (text: string) => countText(SUMMARY_PREFIX + text, 'system'),
       loadMessages: (ids: readonly string[]) => new Map(ids.map((id) => [id, rowOf(id)])),

@@ -38,6 +38,8 @@ export function withDraft(conv: Conversation, text: string, counted?: number): C
     counter: conv.counter,
     summary: conv.summary,
     summaryTokens: conv.summaryTokens,
+    pinned: conv.pinned,
+    pinnedTokens: conv.pinnedTokens,
     systemTokens: conv.systemTokens,
     overheadTokens: conv.overheadTokens,
     historyCount: conv.historyCount + 1,
@@ -56,11 +58,11 @@ export function withDraft(conv: Conversation, text: string, counted?: number): C
     },
     total: (extraTokens = 0) => conv.total(tokens + extraTokens),
     contextTokens: (extraTokens = 0) => conv.contextTokens(tokens + extraTokens),
-    totalAfter: (covered, summaryTokens) => conv.totalAfter(covered, summaryTokens) + tokens,
+    totalAfter: (covered, summaryTokens, cutoffId) => conv.totalAfter(covered, summaryTokens, cutoffId) + tokens,
     cost: (counted) => conv.cost(counted),
     // The draft is the pending input: an unanswered message before it becomes history.
-    compressibleTokens: () => conv.summaryTokens + conv.historyTokens,
-    fixedTokens: () => conv.systemTokens + tokens + conv.overheadTokens,
+    compressibleTokens: () => conv.summaryTokens + conv.historyTokens - (conv.pinnedTokens - conv.pinned.blockTokens),
+    fixedTokens: () => conv.systemTokens + tokens + conv.overheadTokens + conv.pinnedTokens,
     countText: (t, role) => conv.countText(t, role),
     summaryTokensOf: (t) => conv.summaryTokensOf(t),
     loadMessages: (ids) => {

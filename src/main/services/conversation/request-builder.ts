@@ -21,6 +21,21 @@ export interface ModelRequest {
 }
 
 /**
+ * The request's tail, and before it the pinned messages after the cutoff that are older than the
+ * tail: the context builder sends those in the pinned block (they are the oldest history, which
+ * does not fit), so no pin is left out with the oldest messages.
+ */
+function withOlderPins(conv: Conversation, pendingId: string | undefined) {
+  const tail = conv.requestTail()
+  if (conv.pinned.inHistory.length === 0) return tail
+  const inTail = new Set(tail.map((m) => m.id))
+  const older = conv.pinned.inHistory.filter(
+    (m) => !inTail.has(m.id) && m.id !== pendingId && m.seq < (tail[0]?.seq ?? Infinity)
+  )
+  return older.length ? [...older, ...tail] : tail
+}
+
+/**
  * What a reply is asked with (FR-1.5.1): the system prompt, the active summary as a system message,
  * the retained messages in their stored form, and the pending input — cut or trimmed by the engine
  * only when it would not fit.
@@ -33,8 +48,12 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
     summary: conv.summary
       ? { id: conv.summary.id, text: SUMMARY_PREFIX + conv.summary.content.summaryText, tokens: conv.summaryTokens }
       : undefined,
+    pinned: conv.pinned.text
+      ? { text: conv.pinned.text, tokens: conv.pinned.blockTokens, pins: conv.pinned.blockPins }
+      : undefined,
+    pinnedIds: new Set(conv.pinned.inHistory.map((p) => p.id)),
     recalled: recall?.text ? { text: recall.text, tokens: recall.tokens } : undefined,
-    messages: conv.requestTail(),
+    messages: withOlderPins(conv, pending?.id),
     input: pending ? { id: pending.id, text: pending.text, tokens: pending.tokens } : undefined,
     // Counted tokens: the usable budget restated in the unit the messages are counted in.
     usable: conv.budget.countedUsable,
@@ -49,7 +68,7 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
   for (const part of context.messages) {
     if (part.kind === 'system') {
       system = part.content
-    } else if (part.kind === 'summary' || part.kind === 'recalled') {
+    } else if (part.kind === 'summary' || part.kind === 'pinned' || part.kind === 'recalled') {
       messages.push({ role: 'system', content: part.content })
     } else {
       const id = part.kind === 'input' ? pending!.id : part.sourceId!
@@ -77,7 +96,8 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
       ? { id: pending.id, tokens: Math.max(1, pending.tokens - input.tokens) }
       : undefined
   const sentHistory = context.messages.filter((m) => m.kind === 'message').length
-  const leftOutCount = conv.historyCount - (pending ? 1 : 0) - sentHistory
+  // Pinned messages among the oldest went in the pinned block: sent, not left out.
+  const leftOutCount = conv.historyCount - (pending ? 1 : 0) - sentHistory - context.pinnedMoved
   const leftOut =
     leftOutCount > 0
       ? { messages: leftOutCount, beforeSeq: context.firstSentSeq ?? pending?.seq ?? Number.MAX_SAFE_INTEGER }

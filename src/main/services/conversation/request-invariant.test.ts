@@ -4,6 +4,7 @@ import type { FakeProvider } from '../../../../e2e/fake-provider'
 import { textOf } from '../../../../e2e/fake-provider/reply'
 import { messageText, type ChatMessage } from '../../../shared/domain/chat-message'
 import type { App } from '../../app'
+import { PINNED_PREFIX } from '../../engine/pinned'
 import { summarySettled } from '../chat/summary-settled'
 import { useFakeProvider, useTestApps } from '../../../../test/support/test-apps'
 
@@ -34,6 +35,7 @@ type Op =
   | { kind: 'threshold'; percent: number | null }
   | { kind: 'auto'; on: boolean }
   | { kind: 'recall'; on: boolean }
+  | { kind: 'pin'; pick: number; pinned: boolean }
 
 /** Message sizes from a few tokens to several times the smallest window. */
 const arbTokens = fc.oneof(
@@ -54,7 +56,13 @@ const arbOp: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.constantFrom(null, 60, 80, 99).map((percent) => ({ kind: 'threshold' as const, percent }))
   },
   { weight: 1, arbitrary: fc.boolean().map((on) => ({ kind: 'auto' as const, on })) },
-  { weight: 1, arbitrary: fc.boolean().map((on) => ({ kind: 'recall' as const, on })) }
+  { weight: 1, arbitrary: fc.boolean().map((on) => ({ kind: 'recall' as const, on })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.nat(), fc.boolean(), fc.boolean())
+      .map(([pick, pinned, again]) => ({ kind: 'pin' as const, pick, pinned: pinned || again }))
+  }
 )
 
 const CUT_MARKER = /\[\.\.\.[\d,]+\.\.\.\]/
@@ -88,7 +96,11 @@ function checkRequest(app: App, sessionId: string, auto: boolean) {
     sessionId,
     messages.filter((m) => m.role === 'system').map((m) => textOf(m.content))
   )
-  const expected = path.filter((m) => m.seq > cutoff && m.seq < reply.seq)
+  // Pinned messages among the oldest that did not fit went in the pinned block, word for word.
+  const block = messages.map((m) => textOf(m.content)).find((t) => t.startsWith(PINNED_PREFIX)) ?? ''
+  const inBlock = (m: ChatMessage) =>
+    m.pinnedAt !== undefined && block.includes(`--- ${m.role} ---\n${messageText(m.parts)}`)
+  const expected = path.filter((m) => m.seq > cutoff && m.seq < reply.seq && !inBlock(m))
   const leftOut = reply.sentWithoutMessages ?? 0
   if (auto) expect(leftOut, 'nothing is left out while auto-compression is on').toBe(0)
   expect(sent.length, 'every unsummarized message is sent').toBe(expected.length - leftOut)
@@ -100,6 +112,23 @@ function checkRequest(app: App, sessionId: string, auto: boolean) {
     const got = textOf(sent[i]!.content)
     if (got !== text) expect(got, `message ${m.seq} is whole or cut with the marker`).toMatch(CUT_MARKER)
   })
+}
+
+/**
+ * Every pinned message of the path is in the request word for word (in the pinned block after the
+ * summary, or in place), whatever was summarized or left out. Only a request that could not fit at
+ * all may cut it (with the marker).
+ */
+function checkPins(app: App, sessionId: string) {
+  const path = app.services.chat.messages(sessionId)
+  const reply = path.at(-1)!
+  const messages = (fake.requests.at(-1)!.body as { messages: Array<{ content: unknown }> }).messages ?? []
+  const carried = messages.map((m) => textOf(m.content)).join('\n')
+  for (const m of path) {
+    if (m.pinnedAt === undefined || m.seq >= reply.seq) continue
+    const text = messageText(m.parts)
+    if (!carried.includes(text)) expect(carried, `pinned message ${m.seq} is sent verbatim`).toMatch(CUT_MARKER)
+  }
 }
 
 describe('no message leaves a request unless a summary holds it', () => {
@@ -137,6 +166,7 @@ describe('no message leaves a request unless a summary holds it', () => {
             const reply = app.services.chat.messages(id).at(-1)!
             expect(reply.status, reply.error?.message).toBe('complete')
             checkRequest(app, id, auto)
+            checkPins(app, id)
           }
           const send = async (tokens: number) => {
             // What the budget promised before the send: the provider's own count must stay within it.
@@ -178,6 +208,19 @@ describe('no message leaves a request unless a summary holds it', () => {
             else if (op.kind === 'auto') {
               auto = op.on
               app.services.sessions.update(id, { autoCompress: op.on })
+            } else if (op.kind === 'pin') {
+              const candidates = app.services.chat
+                .messages(id)
+                .filter((m) => (m.role === 'user' || m.role === 'assistant') && messageText(m.parts))
+              const target = candidates[op.pick % Math.max(1, candidates.length)]
+              if (!target) continue
+              try {
+                app.services.pins.pin(id, target.id, op.pinned)
+              } catch (err) {
+                // Past the share of the budget pins may take: refused with the numbers, nothing written.
+                expect((err as Error).message).toMatch(/^Pinned messages would take \d+% .* the limit is 25%/)
+                expect(app.services.chat.messages(id).find((m) => m.id === target.id)?.pinnedAt).toBeUndefined()
+              }
             } else app.services.sessions.update(id, { recall: op.on })
           }
         }

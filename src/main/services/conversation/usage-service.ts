@@ -14,6 +14,7 @@ import type { EngineMessage } from '../../engine/types'
 import { modelKey, type ModelSpec } from '../../models/catalog'
 import { Calibrator } from '../../tokens/calibration'
 import { createTokenCounter, type TokenCounter } from '../../tokens/token-counter'
+import { pinsReport } from './pin-share'
 import { createConversationReader, type Conversation } from './conversation'
 import { countersFor, countTextFor } from './head-counter'
 import { countMessage, localCounterFor } from '../../tokens/message-tokens'
@@ -217,6 +218,7 @@ export function createUsageService(
     const files = Math.min(c.historyTokens, deps.attachmentTokens?.(sessionId, c.summary?.cutoffSeq ?? 0, c.spec) ?? 0)
     // Over the budget with the draft: would the draft itself be cut? (exact: the request was built)
     const draftCut = draftTokens > 0 ? (request?.inputCut?.tokens ?? 0) : 0
+    const pins = pinsReport(c, settings.get().pinShareLimit)
     return {
       sessionId,
       provider: c.spec.provider,
@@ -234,12 +236,15 @@ export function createUsageService(
       breakdown: {
         system: c.systemTokens,
         summary: c.summaryTokens,
-        history: c.historyTokens - files,
+        // Pins sent in place are the Pinned row's, not History's.
+        history: Math.max(0, c.historyTokens - files - (c.pinnedTokens - c.pinned.blockTokens)),
         draft: draftTokens,
         recalled: recalledTokens,
         overhead: c.overheadTokens,
-        attachments: files
+        attachments: files,
+        ...(pins ? { pinned: c.pinnedTokens } : {})
       },
+      ...(pins ? { pins } : {}),
       recalledIds: recalled?.messageIds ?? [],
       ...(recalled && deps.crossChat ? { crossChat: deps.crossChat(sessionId, recalled) } : {}),
       messages: c.historyCount,

@@ -36,6 +36,7 @@ function toExportedMessage(m: VersionedMessage): ExportedMessage {
     id: m.id,
     seq: m.seq,
     ...(m.versionGroup ? { versionGroup: m.versionGroup } : {}),
+    ...(m.pinnedAt !== undefined ? { pinnedAt: m.pinnedAt } : {}),
     createdAt: m.createdAt,
     status: m.status,
     parts: m.parts

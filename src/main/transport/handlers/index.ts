@@ -39,6 +39,8 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     },
     'chat.version': ({ sessionId, messageId, number }) => chat.switchVersion(sessionId, messageId, number),
     'chat.stop': ({ sessionId }) => chat.stop(sessionId),
+    'chat.pin': ({ sessionId, messageId, pinned }) => services.pins.pin(sessionId, messageId, pinned),
+    'chat.pins': ({ sessionId }) => services.pins.list(sessionId),
     'settings.get': () => settings.get(),
     'settings.update': (patch) => settings.update(patch),
     'providers.list': () => providers.list(),

@@ -273,3 +273,12 @@ export function CheckIcon(props: IconProps) {
     </Icon>
   )
 }
+
+export function PinIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 17v5" />
+      <path d="M9 3h6l-1 7 4 4H6l4-4z" />
+    </Icon>
+  )
+}

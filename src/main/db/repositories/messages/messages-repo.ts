@@ -21,7 +21,8 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     outputTokens: row.outputTokens,
     createdAt: row.createdAt,
     ...(row.sentCutTokens ? { sentCutTokens: row.sentCutTokens } : {}),
-    ...(row.sentWithoutMessages ? { sentWithoutMessages: row.sentWithoutMessages } : {})
+    ...(row.sentWithoutMessages ? { sentWithoutMessages: row.sentWithoutMessages } : {}),
+    ...(row.pinnedAt !== null ? { pinnedAt: row.pinnedAt } : {})
   }
 }
 

@@ -162,7 +162,7 @@ export function createPreparedSummaries(deps: PreparedSummariesDeps) {
       }
       const summaryTokens = conv.summaryTokensOf(written.text)
       const covered = span(entry.request).tokens
-      if (conv.totalAfter(covered, summaryTokens) > conv.budget.countedThreshold) {
+      if (conv.totalAfter(covered, summaryTokens, entry.request.cutoffId) > conv.budget.countedThreshold) {
         discard(sessionId)
         return undefined
       }

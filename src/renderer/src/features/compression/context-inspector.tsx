@@ -13,6 +13,7 @@ import { isEstimate } from '../usage/usage-level'
 import { preparedNote } from '../usage/prepared-note'
 import { recountNote } from '../usage/recount-note'
 import { overBudgetNote } from '../usage/over-budget-note'
+import { pinsNote } from '../../../../shared/domain/pins'
 import { barScale, contextParts, type ContextPart } from './context-parts'
 import { CrossChatRecallList } from './cross-chat-recall-list'
 import './recall.css'
@@ -186,6 +187,11 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
 
       <ul className="usage-notes inspector-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
+        {usage.pins && (
+          <li className={usage.pins.percent > usage.pins.limit ? 'usage-note-over' : undefined}>
+            {pinsNote(usage.pins)}
+          </li>
+        )}
         {usage.summarizedMessages > 0 && (
           <li>
             {usage.summarizedMessages} older {usage.summarizedMessages === 1 ? 'message is' : 'messages are'}{' '}

@@ -1,7 +1,17 @@
 import type { ContextUsage } from '../../../../shared/contract'
 
 export type PartKey =
-  'system' | 'summary' | 'recalled' | 'history' | 'attachments' | 'draft' | 'overhead' | 'reserved' | 'margin' | 'free'
+  | 'system'
+  | 'summary'
+  | 'pinned'
+  | 'recalled'
+  | 'history'
+  | 'attachments'
+  | 'draft'
+  | 'overhead'
+  | 'reserved'
+  | 'margin'
+  | 'free'
 
 export interface ContextPart {
   key: PartKey
@@ -29,6 +39,17 @@ export function contextParts(usage: ContextUsage): ContextPart[] {
       tokens: breakdown.summary,
       inRequest: true
     },
+    // Sent word for word in every request, summarized or not (their own row, out of the history's).
+    ...(breakdown.pinned !== undefined
+      ? [
+          {
+            key: 'pinned' as const,
+            label: `Pinned (${usage.pins?.count ?? 0} ${usage.pins?.count === 1 ? 'message' : 'messages'})`,
+            tokens: breakdown.pinned,
+            inRequest: true
+          }
+        ]
+      : []),
     // Found for the draft among the summarized originals; there is nothing to recall before a summary.
     ...(summarized > 0 || recalled > 0
       ? [

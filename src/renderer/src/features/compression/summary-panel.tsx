@@ -9,6 +9,7 @@ import { useCompressionStore, type RunningCompression } from '../../stores/compr
 import { AttachmentManifest, ManifestBadge } from '../../components/attachment-manifest'
 import { regenerateNow, summaryRegionId } from './compression-toasts'
 import { SummaryDraftSection, SummaryTextEditor } from './summary-draft'
+import { PinnedList } from './pinned-list'
 import { strategyLabel, summarizerLabel } from './labels'
 import './summary-panel.css'
 
@@ -213,6 +214,7 @@ function ActiveSummary({ sessionId, active, disabled }: { sessionId: string; act
       <div className="summary-scroll" role="group" aria-label="Summary details" tabIndex={0}>
         <SummaryDetails snapshot={active} />
         <AttachmentManifest sessionId={sessionId} />
+        <PinnedList sessionId={sessionId} />
       </div>
       <SummaryActions sessionId={sessionId} disabled={disabled} edit={() => setEditing(true)} />
     </>

@@ -1,3 +1,4 @@
+import { PinnedMark } from '../chat/messages/pin-action'
 import * as Dialog from '@radix-ui/react-dialog'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
@@ -337,12 +338,15 @@ function HistoryItem({ message, flashing }: { message: HistoryMessage; flashing:
       data-in-context={message.inContext ? undefined : 'false'}
       data-flash={flashing || undefined}
       tabIndex={-1}
-      aria-label={`${ROLE_LABEL[message.role] ?? message.role}, message ${message.seq}${message.inContext ? '' : ', not in active context'}`}
+      aria-label={`${ROLE_LABEL[message.role] ?? message.role}, message ${message.seq}${message.pinnedAt !== undefined ? ', pinned' : message.inContext ? '' : ', not in active context'}`}
     >
       <header className="history-item-head">
         <span className="history-role">{ROLE_LABEL[message.role] ?? message.role}</span>
         <time dateTime={new Date(message.createdAt).toISOString()}>{formatFull(message.createdAt)}</time>
-        {!message.inContext && <span className="not-in-context">Not in active context</span>}
+        {message.pinnedAt !== undefined && <PinnedMark />}
+        {!message.inContext && message.pinnedAt === undefined && (
+          <span className="not-in-context">Not in active context</span>
+        )}
         {recalledBy > 0 && (
           <span className="recalled-mark" title="Sent again, verbatim, with the request of a later reply">
             Recalled for {recalledBy === 1 ? 'a reply' : `${recalledBy} replies`}

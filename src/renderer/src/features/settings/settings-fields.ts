@@ -19,6 +19,7 @@ export type FormKey = Extract<
   | 'firstChunkTimeoutSeconds'
   | 'recallEnabled'
   | 'recallBudgetPercent'
+  | 'pinShareLimit'
 >
 
 type KeysOf<V> = { [K in FormKey]: Settings[K] extends V ? K : never }[FormKey]
@@ -126,6 +127,18 @@ export const SETTINGS_SECTIONS: SectionSpec[] = [
         step: 'any',
         integer: false,
         defaultValue: 5
+      },
+      {
+        key: 'pinShareLimit',
+        kind: 'number',
+        label: 'Pinned messages at most',
+        help: 'Share of a chat’s usable context that pinned messages may take together; pinning more is refused.',
+        unit: '%',
+        min: 1,
+        max: 60,
+        step: 5,
+        integer: true,
+        defaultValue: 25
       },
       {
         key: 'minimumTokens',

@@ -21,7 +21,8 @@ export function toFormValues(settings: Settings): FormValues {
     notifications: settings.notifications,
     firstChunkTimeoutSeconds: String(settings.firstChunkTimeoutSeconds),
     recallEnabled: settings.recallEnabled,
-    recallBudgetPercent: String(settings.recallBudgetPercent)
+    recallBudgetPercent: String(settings.recallBudgetPercent),
+    pinShareLimit: String(settings.pinShareLimit)
   }
 }
 

@@ -1,3 +1,4 @@
+import { pinsNote } from '../../../../shared/domain/pins'
 import type { ContextUsage } from '../../../../shared/contract'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { isEstimate } from './usage-level'
@@ -48,6 +49,12 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
             value={breakdown.summary}
           />
         )}
+        {breakdown.pinned !== undefined && (
+          <Row
+            label={`Pinned (${usage.pins?.count ?? 0} ${usage.pins?.count === 1 ? 'message' : 'messages'})`}
+            value={breakdown.pinned}
+          />
+        )}
         {(breakdown.recalled > 0 || usage.summarizedMessages > 0) && (
           <Row
             label={`Recalled from history (${usage.recalledIds.length} ${usage.recalledIds.length === 1 ? 'message' : 'messages'})`}
@@ -72,6 +79,9 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
       </dl>
       <ul className="usage-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
+        {usage.pins && usage.pins.percent > usage.pins.limit && (
+          <li className="usage-note-over">{pinsNote(usage.pins)}</li>
+        )}
         {!usage.modelKnown && (
           <li>
             Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom

@@ -7,6 +7,7 @@ import { copyText } from '../../../lib/copy-text'
 import { messageText } from '../../../lib/message-text'
 import { useChatStore } from '../../../stores/chat/chat-store'
 import { isStreaming } from '../../../stores/chat/thread'
+import { PinButton, pinnable, usePin } from './pin-action'
 import './message-actions.css'
 
 /** Why a summarized message offers no Edit or Regenerate. */
@@ -97,6 +98,7 @@ export function MessageActions(props: ActionsProps) {
       >
         <CopyIcon width={14} height={14} />
       </button>
+      {pinnable(message) && message.status !== 'streaming' && <PinButton message={message} />}
       {(message.role === 'user' || message.role === 'assistant') && (
         <button
           type="button"
@@ -118,6 +120,7 @@ export function MessageActions(props: ActionsProps) {
 export function MessageContextMenu(props: ActionsProps & { children: ReactNode }) {
   const { message, children } = props
   const { blocked, copy, change, show } = useMessageActions(props)
+  const pin = usePin(message)
   const version = message.version
   return (
     <ContextMenu.Root>
@@ -127,6 +130,11 @@ export function MessageContextMenu(props: ActionsProps & { children: ReactNode }
           <ContextMenu.Item className="menu-item" onSelect={() => void copy()}>
             Copy as Markdown
           </ContextMenu.Item>
+          {pinnable(message) && message.status !== 'streaming' && (
+            <ContextMenu.Item className="menu-item" onSelect={pin.toggle}>
+              {pin.label}
+            </ContextMenu.Item>
+          )}
           {(message.role === 'user' || message.role === 'assistant') && (
             <ContextMenu.Item className="menu-item" disabled={blocked !== null} onSelect={change}>
               {message.role === 'user' ? 'Edit message' : 'Regenerate reply'}

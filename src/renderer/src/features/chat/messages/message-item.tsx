@@ -12,6 +12,7 @@ import { useUiStore } from '../../../stores/ui-store'
 import { RecalledNote } from './recalled-note'
 import { LeftOutNote, SentCutNote } from './cut-notes'
 import { MessageActions, MessageContextMenu } from './message-actions'
+import { PinnedMark } from './pin-action'
 import { AttachAgainButton } from '../../../components/attachment-manifest'
 import { MessageAttachments } from '../../../components/message-attachments'
 import { MessageEditor } from './message-editor'
@@ -57,7 +58,9 @@ export const MessageItem = memo(function MessageItem({
         className="message"
         data-role={message.role}
         data-status={message.status}
-        data-in-context={inContext ? undefined : 'false'}
+        // A pinned message is sent word for word even once summarized: it does not step back.
+        data-in-context={inContext || message.pinnedAt !== undefined ? undefined : 'false'}
+        data-pinned={message.pinnedAt !== undefined || undefined}
         aria-busy={streaming || undefined}
       >
         <h2 className="sr-only">{SPEAKER[message.role]}</h2>
@@ -119,7 +122,8 @@ export const MessageItem = memo(function MessageItem({
         <LeftOutNote message={message} />
         {(!streaming || !inContext) && (
           <p className="message-meta">
-            {!inContext && <span className="not-in-context">Not in context</span>}
+            {message.pinnedAt !== undefined && <PinnedMark />}
+            {!inContext && message.pinnedAt === undefined && <span className="not-in-context">Not in context</span>}
             {!streaming && !editing && <MessageActions {...actionProps} />}
             {!streaming && (
               <time

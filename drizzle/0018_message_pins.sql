@@ -1,0 +1,2 @@
+ALTER TABLE `chat_messages` ADD `pinned_at` integer;--> statement-breakpoint
+CREATE INDEX `chat_messages_pinned_idx` ON `chat_messages` (`session_id`,`seq`) WHERE "chat_messages"."pinned_at" IS NOT NULL;
