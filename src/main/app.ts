@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { v7 as uuidv7 } from 'uuid'
@@ -8,7 +9,7 @@ import { attachmentsDir, createAttachmentStore } from './attachments/attachment-
 import { createChatAttachments } from './attachments/chat-attachments'
 import { attachmentTokens } from './tokens/attachment-tokens'
 import { openDatabase, type DbHandle } from './db/client'
-import { acquireOwnerLock } from './db/owner-lock'
+import { acquireFileLock, acquireOwnerLock, type OwnerLock } from './db/owner-lock'
 import { prepareDataDir, tightenDataFiles } from './data-location'
 import { createConsoleLogger } from './logger'
 import { createChatService } from './services/chat/chat-service'
@@ -93,9 +94,20 @@ export function createApp(options: AppOptions): App {
     database = openDatabase(options.dbFile, { readonly: readOnly })
   } else {
     prepareDataDir(options.dbFile, options.env)
-    const lock = acquireOwnerLock(options.dbFile, options.command ?? defaultCommand())
+    const command = options.command ?? defaultCommand()
+    const lock = acquireOwnerLock(options.dbFile, command)
+    let fileLock: OwnerLock | undefined
     try {
+      // A hard link reaches the same file by another path: the file's own lock meets it (taken
+      // before opening a file that exists, right after creating one that did not).
+      if (existsSync(options.dbFile)) fileLock = acquireFileLock(options.dbFile, command)
       const opened = openDatabase(options.dbFile)
+      try {
+        fileLock ??= acquireFileLock(options.dbFile, command)
+      } catch (err) {
+        opened.close()
+        throw err
+      }
       tightenDataFiles(options.dbFile)
       // Ownership lasts as long as the handle: closing it lets another process write.
       database = {
@@ -104,11 +116,13 @@ export function createApp(options: AppOptions): App {
           try {
             opened.close()
           } finally {
+            fileLock?.release()
             lock.release()
           }
         }
       }
     } catch (err) {
+      fileLock?.release()
       lock.release()
       throw err
     }

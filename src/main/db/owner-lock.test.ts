@@ -1,4 +1,4 @@
-import { existsSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -93,6 +93,20 @@ describe('one writer per database', () => {
     }
     await first.close()
     const second = open(join(dir, 'link.db'))
+    await second.close()
+  })
+
+  it('meets the same lock through a hard link, another name of the same file', async () => {
+    const dir = tempDir()
+    const dbFile = join(dir, 'a.db')
+    const first = open(dbFile)
+    mkdirSync(join(dir, 'elsewhere'))
+    const other = join(dir, 'elsewhere', 'same.db')
+    linkSync(dbFile, other)
+    expect(() => open(other)).toThrow(/This database is open in Distill \(distill test, pid/)
+    await first.close()
+    const second = open(other)
+    expect(() => open(dbFile)).toThrow(/This database is open in Distill/)
     await second.close()
   })
 

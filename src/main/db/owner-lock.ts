@@ -1,6 +1,6 @@
-import { closeSync, existsSync, openSync, realpathSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { hostname } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
 import Database from 'better-sqlite3'
 import { assertWritableLocation, DatabaseOpenError } from './client'
 
@@ -81,7 +81,10 @@ function isBusy(err: unknown): boolean {
 
 /** The owner recorded in the lock file, read without waiting on it for long. */
 export function readOwner(dbFile: string): OwnerInfo | undefined {
-  const path = lockFileOf(dbFile)
+  return readOwnerAt(lockFileOf(dbFile))
+}
+
+function readOwnerAt(path: string): OwnerInfo | undefined {
   if (!existsSync(path)) return undefined
   let conn: Database.Database | undefined
   try {
@@ -107,7 +110,28 @@ export function readOwner(dbFile: string): OwnerInfo | undefined {
  */
 export function acquireOwnerLock(dbFile: string, command: string): OwnerLock {
   assertWritableLocation(dbFile)
-  const path = lockFileOf(dbFile)
+  return lockAt(lockFileOf(dbFile), dbFile, command)
+}
+
+/**
+ * The same lock for the database file itself, whatever path leads to it: a hard link is another
+ * name for the same file, beside which `acquireOwnerLock` finds another lock file. Kept under the
+ * user's temporary folder by the file's device and inode, taken once the file exists.
+ */
+export function acquireFileLock(dbFile: string, command: string): OwnerLock {
+  try {
+    const { dev, ino } = statSync(realPath(dbFile))
+    const dir = join(tmpdir(), `distill-locks-${process.getuid?.() ?? 'user'}`)
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    return lockAt(join(dir, `${dev}-${ino}.lock`), dbFile, command)
+  } catch (err) {
+    if (err instanceof DatabaseInUseError) throw err
+    // No usable temporary folder: the lock beside the path still holds; only hard links go unmet.
+    return { info: { pid: process.pid, command, startedAt: Date.now(), host: hostname() }, release: () => undefined }
+  }
+}
+
+function lockAt(path: string, dbFile: string, command: string): OwnerLock {
   // Created by us, only for us. Never opened with fs once it exists: closing any descriptor of a
   // file drops this process's POSIX locks on it.
   if (!existsSync(path)) {
@@ -121,7 +145,7 @@ export function acquireOwnerLock(dbFile: string, command: string): OwnerLock {
   const info: OwnerInfo = { pid: process.pid, command, startedAt: Date.now(), host: hostname() }
   const refuse = (): never => {
     conn.close()
-    throw new DatabaseInUseError(dbFile, readOwner(dbFile))
+    throw new DatabaseInUseError(dbFile, readOwnerAt(path))
   }
   try {
     // Write who we are, commit so others can read it, then hold the write lock. Another process
