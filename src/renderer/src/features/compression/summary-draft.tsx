@@ -72,15 +72,21 @@ function DraftButton(props: { label: string; icon?: ReactNode; kind?: string; di
 /** What accepting the draft does now, in words. */
 function draftSize(draft: SummaryDraft): string {
   const n = draft.newMessages
+  const all = draft.snapshot.content.messagesIncluded
+  // Compared with the summary in use, when there is one.
   const covered =
-    n >= 0
-      ? `${n} more ${n === 1 ? 'message' : 'messages'}`
-      : `the summary in use covers ${-n} more; accepting folds them in`
+    n === all
+      ? ''
+      : n > 0
+        ? ` (${n} more than the summary in use)`
+        : n === 0
+          ? ' (the same as the summary in use)'
+          : ` (the summary in use covers ${-n} more; accepting folds them in)`
   const effect =
     draft.freesTokens >= 0
       ? `frees ${formatCount(draft.freesTokens)} tokens`
       : `adds ${formatCount(-draft.freesTokens)} tokens`
-  return `Covers ${draft.snapshot.content.messagesIncluded} messages (${covered}) · ${formatCount(draft.tokens)} tokens · ${effect}`
+  return `Covers ${all} ${all === 1 ? 'message' : 'messages'}${covered} · ${formatCount(draft.tokens)} tokens · ${effect}`
 }
 
 /**
