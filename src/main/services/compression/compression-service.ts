@@ -1,18 +1,11 @@
 import type { CompressionPreview } from '../../../shared/contract'
 import { restoresSnapshotId, type Snapshot, type SummarizerKind } from '../../../shared/domain/snapshot'
-import {
-  activeSummary,
-  findSnapshot,
-  insertSummary,
-  listSnapshots,
-  setSnapshotStatus,
-  topicBoundaries
-} from '../../db/repositories/snapshots-repo'
+import { activeSummary, findSnapshot, listSnapshots, setSnapshotStatus } from '../../db/repositories/snapshots-repo'
 import { compressionTrigger } from '../../engine/trigger'
 import { AppError } from '../../../shared/app-error'
 import type { ServiceDeps } from '../service-deps'
 import { createKeyedLock } from '../session-lock'
-import { boundaryContent } from './tier-snapshots'
+import { markTopicEnd } from './topic-boundary'
 import { isPaid } from './summaries/summary-cost'
 import { summarizationModelOf, summaryEstimate } from './summaries/write-summary'
 import { createBackgroundSummaries } from './summaries/background-summaries'
@@ -385,22 +378,7 @@ export function createCompressionService(
     snapshots: (sessionId: string) => listSnapshots(db, sessionId),
 
     /** Marks the last message as the end of a topic (the tiered strategy starts a new one after it). */
-    newTopic(sessionId: string): { marked: boolean } {
-      const conv = usage.conversation(sessionId)
-      const last = conv.newest
-      if (!last || topicBoundaries(db, sessionId).has(last.id)) return { marked: false }
-      insertSummary(db, {
-        id: ids(),
-        kind: 'topic',
-        sessionId,
-        content: boundaryContent(last.id, new Date(clock.now()).toISOString()),
-        messageCutoffId: last.id,
-        tokenCount: 0,
-        createdAt: clock.now()
-      })
-      emit('compression.changed', { sessionId })
-      return { marked: true }
-    },
+    newTopic: (sessionId: string) => markTopicEnd(deps, sessionId, usage.conversation(sessionId).newest?.id),
 
     /** Waits for the chat's queued work (a reply calls this before it streams). */
     idle: (sessionId: string) => lock.run(sessionId, async () => undefined)
