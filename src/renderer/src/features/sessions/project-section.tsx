@@ -41,7 +41,8 @@ export function ProjectSections() {
       {projects.map((project) => (
         <ProjectSection key={project.id} project={project} />
       ))}
-      {projects.length > 0 && <div className="project-sections-unfiled">Other chats</div>}
+      {/* The chats listed below are not the project list's: say so even before the first project. */}
+      <div className="project-sections-unfiled">{projects.length > 0 ? 'Other chats' : 'Chats'}</div>
       <ProjectNameDialog
         open={naming}
         onOpenChange={setNaming}
