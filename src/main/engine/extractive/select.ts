@@ -1,9 +1,11 @@
 /**
- * Greedy selection under a token budget with a novelty penalty (maximal marginal relevance, lazily
- * evaluated): a candidate's value only falls as more is selected, so a popped candidate whose
- * re-evaluated value still beats the next one in the heap is the true best and is taken. Novelty is
- * measured against the selected sentences only, through an inverted index, so the cost grows with
- * candidates × overlapping selections rather than with candidates².
+ * Greedy selection under a token budget by what each candidate adds (budgeted maximum coverage, lazily
+ * evaluated): a candidate is worth its score times the share of its terms' weight that nothing chosen or
+ * already said covers, so a line repeating the summary's words loses to one that brings new ones. That
+ * value only falls as more is selected, so a popped candidate whose re-evaluated value still beats the
+ * next one in the heap is the true best and is taken. Near-duplicates of a selected sentence (token-set
+ * Jaccard through an inverted index, so the cost grows with candidates × overlapping selections rather
+ * than with candidates²) are skipped outright.
  */
 
 export interface Candidate {
@@ -21,6 +23,10 @@ export interface SelectOptions {
   estimate: (index: number) => number
   /** At or above this token-set Jaccard similarity to a selected sentence, a candidate is a duplicate. */
   duplicateJaccard?: number
+  /** Terms the reader already has (the summary's carried lines): a candidate is worth what it adds. */
+  covered?: ReadonlySet<number>
+  /** How much covering a term is worth (default 1 each). */
+  weight?: (termId: number) => number
 }
 
 interface Entry {
@@ -117,14 +123,27 @@ export function selectCandidates(candidates: readonly Candidate[], opts: SelectO
     return best
   }
 
+  const covered = new Set<number>(opts.covered)
+  const weight = opts.weight ?? (() => 1)
+  /** The share of the candidate's term weight not covered yet (1 for a candidate without terms). */
+  const adds = (i: number): number => {
+    let all = 0
+    let fresh = 0
+    for (const id of candidates[i]!.termIds) {
+      const w = weight(id)
+      all += w
+      if (!covered.has(id)) fresh += w
+    }
+    return all > 0 ? fresh / all : 1
+  }
+
   while (heap.size > 0 && remaining > 0) {
     const top = heap.pop()!
     const i = top.index
     if ((costs.get(i) ?? 0) > remaining) continue
     if (top.seen !== selected.length) {
-      const similarity = maxSimilarity(i)
-      if (similarity >= duplicate || costOf(i) > remaining) continue
-      const value = base(i) * (1 - similarity)
+      if (maxSimilarity(i) >= duplicate || costOf(i) > remaining) continue
+      const value = base(i) * adds(i)
       const next = heap.peek()
       if (next && value < next.value) {
         heap.push({ index: i, value, seen: selected.length })
@@ -135,6 +154,7 @@ export function selectCandidates(candidates: readonly Candidate[], opts: SelectO
     selected.push(i)
     remaining -= costOf(i)
     for (const id of candidates[i]!.termIds) {
+      covered.add(id)
       const list = postings.get(id)
       if (list) list.push(i)
       else postings.set(id, [i])

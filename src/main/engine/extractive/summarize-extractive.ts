@@ -89,8 +89,7 @@ function asNote(c: Scored): Scored {
 }
 
 /** Scores units against each other (rarity is relative to the units given). */
-function scoreAll(units: readonly Unit[], focusText: string | undefined): Scored[] {
-  const table = new TermTable()
+function scoreAll(units: readonly Unit[], focusText: string | undefined, table = new TermTable()): Scored[] {
   const termIds = units.map((u) => table.intern(terms(u.text)))
   for (const ids of termIds) table.count(ids)
   const focus = new Set<number>()
@@ -127,6 +126,17 @@ function datedMessages(
     const day = stated ? carried : m.createdAt !== undefined ? dayFromTimestamp(m.createdAt) : undefined
     return { role: m.role, text: prefix ? prefix.rest : m.text, ...(day !== undefined ? { day } : {}) }
   })
+}
+
+/** The term ids (in the new messages' table) that the given lines already hold. */
+function coveredBy(lines: readonly Unit[], table: TermTable): Set<number> {
+  const out = new Set<number>()
+  for (const u of lines)
+    for (const t of terms(u.text)) {
+      const id = table.lookup(t)
+      if (id !== undefined) out.add(id)
+    }
+  return out
 }
 
 /** At or above this share of shared content words, two lines state the same thing. */
@@ -187,7 +197,8 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   // 2. Scores. New sentences compete with each other only; the carried lines are scored among themselves,
   //    just to know which to let go first when room is needed.
   const estimate = (u: Unit) => Math.ceil((u.text.length + u.label.length + 4) / 4)
-  let candidates = scoreAll(fresh, input.focus).filter((c) => c.score >= MIN_SCORE)
+  const table = new TermTable()
+  let candidates = scoreAll(fresh, input.focus, table).filter((c) => c.score >= MIN_SCORE)
   if (candidates.length > maxCandidates(target)) {
     const value = (c: Scored) => c.score / Math.sqrt(estimate(c.unit))
     candidates = [...candidates]
@@ -222,6 +233,10 @@ export function summarizeExtractive(input: ExtractiveInput): string {
     freshBudget > 0 && candidates.length > 0
       ? selectCandidates(candidates, {
           budget: freshBudget,
+          // What the carried lines already say is worth nothing again; a term rare in the new messages is
+          // worth more than one every other sentence repeats.
+          covered: coveredBy(old, table),
+          weight: (id) => Math.log(1 + fresh.length / Math.max(1, table.df[id] ?? 1)),
           cost: (i) => lineCost(noted(i).unit),
           estimate: (i) => estimate(candidates[i]!.unit)
         })
