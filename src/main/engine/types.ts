@@ -17,6 +17,8 @@ export interface EngineMessage {
   toolCallIds?: readonly string[]
   toolResultIds?: readonly string[]
   createdAt: number
+  /** In a transcript that states its dates, the day this message belongs to (`withStatedDays`). */
+  statedDay?: number
 }
 
 /** The tokens of messages together (stored counts, framing included). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dayFromTimestamp, formatDay, parseDatePrefix, resolveRelativeDates } from './dates'
+import { dayFromTimestamp, formatDay, parseDatePrefix, resolveRelativeDates, withStatedDays } from './dates'
 
 describe('dates', () => {
   it('reads a date stated before the text in the usual transcript forms', () => {
@@ -39,5 +39,26 @@ describe('dates', () => {
   it('leaves figures of speech and resolved expressions alone', () => {
     expect(resolveRelativeDates('It feels like just yesterday.', 20230508)).toBe('It feels like just yesterday.')
     expect(resolveRelativeDates('yesterday (7 May 2023) was fun', 20230508)).toBe('yesterday (7 May 2023) was fun')
+  })
+
+  it("carries a transcript's stated date to the messages after it, and leaves chats without one alone", () => {
+    const transcript: Array<{ text: string; statedDay?: number }> = [
+      { text: 'Hello there' },
+      { text: '(1:56 pm on 8 May, 2023) Hi! I went to a support group yesterday.' },
+      { text: 'That is great.' },
+      { text: '(10:37 am on 27 June, 2023) Back again.' },
+      { text: 'I signed up for a pottery class.' }
+    ]
+    expect(withStatedDays(transcript).map((m) => m.statedDay)).toEqual([
+      undefined,
+      20230508,
+      20230508,
+      20230627,
+      20230627
+    ])
+    const plain = [{ text: 'Hi' }, { text: 'The deploy is on Friday.' }]
+    const out = withStatedDays(plain)
+    expect(out[0]).toBe(plain[0])
+    expect(out[1]).toBe(plain[1])
   })
 })

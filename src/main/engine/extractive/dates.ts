@@ -84,6 +84,21 @@ export function parseDatePrefix(text: string): { day: Day; rest: string } | unde
   return undefined
 }
 
+/**
+ * In a transcript whose messages state their dates (a session's first message carries the session's
+ * date), the day each later message belongs to: the last date stated at or before it. A summary of a
+ * stretch that starts mid-session then still knows its day instead of taking the import's timestamps.
+ * Messages before the first stated date, and chats that state none, are returned as they are.
+ */
+export function withStatedDays<T extends { text: string; statedDay?: Day }>(messages: readonly T[]): T[] {
+  let day: Day | undefined
+  return messages.map((m) => {
+    const prefix = parseDatePrefix(m.text)
+    if (prefix) day = prefix.day
+    return day === undefined || m.statedDay === day ? m : { ...m, statedDay: day }
+  })
+}
+
 /** The local calendar day of a timestamp. */
 export function dayFromTimestamp(ms: number): Day | undefined {
   if (!Number.isFinite(ms)) return undefined

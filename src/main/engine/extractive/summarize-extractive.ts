@@ -17,7 +17,8 @@ export interface ExtractiveInput {
    * of its lowest-value lines when the new messages need the room.
    */
   previousSummary?: string
-  messages: ReadonlyArray<{ role: Speaker; text: string; createdAt?: number }>
+  /** `statedDay`: the day a transcript's earlier message stated for this one (see `withStatedDays`). */
+  messages: ReadonlyArray<{ role: Speaker; text: string; createdAt?: number; statedDay?: Day }>
   /** Size limit of the result, measured with countTokens. */
   targetTokens: number
   countTokens: (text: string) => number
@@ -118,11 +119,15 @@ function datedMessages(
   previous: { stated: boolean; lastDay?: Day } | undefined
 ): Array<{ role: Speaker; text: string; day?: Day }> {
   const prefixes = messages.map((m) => parseDatePrefix(m.text))
-  const stated = (previous?.stated ?? false) || prefixes.some((p) => p !== undefined)
+  const stated =
+    (previous?.stated ?? false) ||
+    prefixes.some((p) => p !== undefined) ||
+    messages.some((m) => m.statedDay !== undefined)
   let carried = stated ? previous?.lastDay : undefined
   return messages.map((m, i) => {
     const prefix = prefixes[i]
     if (prefix) carried = prefix.day
+    else if (m.statedDay !== undefined) carried = m.statedDay
     const day = stated ? carried : m.createdAt !== undefined ? dayFromTimestamp(m.createdAt) : undefined
     return { role: m.role, text: prefix ? prefix.rest : m.text, ...(day !== undefined ? { day } : {}) }
   })

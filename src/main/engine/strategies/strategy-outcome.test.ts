@@ -136,3 +136,41 @@ describe('importanceOutcome', () => {
     }
   })
 })
+
+describe('summaries of a transcript that states its dates', () => {
+  // Replayed or imported: every message was written today, and only each session's first message says when.
+  const today = Date.UTC(2026, 10, 25)
+  const sessions = [
+    ['(1:56 pm on 8 May, 2023) Hi Mel!', 'Yesterday I went to the LGBTQ support group in Boston.'],
+    ['(10:37 am on 27 June, 2023) Hey Caroline!', 'Last Friday I signed up for a pottery class with Oscar.']
+  ]
+  const msgs: EngineMessage[] = []
+  for (const s of sessions)
+    for (let r = 0; r < 12; r++)
+      for (const text of s) {
+        const body = r === 0 ? text : text.replace(/^\([^)]*\) /, '') + ` Round ${r} of it, with Dana Ortiz in Lisbon.`
+        msgs.push({
+          id: `m${msgs.length}`,
+          seq: msgs.length + 1,
+          role: msgs.length % 2 ? 'assistant' : 'user',
+          text: body,
+          tokens: count(body) + 3,
+          createdAt: today + msgs.length * 1000
+        })
+      }
+
+  it.each([
+    [
+      'tiered',
+      () => tieredOutcome({ messages: msgs, historyTokens: 300, countTokens: count, userBoundaries: new Set() })
+    ],
+    [
+      'importance',
+      () => importanceOutcome({ messages: msgs, historyTokens: 300, countTokens: count, retentionTokens: 60 })
+    ]
+  ])('%s dates every line by the transcript, never by the day it was imported', (_, run) => {
+    const out = run()
+    expect(out.summaryText).toMatch(/2023/)
+    expect(out.summaryText).not.toMatch(/2026/)
+  })
+})

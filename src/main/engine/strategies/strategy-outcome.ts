@@ -8,6 +8,7 @@ import { scoreTurns, type TurnScore } from './importance/score-turns'
 import { withoutPhatic } from './importance/signals'
 import { extractiveSummarizer } from './summarize'
 import { summarizeExtractive } from '../extractive/summarize-extractive'
+import { withStatedDays } from '../extractive/dates'
 import { SUMMARY_PREFIX } from '../build-context'
 
 /** The share of the importance strategy's room for the digest of the turns it drops. */
@@ -66,7 +67,7 @@ export function tieredOutcome(options: {
 }): StrategyOutcome {
   const config = options.config ?? DEFAULT_TIERED_CONFIG
   let state = emptyTieredState()
-  for (const m of options.messages) {
+  for (const m of withStatedDays(options.messages)) {
     state = addMessage(state, m, { historyTokens: options.historyTokens, config })
     if (options.userBoundaries.has(m.id) && state.current.messages.length > 0) state = sealCurrentTopic(state, 'user')
   }
@@ -124,7 +125,8 @@ export function importanceOutcome(options: {
   countTokens: CountTokens
   retentionTokens: number
 }): StrategyOutcome {
-  const { countTokens, messages } = options
+  const { countTokens } = options
+  const messages = withStatedDays(options.messages)
   const scores = scoreTurns(messages)
   const room = Math.max(0, options.historyTokens - summaryFrame(countTokens))
   // Turns the plan leaves out are not lost: they share a digest (the extractive summary of all of
@@ -151,7 +153,12 @@ export function importanceOutcome(options: {
   // The digest reads the dropped turns without their small talk (a turn that is only small talk not at all).
   const dropped = messages
     .filter((m) => droppedIds.has(m.id))
-    .map((m) => ({ role: m.role, text: withoutPhatic(m.text), createdAt: m.createdAt }))
+    .map((m) => ({
+      role: m.role,
+      text: withoutPhatic(m.text),
+      createdAt: m.createdAt,
+      ...(m.statedDay !== undefined ? { statedDay: m.statedDay } : {})
+    }))
     .filter((m) => m.text !== '')
   const header = (n: number) => `### Digest of ${n} other turns`
   const TURNS = '### Turns by importance'

@@ -16,7 +16,7 @@ export interface SummarizeInput {
   purpose: 'attention' | 'topic' | 'bulk' | 'turn'
   /** Earlier summary text to fold in (cascade), printed before the messages. */
   previousSummary?: string
-  messages: ReadonlyArray<{ role: EngineRole; text: string; createdAt?: number }>
+  messages: ReadonlyArray<{ role: EngineRole; text: string; createdAt?: number; statedDay?: number }>
   targetTokens: number
 }
 

@@ -113,7 +113,14 @@ export function planImportance(
     const raw = ctx
       .summarize({
         purpose: 'turn',
-        messages: [{ role: t.role, text: content, createdAt: t.createdAt }],
+        messages: [
+          {
+            role: t.role,
+            text: content,
+            createdAt: t.createdAt,
+            ...(t.statedDay !== undefined ? { statedDay: t.statedDay } : {})
+          }
+        ],
         targetTokens: target
       })
       .trim()

@@ -112,7 +112,12 @@ export function summaryInput(msgs: readonly EngineMessage[], config: TieredConfi
       m.text.length <= max
         ? m.text
         : `${m.text.slice(0, Math.ceil(max * 0.6))}\n[...${m.text.length - max}...]\n${m.text.slice(m.text.length - Math.floor(max * 0.4))}`
-    return { role: m.role, text, createdAt: m.createdAt }
+    return {
+      role: m.role,
+      text,
+      createdAt: m.createdAt,
+      ...(m.statedDay !== undefined ? { statedDay: m.statedDay } : {})
+    }
   })
 }
 
