@@ -1,24 +1,19 @@
 // The sidebar's first screen at 5,000 chats (1M messages): sessions.list's first page (what the
 // sidebar asks for) beside every chat in one answer (the list before paging), and a later page.
 // `npx vitest bench --run bench/session-list.bench.ts`.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, bench, describe } from 'vitest'
 import { createApp, type App } from '../src/main/app'
 import { updateSession } from '../src/main/db/repositories/sessions-repo'
-import { insertImportedMessages } from '../src/main/db/repositories/imports-repo'
-import { parseOpenAIMessages } from '../src/main/importers/openai-messages'
 import { silentLogger } from '../src/main/logger'
 import { fmtMs, goalLine } from './goal'
+import { storeMessages } from './stored-chat'
 
 const CHATS = 5_000
 const PER_CHAT = 200
 const GOAL_MS = 16
-
-const source = parseOpenAIMessages(
-  readFileSync(join(__dirname, '..', 'fixtures', 'conversations', 'software-project.jsonl'), 'utf8')
-)
 
 let app: App
 let dir: string
@@ -31,23 +26,7 @@ beforeAll(() => {
   for (let c = 0; c < CHATS; c++) {
     const session = app.services.sessions.create(`chat ${c}`)
     app.database.db.transaction((tx) => {
-      insertImportedMessages(
-        tx,
-        session.id,
-        (function* () {
-          for (let i = 0; i < PER_CHAT; i++) {
-            const m = source[(c + i) % source.length]!
-            yield {
-              id: `${session.id}-${i}`,
-              role: m.role,
-              parts: m.parts,
-              createdAt: i,
-              tokenCount: 10,
-              tokenCounter: 'chars/4'
-            }
-          }
-        })()
-      )
+      storeMessages(app, session.id, PER_CHAT, c, tx)
       // Activity spread over a year, as a real sidebar's chats are.
       updateSession(tx, session.id, { updatedAt: 1_700_000_000_000 + c * 6_000_000 })
     })
