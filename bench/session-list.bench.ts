@@ -26,7 +26,7 @@ beforeAll(() => {
   for (let c = 0; c < CHATS; c++) {
     const session = app.services.sessions.create(`chat ${c}`)
     app.database.db.transaction((tx) => {
-      storeMessages(app, session.id, PER_CHAT, c, tx)
+      storeMessages(app, session.id, PER_CHAT, { shift: c, tx })
       // Activity spread over a year, as a real sidebar's chats are.
       updateSession(tx, session.id, { updatedAt: 1_700_000_000_000 + c * 6_000_000 })
     })

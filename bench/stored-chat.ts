@@ -4,23 +4,26 @@ import type { App } from '../src/main/app'
 import type { Tx } from '../src/main/db/client'
 import { insertImportedMessages } from '../src/main/db/repositories/imports-repo'
 import { parseOpenAIMessages } from '../src/main/importers/openai-messages'
+import type { ChatMessage } from '../src/shared/domain/chat-message'
 
 const source = parseOpenAIMessages(
   readFileSync(join(__dirname, '..', 'fixtures', 'conversations', 'software-project.jsonl'), 'utf8')
 )
 
+export interface StoreOptions {
+  /** Starts elsewhere in the conversation, so chats differ. */
+  shift?: number
+  /** Writes inside this transaction (else in one of its own). */
+  tx?: Tx
+  /** Counts each message as the chat's model counts it (else a flat 10 tokens, chars/4). */
+  count?: (m: Pick<ChatMessage, 'role' | 'parts'>) => { tokens: number; counter: string }
+}
+
 /**
  * Writes `n` messages of a real conversation into a chat as `distill import` writes them
- * (multi-row inserts, counted once), to keep a bench's setup short. `shift` starts elsewhere in
- * the conversation, so chats differ.
+ * (multi-row inserts, counted once), to keep a bench's setup short.
  */
-export function storeMessages(
-  app: App | { database: App['database'] },
-  sessionId: string,
-  n: number,
-  shift = 0,
-  tx?: Tx
-): void {
+export function storeMessages(app: App, sessionId: string, n: number, { shift = 0, tx, count }: StoreOptions = {}) {
   const write = (t: Tx) =>
     insertImportedMessages(
       t,
@@ -28,13 +31,14 @@ export function storeMessages(
       (function* () {
         for (let i = 0; i < n; i++) {
           const m = source[(i + shift) % source.length]!
+          const counted = count?.(m)
           yield {
             id: `${sessionId}-${i}`,
             role: m.role,
             parts: m.parts,
             createdAt: i,
-            tokenCount: 10,
-            tokenCounter: 'chars/4'
+            tokenCount: counted?.tokens ?? 10,
+            tokenCounter: counted?.counter ?? 'chars/4'
           }
         }
       })()
