@@ -11,7 +11,7 @@
  * mark of the server's RSS (Linux: /proc/PID/status VmHWM, reset between phases through
  * clear_refs), so a short spike between two samples is not missed.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -75,8 +75,6 @@ if (argv.includes('--build')) {
 }
 
 async function measure(): Promise<void> {
-  const MB = 1024 * 1024
-  const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`
   const server = spawn(process.execPath, [join(ROOT, 'bin', 'distill.cjs'), '--db', dbFile, 'serve', '--port', '0'], {
     cwd: ROOT,
     env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !/_(API_KEY|BASE_URL)$/.test(k))),
@@ -91,6 +89,16 @@ async function measure(): Promise<void> {
     })
     server.on('exit', (code) => reject(new Error(`distill serve exited (${code})`)))
   })
+  try {
+    await measureOn(server, address)
+  } finally {
+    server.kill()
+  }
+}
+
+async function measureOn(server: ChildProcess, address: URL): Promise<void> {
+  const MB = 1024 * 1024
+  const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`
   const token = new URLSearchParams(address.hash.slice(1)).get('token')!
   /** The server's resident memory now (VmRSS) or its peak since the last reset (VmHWM), in bytes. */
   const status = (field: 'VmRSS' | 'VmHWM') =>
@@ -114,7 +122,8 @@ async function measure(): Promise<void> {
   const long = await idOf('Long chat')
   const medium = await idOf('Medium chat')
   // A run stopped half way may have left the 10k chat compressed: back to its uncompressed state.
-  while (((await call('compression.undo', { sessionId: medium })) as { active: unknown }).active) continue
+  while (((await call('compression.active', { sessionId: medium })) as { summary: unknown }).summary)
+    await call('compression.undo', { sessionId: medium })
 
   /** Opening a chat: what the renderer asks for when one is clicked. */
   async function openChat(sessionId: string): Promise<void> {
@@ -171,6 +180,16 @@ async function measure(): Promise<void> {
       }
     ],
     [
+      // The summary thread's own cost: started, loaded, given almost nothing to do.
+      'compress a small chat (178 messages), then undo',
+      async () => {
+        const small = await idOf('Chat 17')
+        await openChat(small)
+        await call('compression.run', { sessionId: small, summarizer: 'extractive' })
+        await call('compression.undo', { sessionId: small })
+      }
+    ],
+    [
       'compress the 10k chat (extractive), then undo',
       async () => {
         await openChat(medium)
@@ -183,18 +202,18 @@ async function measure(): Promise<void> {
   ]
 
   const rows: Array<[string, number, number]> = []
-  try {
-    for (const [name, run] of phases) {
-      if (only.length && !only.some((o) => name.includes(o)) && !name.startsWith('server started')) continue
-      if (rows.length > 0) resetPeak()
-      const t0 = performance.now()
-      await run()
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      rows.push([name, status('VmHWM'), performance.now() - t0])
-    }
-  } finally {
-    server.kill()
+  for (const [name, run] of phases) {
+    if (only.length && !only.some((o) => name.includes(o)) && !name.startsWith('server started')) continue
+    if (rows.length > 0) resetPeak()
+    const t0 = performance.now()
+    await run()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    rows.push([name, status('VmHWM'), performance.now() - t0])
   }
+
+  // The summary thread ends once idle (IDLE_MS in extractive-thread.ts): what stays resident after.
+  await new Promise((resolve) => setTimeout(resolve, 25_000))
+  const settled = status('VmRSS')
 
   const width = Math.max(...rows.map(([n]) => n.length))
   const worst = Math.max(...rows.map(([, p]) => p))
@@ -203,6 +222,7 @@ async function measure(): Promise<void> {
       '',
       'Browser-mode server (`distill serve`) RSS: the peak of each phase (VmHWM, reset between phases)',
       ...rows.map(([n, p, ms]) => `  ${n.padEnd(width)} ${mb(p).padStart(8)}   (${(ms / 1000).toFixed(1)} s)`),
+      `  ${'25 s later (resident now, the summary thread ended)'.padEnd(width)} ${mb(settled).padStart(8)}`,
       `  Goal RSS < ${GOAL_MB} MB at any time: ${worst < GOAL_MB * MB ? 'met' : `NOT met (peak ${mb(worst)})`}`,
       ''
     ].join('\n')
