@@ -1,46 +1,23 @@
 // Opening a chat: the page the app reads now (chat.messages / history.list, newest page) beside the
 // whole-history read the routes made before (the baseline, measured in the same run), for chats of
 // 1k / 10k / 100k messages. `npm run bench` or `npx vitest bench --run bench/paging.bench.ts`.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, bench, describe } from 'vitest'
 import { createApp, type App } from '../src/main/app'
-import { insertImportedMessages } from '../src/main/db/repositories/imports-repo'
-import { parseOpenAIMessages } from '../src/main/importers/openai-messages'
 import { silentLogger } from '../src/main/logger'
+import { storeMessages } from './stored-chat'
 
-const source = parseOpenAIMessages(
-  readFileSync(join(__dirname, '..', 'fixtures', 'conversations', 'software-project.jsonl'), 'utf8')
-)
 const sizes = [1_000, 10_000, 100_000] as const
 
 let app: App
 let dir: string
 const chats = new Map<number, string>()
 
-/** Written as `distill import` writes (multi-row inserts, counted once), to keep the setup short. */
 function storeChat(n: number): string {
   const session = app.services.sessions.create(`paging ${n}`)
-  app.database.db.transaction((tx) => {
-    insertImportedMessages(
-      tx,
-      session.id,
-      (function* () {
-        for (let i = 0; i < n; i++) {
-          const m = source[i % source.length]!
-          yield {
-            id: `${session.id}-${i}`,
-            role: m.role,
-            parts: m.parts,
-            createdAt: i,
-            tokenCount: 10,
-            tokenCounter: 'chars/4'
-          }
-        }
-      })()
-    )
-  })
+  storeMessages(app, session.id, n)
   return session.id
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FakeProvider } from '../fake-provider'
 import { startDistill, type DistillServer } from './distill-server'
-import { fakeProviderEnv } from './fixtures'
+import { fakeProviderEnv, test } from './fixtures'
 
 const ROOT = join(__dirname, '..', '..')
 
@@ -43,4 +43,17 @@ export async function serveImported(conversations: readonly unknown[], fake: Fak
       if (!options?.keepData) rmSync(dir, { recursive: true, force: true })
     }
   }
+}
+
+/** Each test of the file gets a fresh server on these imported conversations; returns it. */
+export function serveImportedEach(conversations: () => readonly unknown[]): () => DistillServer {
+  let server: DistillServer | undefined
+  test.beforeEach(async ({ fake }) => {
+    test.setTimeout(300_000)
+    server = await serveImported(conversations(), fake)
+  })
+  test.afterEach(async () => {
+    await server?.stop()
+  })
+  return () => server!
 }

@@ -176,7 +176,7 @@ export function createApp(options: AppOptions): App {
     fetch: options.fetch,
     // A local server told a model's window: the meters of chats on that model change.
     onWindowChange: (modelId) => {
-      for (const s of sessions.list()) {
+      for (const s of sessions.all()) {
         const chat = settings.forChat(s)
         if (chat.provider === 'openai-compatible' && chat.modelId === modelId)
           deps.emit('usage.changed', { sessionId: s.id })

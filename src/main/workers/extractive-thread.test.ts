@@ -49,6 +49,17 @@ afterEach(async () => {
 })
 
 describe('extractive summaries on a worker thread', () => {
+  it('ends an idle thread, so its memory goes back, and starts a fresh one for the next summary', async () => {
+    const warnings: string[] = []
+    thread = createExtractiveThread({ warn: (m) => warnings.push(m), idleMs: 50 })
+    const first = await thread.summarize(job(200))
+    expect(thread.threaded).toBe(true)
+    await expect.poll(() => thread!.threaded, { timeout: 5_000 }).toBe(false)
+    expect(await thread.summarize(job(200))).toBe(first)
+    expect(thread.threaded).toBe(true)
+    expect(warnings).toEqual([])
+  })
+
   it('writes the same summary as an inline run, while the main thread keeps turning', async () => {
     const warnings: string[] = []
     thread = createExtractiveThread({ warn: (m) => warnings.push(m) })

@@ -61,6 +61,9 @@ function withTexts(input: ExtractiveInput): ExtractiveJob {
   }
 }
 
+/** How long a thread with no job waits for the next before it ends. */
+const IDLE_MS = 20_000
+
 class Aborted extends Error {
   constructor() {
     super('The summary was cancelled.')
@@ -79,6 +82,8 @@ export function createExtractiveThread(options: {
   warn(message: string): void
   /** A database file: the thread reads the messages' text itself, so the main thread never loads it. */
   dbFile?: string
+  /** How long an idle thread waits for a job before it ends (IDLE_MS). */
+  idleMs?: number
 }) {
   const dbFile = options.dbFile && options.dbFile !== ':memory:' ? options.dbFile : undefined
   let worker: Worker | undefined
@@ -91,7 +96,22 @@ export function createExtractiveThread(options: {
     pending.clear()
   }
 
+  // A thread holds its own heap, tokenizer tables and database connection (~100 MB resident) and
+  // summaries come minutes apart: it ends once idle and the next job starts a fresh one (~50 ms).
+  let idleTimer: ReturnType<typeof setTimeout> | undefined
+  function endWhenIdle(w: Worker): void {
+    clearTimeout(idleTimer)
+    if (pending.size > 0) return
+    idleTimer = setTimeout(() => {
+      if (worker !== w || pending.size > 0) return
+      worker = undefined
+      void w.terminate()
+    }, options.idleMs ?? IDLE_MS)
+    idleTimer.unref()
+  }
+
   function start(): Worker | undefined {
+    clearTimeout(idleTimer)
     if (worker || unavailable) return worker
     const source = workerSource('extractive-worker')
     if (!source) {
@@ -102,7 +122,9 @@ export function createExtractiveThread(options: {
     try {
       const w = new Worker(source.code, {
         eval: source.eval,
-        workerData: { role: EXTRACTIVE_WORKER, dbFile } satisfies ExtractiveWorkerData
+        workerData: { role: EXTRACTIVE_WORKER, dbFile } satisfies ExtractiveWorkerData,
+        // A young generation as large as the main thread's kept ~30 MB more resident for no speed.
+        resourceLimits: { maxYoungGenerationSizeMb: 8 }
       })
       w.unref()
       w.on('message', (outcome: ExtractiveOutcome) => {
@@ -111,13 +133,16 @@ export function createExtractiveThread(options: {
         if (!job) return
         if ('error' in outcome) job.reject(new Error(outcome.error))
         else job.resolve(outcome.result)
+        endWhenIdle(w)
       })
       w.on('error', (err) => {
         if (worker === w) worker = undefined
         failAll(err)
       })
       w.on('exit', (code) => {
-        if (worker === w) worker = undefined
+        // A thread ended on purpose (idle, or a cancelled job) leaves the next thread's jobs alone.
+        if (worker !== w) return
+        worker = undefined
         if (code !== 0) failAll(new Error(`The summary worker stopped (exit code ${code}).`))
       })
       worker = w
@@ -213,6 +238,7 @@ export function createExtractiveThread(options: {
       return worker !== undefined
     },
     async close(): Promise<void> {
+      clearTimeout(idleTimer)
       const w = worker
       worker = undefined
       failAll(new Aborted())

@@ -49,6 +49,11 @@ export function deleteSession(db: Db, id: string): boolean {
   return db.delete(sessions).where(eq(sessions.id, id)).run().changes > 0
 }
 
+/** Every chat that is not archived, without counts or previews (work over all chats, not a list to show). */
+export function allSessions(db: Db): Session[] {
+  return db.select().from(sessions).where(eq(sessions.archived, false)).all().map(toSession)
+}
+
 /** Escapes LIKE wildcards so a search for "50%" finds "50%" and not everything. */
 function likePattern(query: string): string {
   return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`

@@ -114,6 +114,9 @@ describe('searching chats by their content', () => {
     expect(pages.map((p) => p.length)).toEqual([3, 3, 1])
     expect(pages.flat()).toEqual(sessions.list().map((s) => s.title))
     expect(new Set(pages.flat()).size).toBe(made.length)
+    // Work over every chat reads their settings without the sidebar's counts and previews.
+    expect(sessions.all().map((s) => s.id)).toHaveLength(made.length)
+    expect(sessions.all()[0]).not.toHaveProperty('messageCount')
     expect(await app.router.call('sessions.list', { cursor: 'nonsense' })).toMatchObject({
       ok: false,
       error: { code: 'invalid_input' }

@@ -1,6 +1,7 @@
 import type { ProviderId } from '../../../shared/domain/provider'
 import type { Session, SessionSummary, Strategy } from '../../../shared/domain/session'
 import {
+  allSessions,
   deleteSession,
   findSession,
   insertSession,
@@ -75,9 +76,14 @@ export function createSessionsService(
   }
 
   return {
-    /** Every chat (for commands and start-up work); the sidebar reads `page`. */
+    /** Every chat with its count and preview (`distill sessions`); the sidebar reads `page`. */
     list(query?: string): SessionSummary[] {
       return listSessions(db, query)
+    },
+
+    /** Every chat's settings, no counts or previews (a change that concerns some chats of all). */
+    all(): Session[] {
+      return allSessions(db)
     },
 
     /** A page of the chat list after `cursor` (the `nextCursor` of the page before). */

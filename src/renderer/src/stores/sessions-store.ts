@@ -7,12 +7,11 @@ import { errorMessage, isApiError } from '../api/api-error'
 import { touchNow } from '../lib/use-now'
 import { modelsListedOnce } from './providers-store'
 import { useUiStore } from './ui-store'
+import { mergeFirstPage } from './merge-first-page'
 
 const SEARCH_DEBOUNCE_MS = 200
 /** Chats per page of the sidebar: a few screens; scrolling near the end asks for the next. */
 const LIST_PAGE = 100
-/** The largest page `sessions.list` answers (a reload asks for as many chats as were shown). */
-const LIST_RELOAD_MAX = 500
 
 interface SessionsState {
   /** The sidebar's list for the current query, most recent first (the server's order). */
@@ -45,6 +44,8 @@ interface SessionsState {
   /** Changes the chat's model or system prompt. Throws the ApiError when refused. */
   update(id: string, change: Omit<RouteInput<'sessions.update'>, 'id'>): Promise<Session>
   remove(id: string): Promise<void>
+  /** Reads the first page again and keeps the pages below it as shown (a chat changed). */
+  refreshHead(): Promise<void>
   /** A 'sessions.changed' event arrived. */
   changed(sessionId: string, reason: 'created' | 'updated' | 'deleted'): void
 }
@@ -52,6 +53,8 @@ interface SessionsState {
 let requestSeq = 0
 let searchTimer: ReturnType<typeof setTimeout> | undefined
 let reloadTimer: ReturnType<typeof setTimeout> | undefined
+/** Chats changed since the list was last read (the first page read next may not hold them). */
+const changedIds = new Set<string>()
 
 export const useSessionsStore = create<SessionsState>()((set, get) => ({
   sessions: [],
@@ -70,13 +73,11 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
     const query = get().query.trim()
     try {
       // A search looks through message text too (the full-text index) and answers its best chats;
-      // no query lists the chats a page at a time. A reload keeps as many as were shown.
+      // no query lists the chats a page at a time.
       const found = query ? await api.request('sessions.search', { query }) : null
       const page = found
         ? { sessions: found.results, nextCursor: null }
-        : await api.request('sessions.list', {
-            limit: Math.min(LIST_RELOAD_MAX, Math.max(LIST_PAGE, get().listedQuery ? 0 : get().sessions.length))
-          })
+        : await api.request('sessions.list', { limit: LIST_PAGE })
       if (seq !== requestSeq) return // a newer request is on its way
       touchNow()
       set({
@@ -96,11 +97,12 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
   async loadMore() {
     const { nextCursor: cursor, loadingMore, listedQuery } = get()
     if (!cursor || loadingMore || listedQuery) return
-    const seq = requestSeq
     set({ loadingMore: true })
     try {
       const page = await api.request('sessions.list', { cursor, limit: LIST_PAGE })
-      if (seq !== requestSeq) return // the list was reloaded meanwhile
+      // The list was read again from its start meanwhile, or a search replaced it (a change to a
+      // chat keeps the pages below the first, and their cursor).
+      if (get().nextCursor !== cursor || get().listedQuery) return
       set((s) => {
         const listed = new Set(s.sessions.map((item) => item.id))
         return {
@@ -109,7 +111,7 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
         }
       })
     } catch (error) {
-      if (seq === requestSeq) set({ error: errorMessage(error) })
+      if (get().nextCursor === cursor) set({ error: errorMessage(error) })
     } finally {
       set({ loadingMore: false })
     }
@@ -155,7 +157,7 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
     set((s) => ({ details: { ...s.details, [session.id]: session } }))
     // A new chat would be hidden by an active search: clear it.
     if (get().query !== '') get().setQuery('')
-    else await get().load()
+    else await get().refreshHead()
     return session
   },
 
@@ -194,9 +196,31 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
     } else if (sessionId in get().details) {
       void get().fetchOne(sessionId)
     }
-    // Several changes often arrive together (a message, then the auto-title): reload once.
+    if (reason === 'updated') changedIds.add(sessionId)
+    // Several changes often arrive together (a message, then the auto-title): read once.
     clearTimeout(reloadTimer)
-    reloadTimer = setTimeout(() => void get().load(), 30)
+    reloadTimer = setTimeout(() => void (get().listedQuery ? get().load() : get().refreshHead()), 30)
+  },
+
+  async refreshHead() {
+    const seq = ++requestSeq
+    try {
+      const head = await api.request('sessions.list', { limit: LIST_PAGE })
+      if (seq !== requestSeq || get().listedQuery) return // a newer request is on its way
+      touchNow()
+      set((s) => ({ ...mergeFirstPage(s, head), status: 'ready', error: null }))
+      // A chat changed without activity (a title chosen later, a model) keeps its place below the
+      // first page: read that one chat.
+      const inHead = new Set(head.sessions.map((item) => item.id))
+      const below = [...changedIds].filter((id) => !inHead.has(id) && get().sessions.some((item) => item.id === id))
+      changedIds.clear()
+      const read = await Promise.allSettled(below.map((id) => api.request('sessions.get', { id })))
+      for (const session of read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))) {
+        set((s) => ({ sessions: s.sessions.map((item) => (item.id === session.id ? { ...item, ...session } : item)) }))
+      }
+    } catch (error) {
+      if (seq === requestSeq) set({ error: errorMessage(error) })
+    }
   }
 }))
 

@@ -12,10 +12,12 @@ interface SessionItemProps {
   session: SessionSummary
   active: boolean
   onOpen(id: string): void
+  /** In a virtual list: where the row sits, and how the list measures it. */
+  row?: { index: number; setSize: number; top: number; measure(element: HTMLElement | null): void }
 }
 
 /** One chat in the sidebar: its title, a one-line preview and when it last changed, plus Rename and Delete. */
-export function SessionItem({ session, active, onOpen }: SessionItemProps) {
+export function SessionItem({ session, active, onOpen, row }: SessionItemProps) {
   const [editing, setEditing] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const rename = useSessionsStore((s) => s.rename)
@@ -45,7 +47,18 @@ export function SessionItem({ session, active, onOpen }: SessionItemProps) {
   const preview = session.lastMessagePreview?.replace(/\s+/g, ' ').trim() || 'No messages yet'
 
   return (
-    <li className="session-item" data-active={active || undefined} data-editing={editing || undefined}>
+    <li
+      ref={row?.measure}
+      className="session-item"
+      data-active={active || undefined}
+      data-editing={editing || undefined}
+      data-index={row?.index}
+      aria-posinset={row ? row.index + 1 : undefined}
+      aria-setsize={row?.setSize}
+      style={
+        row ? { position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.top}px)` } : undefined
+      }
+    >
       {editing ? (
         <div className="session-rename">
           <RenameField initial={session.title} onDone={(title) => void finishRename(title)} />

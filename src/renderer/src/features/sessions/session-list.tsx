@@ -1,10 +1,8 @@
 import { useEffect, useRef } from 'react'
-import { useChatStore } from '../../stores/chat/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
-import { useUiStore } from '../../stores/ui-store'
 import { SearchResults } from './search-results'
-import { SessionItem } from './session-item'
 import { ProjectSections, unfiledChats } from './project-section'
+import { VirtualChatList } from './virtual-chat-list'
 
 export function SessionList() {
   const sessions = useSessionsStore((s) => s.sessions)
@@ -12,14 +10,7 @@ export function SessionList() {
   const error = useSessionsStore((s) => s.error)
   const listedQuery = useSessionsStore((s) => s.listedQuery)
   const load = useSessionsStore((s) => s.load)
-  const selectedId = useUiStore((s) => s.selectedSessionId)
-  const openSession = useUiStore((s) => s.openSession)
-  const listRef = useRef<HTMLUListElement>(null)
-
-  // New results start at the top: the scroll left from paging through the whole list would hide the best hits.
-  useEffect(() => {
-    listRef.current?.closest('.sidebar-scroll')?.scrollTo({ top: 0 })
-  }, [listedQuery])
+  const nextCursor = useSessionsStore((s) => s.nextCursor)
 
   if (status === 'error' && sessions.length === 0) {
     return (
@@ -46,26 +37,9 @@ export function SessionList() {
   }
   return (
     <>
-      {!listedQuery && <ProjectSections />}
-      <ul
-        ref={listRef}
-        className="session-list"
-        aria-label={listedQuery ? `Chats matching “${listedQuery}”` : 'All chats'}
-      >
-        {unfiledChats(sessions, Boolean(listedQuery)).map((session) => (
-          <SessionItem
-            key={session.id}
-            session={session}
-            active={session.id === selectedId}
-            onOpen={(id) => {
-              // Asked for before the chat pane renders, not after (the first pane takes ~20 ms).
-              useChatStore.getState().loadUnlessLoaded(id)
-              openSession(id)
-            }}
-          />
-        ))}
-      </ul>
-      {!listedQuery && <MoreChats />}
+      <ProjectSections />
+      <VirtualChatList chats={unfiledChats(sessions, false)} complete={nextCursor === null} />
+      <MoreChats />
     </>
   )
 }
