@@ -177,7 +177,7 @@ const TOTALS_SQL = `SELECT token_counter AS counter, count(*) AS messages, coale
 /** One prepared statement per connection and query: these run on every keystroke's meter update. */
 const statements = new WeakMap<object, Map<string, Statement<unknown[], unknown>>>()
 
-function prepared<Row>(db: Db, source: string): Statement<unknown[], Row> {
+export function prepared<Row>(db: Db, source: string): Statement<unknown[], Row> {
   // Straight through better-sqlite3: drizzle's row mapping costs more than the query at 10,000 rows.
   const client = sqliteClient(db)
   let byText = statements.get(client)
