@@ -31,6 +31,7 @@ import type { SettingsService } from '../settings/settings-service'
 import type { RecallPlan } from '../../engine/recall/plan-recall'
 import { withDraft } from './draft-conversation'
 import { buildModelRequest } from './request-builder'
+import { warmTokenizers } from './warm-tokenizers'
 
 export type { Conversation } from './conversation'
 
@@ -51,6 +52,8 @@ export function createUsageService(
     countTimeoutMs?: number
     /** A read-only process uses local counts for stale messages and leaves storing them to the owner. */
     readOnly?: boolean
+    /** A long-lived app: load every tokenizer a model switch needs this long after opening (ms). */
+    warmTokenizersAfterMs?: number
     /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
     recall?: (conv: Conversation) => RecallPlan
     /** The passages of other chats a plan holds, and those left out, for the inspector. */
@@ -68,6 +71,7 @@ export function createUsageService(
   /** Chats whose history is being recounted for their model: how many of how many are done. */
   const recounting = new Map<string, { done: number; total: number }>()
   let disposed = false
+  const stopWarming = deps.warmTokenizersAfterMs === undefined ? undefined : warmTokenizers(deps.warmTokenizersAfterMs)
 
   // Remote countTokens endpoints follow the configured keys; rebuild the counter when they change.
   let counter: TokenCounter | undefined
@@ -324,6 +328,7 @@ export function createUsageService(
     /** Counts still in flight (tests, shutdown). */
     dispose(): void {
       disposed = true
+      stopWarming?.()
       counter?.dispose()
     }
   }
