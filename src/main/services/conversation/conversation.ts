@@ -9,7 +9,8 @@ import {
   listHistoryHeads,
   listHistoryHeadsPage,
   newestSeq,
-  type MessageHead
+  type MessageHead,
+  type MessageParts
 } from '../../db/repositories/messages/messages-repo'
 import { activeSummary } from '../../db/repositories/snapshots-repo'
 import { computeBudget, providerTokens, type Budget, type Calibration } from '../../engine/budget'
@@ -82,7 +83,7 @@ export interface Conversation {
   /** Tokens of a summary text as the request carries it (prefix and system framing included). */
   summaryTokensOf(text: string): number
   /** The stored messages behind history entries. */
-  loadMessages(ids: readonly string[]): Map<string, ChatMessage>
+  loadMessages(ids: readonly string[]): Map<string, MessageParts>
   /** Reads `history` a page at a time, the event loop free between pages (before a compression plans). */
   loadHistory(): Promise<EngineMessage[]>
 }
@@ -184,7 +185,7 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     afterSeq: number,
     beforeSeq: number,
     room: number,
-    rowOf: (id: string) => ChatMessage
+    rowOf: (id: string) => MessageParts
   ) {
     const cap = Math.floor(room * LARGE_MESSAGE_SHARE)
     const taken: EngineMessage[] = []
@@ -243,9 +244,9 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     const pinnedTokens = pinned.blockTokens + totalTokens(pinned.inHistory)
 
     // Rows of the messages a request carries, read together the first time one is needed.
-    const tailRows = new Map<string, ChatMessage>()
+    const tailRows = new Map<string, MessageParts>()
     let tailIds: string[] = []
-    const rowOf = (id: string): ChatMessage => {
+    const rowOf = (id: string): MessageParts => {
       if (full) return full.rowOf(id)
       if (!tailRows.has(id))
         for (const [k, v] of tail.rows(sessionId, [id, ...tailIds.filter((x) => !tailRows.has(x) && x !== id)]))

@@ -191,7 +191,7 @@ const upper = (beforeSeq: number) => (Number.isFinite(beforeSeq) ? beforeSeq : N
 
 function withToolParts(db: Db, rows: HeadRow[]): MessageHead[] {
   const toolIds = rows.filter((r) => r.hasToolParts).map((r) => r.id)
-  const toolParts = toolIds.length ? findMessages(db, toolIds) : new Map<string, ChatMessage>()
+  const toolParts = findMessageParts(db, toolIds)
   return rows.map(({ hasToolParts: _h, ...r }) => ({ ...r, toolParts: toolParts.get(r.id)?.parts ?? null }))
 }
 
@@ -252,6 +252,23 @@ const FIND_SQL = `SELECT id, session_id AS sessionId, seq, role, parts, status, 
          pinned_at AS pinnedAt, rid, version_group AS versionGroup, hidden_in AS hiddenIn, part_count AS partCount,
          has_tool_parts AS hasToolParts
     FROM chat_messages WHERE id IN (SELECT value FROM json_each(?))`
+
+/** What a request carries of a message: the columns stored before and with its parts. */
+export type MessageParts = Pick<ChatMessage, 'id' | 'sessionId' | 'seq' | 'role' | 'parts'>
+
+// Only the columns up to `parts`: SQLite reads a column stored after a long text by walking that
+// text's overflow pages, which made the other columns cost several times the parts themselves.
+const PARTS_SQL = `SELECT id, session_id AS sessionId, seq, role, parts FROM chat_messages
+    WHERE id IN (SELECT value FROM json_each(?))`
+
+/** The parts of messages by id: what a request sends of the messages it carries. */
+export function findMessageParts(db: Db, ids: readonly string[]): Map<string, MessageParts> {
+  const out = new Map<string, MessageParts>()
+  if (ids.length === 0) return out
+  for (const row of prepared<Omit<MessageParts, 'parts'> & { parts: string }>(db, PARTS_SQL).all(JSON.stringify(ids)))
+    out.set(row.id, { ...row, parts: JSON.parse(row.parts) as MessageParts['parts'] })
+  return out
+}
 
 /** Full messages by id, for the few a request actually carries. */
 export function findMessages(db: Db, ids: readonly string[]): Map<string, ChatMessage> {
