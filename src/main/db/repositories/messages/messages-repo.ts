@@ -312,12 +312,3 @@ export function staleCounted(
 }
 
 /** How many messages of a chat's path are counted for neither of `counters`. */
-export function countStale(db: Db, sessionId: string, counters: readonly [string, string]): number {
-  return (
-    prepared<{ n: number }>(
-      db,
-      `SELECT count(*) AS n FROM chat_messages
-        WHERE session_id = ? AND hidden_in IS NULL AND (token_count IS NULL OR token_counter IS NULL OR token_counter NOT IN (?, ?))`
-    ).get(sessionId, counters[0], counters[1])?.n ?? 0
-  )
-}
