@@ -16,6 +16,8 @@ import { countMessage, localCounterFor } from '../../tokens/message-tokens'
 
 /** Messages recounted between two turns of the event loop after a model switch. */
 const RECOUNT_BATCH = 50
+/** The longest a recount counts before giving the event loop back (DESIGN §12: stalls under 50 ms). */
+const RECOUNT_SLICE_MS = 10
 /** How often the meter hears of a recount's progress. */
 const RECOUNT_REPORT_MS = 250
 import type { ModelsService } from '../settings/models-service'
@@ -148,26 +150,29 @@ export function createUsageService(
         if (localCounterFor(current) !== counters[0]) break
         const batch = staleCounted(db, session.id, counters, RECOUNT_BATCH, before)
         if (batch.length === 0) break
-        before = batch.at(-1)!.seq
         // Local counts (the model's tokenizer or its calibrated estimate): a provider's countTokens
         // endpoint is for new messages, not for thousands of requests after a switch.
-        db.transaction((tx) => {
-          const counts = [
-            ...findMessages(
-              tx,
-              batch.map((b) => b.id)
-            ).values()
-          ].map((message) => {
-            const counted = countMessage({ role: message.role, parts: message.parts }, spec)
-            return {
-              id: message.id,
-              from: { counter: message.tokenCounter, tokens: message.tokenCount },
-              to: { counter: counted.counter, tokens: counted.tokens }
-            }
+        const rows = findMessages(
+          db,
+          batch.map((b) => b.id)
+        )
+        const started = performance.now()
+        const counts: Parameters<typeof storeCounts>[2][number][] = []
+        for (const b of batch) {
+          before = b.seq
+          const message = rows.get(b.id)
+          if (!message) continue
+          const counted = countMessage({ role: message.role, parts: message.parts }, spec)
+          counts.push({
+            id: message.id,
+            from: { counter: message.tokenCounter, tokens: message.tokenCount },
+            to: { counter: counted.counter, tokens: counted.tokens }
           })
-          storeCounts(tx, session.id, counts)
-        })
-        progress.done = Math.min(progress.total, progress.done + batch.length)
+          // A slice of counting per turn: 50 long messages could hold the loop for tens of ms.
+          if (performance.now() - started >= RECOUNT_SLICE_MS) break
+        }
+        db.transaction((tx) => storeCounts(tx, session.id, counts))
+        progress.done = Math.min(progress.total, progress.done + counts.length)
         if (deps.clock.now() - lastReport >= RECOUNT_REPORT_MS) {
           lastReport = deps.clock.now()
           emit('usage.changed', { sessionId: session.id })
