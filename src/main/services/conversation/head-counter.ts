@@ -13,9 +13,9 @@ import type { MessageTailCache } from './message-tail-cache'
 
 /** A stored message as the engine sees it; its text is read from the database on first use. */
 function lazyEngineMessage(head: MessageHead, tokens: number, loadText: () => string): EngineMessage {
-  const parts = head.toolParts ?? []
-  const calls = parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)
-  const results = parts.filter((p) => p.type === 'tool-result').map((p) => p.toolCallId)
+  const parts = head.toolParts
+  const calls = parts ? parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId) : []
+  const results = parts ? parts.filter((p) => p.type === 'tool-result').map((p) => p.toolCallId) : []
   let text: string | undefined
   return {
     id: head.id,

@@ -192,7 +192,18 @@ const upper = (beforeSeq: number) => (Number.isFinite(beforeSeq) ? beforeSeq : N
 function withToolParts(db: Db, rows: HeadRow[]): MessageHead[] {
   const toolIds = rows.filter((r) => r.hasToolParts).map((r) => r.id)
   const toolParts = findMessageParts(db, toolIds)
-  return rows.map(({ hasToolParts: _h, ...r }) => ({ ...r, toolParts: toolParts.get(r.id)?.parts ?? null }))
+  // Fields named one by one: a rest-and-spread per head was a tenth of a 100,000-message chat's first request.
+  return rows.map((r) => ({
+    id: r.id,
+    seq: r.seq,
+    role: r.role,
+    status: r.status,
+    tokenCount: r.tokenCount,
+    tokenCounter: r.tokenCounter,
+    createdAt: r.createdAt,
+    partCount: r.partCount,
+    toolParts: r.hasToolParts ? (toolParts.get(r.id)?.parts ?? null) : null
+  }))
 }
 
 /** Served by chat_messages_context_idx alone: no message text is read. */
