@@ -64,6 +64,8 @@ export interface AppOptions {
   ids?: IdGenerator
   log?: Logger
   validateOutput?: boolean
+  /** A long-lived app (desktop, browser mode): load the tokenizers a model switch needs soon after opening. */
+  warmTokenizers?: boolean
 }
 
 export interface App {
@@ -202,6 +204,7 @@ export function createApp(options: AppOptions): App {
     models,
     fetch: options.fetch,
     readOnly,
+    warmTokenizersAfterMs: options.warmTokenizers && !readOnly ? 1000 : undefined,
     recall: (conv) => recall.forRequest(conv),
     crossChat: (sessionId, plan) => recall.crossChat(sessionId, plan),
     // Bound late: the compression service is built on top of this one.

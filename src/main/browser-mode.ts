@@ -26,7 +26,13 @@ export interface BrowserMode {
 
 /** Starts the app's services and serves the renderer plus the RPC/SSE API on 127.0.0.1. */
 export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
-  const app = createApp({ dbFile: options.dbFile, mode: 'browser', command: 'distill serve', log: options.log })
+  const app = createApp({
+    dbFile: options.dbFile,
+    mode: 'browser',
+    command: 'distill serve',
+    log: options.log,
+    warmTokenizers: true
+  })
   const token = options.token ?? randomBytes(24).toString('base64url')
   const server = createHttpServer({
     router: app.router,

@@ -99,6 +99,7 @@ function run(): void {
           dbFile: location.dbFile,
           mode: 'electron',
           log,
+          warmTokenizers: true,
           secrets: createFileSecretStore(join(dirname(location.dbFile), 'secrets.json'), keychainCipher())
         })
       } catch (err) {

@@ -9,7 +9,8 @@ import {
   listHistoryHeads,
   listHistoryHeadsPage,
   newestSeq,
-  type MessageHead
+  type MessageHead,
+  type MessageParts
 } from '../../db/repositories/messages/messages-repo'
 import { activeSummary } from '../../db/repositories/snapshots-repo'
 import { computeBudget, providerTokens, type Budget, type Calibration } from '../../engine/budget'
@@ -82,7 +83,7 @@ export interface Conversation {
   /** Tokens of a summary text as the request carries it (prefix and system framing included). */
   summaryTokensOf(text: string): number
   /** The stored messages behind history entries. */
-  loadMessages(ids: readonly string[]): Map<string, ChatMessage>
+  loadMessages(ids: readonly string[]): Map<string, MessageParts>
   /** Reads `history` a page at a time, the event loop free between pages (before a compression plans). */
   loadHistory(): Promise<EngineMessage[]>
 }
@@ -177,6 +178,8 @@ export function createConversationReader(deps: ConversationReaderDeps) {
   /**
    * The newest heads back from `beforeSeq` until they fill `room` (each counted at most at the
    * context builder's large-message cap), plus the calls of any tool results among them.
+   * `scaleStale`: counts stored for another tokenizer are scaled, not counted again (the meter
+   * after a model switch, whose window may hold thousands of them: a 1M-token Gemini window).
    */
   function newestUntilFull(
     session: Session,
@@ -184,7 +187,8 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     afterSeq: number,
     beforeSeq: number,
     room: number,
-    rowOf: (id: string) => ChatMessage
+    rowOf: (id: string) => MessageParts,
+    scaleStale: boolean
   ) {
     const cap = Math.floor(room * LARGE_MESSAGE_SHARE)
     const taken: EngineMessage[] = []
@@ -195,7 +199,8 @@ export function createConversationReader(deps: ConversationReaderDeps) {
       const heads: MessageHead[] = []
       for (let next = walk.next(); !next.done; next = walk.next()) if (heads.push(next.value) === WALK_PAGE) break
       done = heads.length < WALK_PAGE
-      for (const m of countHeads(heads, spec, rowOf).messages) {
+      const stale = scaleStale && heads.some((h) => h.tokenCount !== null && !fitsCounter(h.tokenCounter, spec))
+      for (const m of countHeads(heads, spec, rowOf, stale ? staleRatio(session, spec) : undefined).messages) {
         if (filled > room && openResults.size === 0) {
           done = true
           break
@@ -209,8 +214,17 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     return taken.reverse()
   }
 
-  /** `summary`: read the chat as if this summary were active (a compression not written yet). */
-  function conversation(sessionId: string, beforeSeq = Infinity, summaryOverride?: Snapshot): Conversation {
+  /**
+   * `summary`: read the chat as if this summary were active (a compression not written yet).
+   * `estimate`: the meter's reading, where stale counts in the request's tail are scaled like the
+   * totals are, until the background recount stores real ones; a request that is sent counts them.
+   */
+  function conversation(
+    sessionId: string,
+    beforeSeq = Infinity,
+    summaryOverride?: Snapshot,
+    options: { estimate?: boolean } = {}
+  ): Conversation {
     const session = deps.session(sessionId)
     const spec = deps.spec(session)
     const summary = summaryOverride ?? activeSummary(db, sessionId)
@@ -243,9 +257,9 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     const pinnedTokens = pinned.blockTokens + totalTokens(pinned.inHistory)
 
     // Rows of the messages a request carries, read together the first time one is needed.
-    const tailRows = new Map<string, ChatMessage>()
+    const tailRows = new Map<string, MessageParts>()
     let tailIds: string[] = []
-    const rowOf = (id: string): ChatMessage => {
+    const rowOf = (id: string): MessageParts => {
       if (full) return full.rowOf(id)
       if (!tailRows.has(id))
         for (const [k, v] of tail.rows(sessionId, [id, ...tailIds.filter((x) => !tailRows.has(x) && x !== id)]))
@@ -299,7 +313,15 @@ export function createConversationReader(deps: ConversationReaderDeps) {
         const room = Math.max(0, budget.countedUsable - overheadTokens)
         const tail = full
           ? full.messages.slice(0, pending ? -1 : undefined)
-          : newestUntilFull(session, spec, afterSeq, pending ? pending.seq : beforeSeq, room, rowOf)
+          : newestUntilFull(
+              session,
+              spec,
+              afterSeq,
+              pending ? pending.seq : beforeSeq,
+              room,
+              rowOf,
+              options.estimate ?? false
+            )
         tailIds = [...tail.map((m) => m.id), ...(pending ? [pending.id] : [])]
         return tail
       },

@@ -1,7 +1,11 @@
-import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
 import type { Db } from '../../db/client'
-import { findMessages, staleCounted, type MessageHead } from '../../db/repositories/messages/messages-repo'
+import {
+  findMessageParts,
+  staleCounted,
+  type MessageHead,
+  type MessageParts
+} from '../../db/repositories/messages/messages-repo'
 import type { EngineMessage } from '../../engine/types'
 import type { ModelSpec } from '../../models/catalog'
 import { countMessage, isExactCounter, localCounterFor } from '../../tokens/message-tokens'
@@ -9,9 +13,9 @@ import type { MessageTailCache } from './message-tail-cache'
 
 /** A stored message as the engine sees it; its text is read from the database on first use. */
 function lazyEngineMessage(head: MessageHead, tokens: number, loadText: () => string): EngineMessage {
-  const parts = head.toolParts ?? []
-  const calls = parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)
-  const results = parts.filter((p) => p.type === 'tool-result').map((p) => p.toolCallId)
+  const parts = head.toolParts
+  const calls = parts ? parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId) : []
+  const results = parts ? parts.filter((p) => p.type === 'tool-result').map((p) => p.toolCallId) : []
   let text: string | undefined
   return {
     id: head.id,
@@ -66,7 +70,7 @@ export function createHeadCounter(db: Db, tail: MessageTailCache) {
     const known = ratios.get(key)
     if (known !== undefined) return known
     const sample = staleCounted(db, session.id, countersFor(spec), RATIO_SAMPLE).filter((s) => s.tokenCount !== null)
-    const rows = findMessages(
+    const rows = findMessageParts(
       db,
       sample.map((s) => s.id)
     )
@@ -91,14 +95,14 @@ export function createHeadCounter(db: Db, tail: MessageTailCache) {
   function countHeads(
     heads: readonly MessageHead[],
     spec: ModelSpec,
-    rowOf: (id: string) => ChatMessage,
+    rowOf: (id: string) => MessageParts,
     ratio?: number
   ) {
     const scale = (h: MessageHead) => ratio !== undefined && h.tokenCount !== null && !fitsCounter(h.tokenCounter, spec)
     const staleIds = heads
       .filter((h) => !scale(h) && (h.tokenCount === null || !fitsCounter(h.tokenCounter, spec)))
       .map((h) => h.id)
-    const stale = staleIds.length ? findMessages(db, staleIds) : new Map<string, ChatMessage>()
+    const stale = staleIds.length ? findMessageParts(db, staleIds) : new Map<string, MessageParts>()
     const counters = new Set<string>()
     let exact = true
     const messages = heads.map((h) => {

@@ -1,11 +1,11 @@
-import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Db } from '../../db/client'
 import {
-  findMessages,
+  findMessageParts,
   listHistoryHeads,
   listNewestHistoryHeads,
   newestSeq,
-  type MessageHead
+  type MessageHead,
+  type MessageParts
 } from '../../db/repositories/messages/messages-repo'
 import { lowestTouchedSince, writeMark, type CountChange, type WriteMark } from '../../db/repositories/write-generation'
 import { plainText } from '../../tokens/render'
@@ -24,9 +24,9 @@ export interface MessageTailCache {
    */
   newest(sessionId: string, afterSeq: number, beforeSeq: number): Generator<MessageHead>
   /** Full rows of messages of the chat (those in the cache are not read again). */
-  rows(sessionId: string, ids: readonly string[]): Map<string, ChatMessage>
+  rows(sessionId: string, ids: readonly string[]): Map<string, MessageParts>
   /** The plain text of a row, computed once per stored row. */
-  textOf(row: ChatMessage): string
+  textOf(row: MessageParts): string
 }
 
 interface Entry {
@@ -35,7 +35,7 @@ interface Entry {
   heads: MessageHead[]
   floor: number
   top: number
-  rows: Map<string, ChatMessage>
+  rows: Map<string, MessageParts>
 }
 
 /** Chats kept; the least recently used one is dropped beyond this. */
@@ -43,23 +43,18 @@ const CHATS = 16
 /** Heads read per query when a walk goes below what is kept. */
 const PAGE = 256
 
-/** New counts (a recount for another model) patched into the kept heads and rows, the newest count winning. */
+/** New counts (a recount for another model) patched into the kept heads (rows hold no counts), the newest count winning. */
 function patchCounts(entry: Entry, counts: readonly CountChange[]): void {
   const bySeq = new Map(counts.map((c) => [c.seq, c.to]))
   entry.heads = entry.heads.map((h) => {
     const to = bySeq.get(h.seq)
     return to ? { ...h, tokenCount: to.tokens, tokenCounter: to.counter } : h
   })
-  for (const row of entry.rows.values()) {
-    const to = bySeq.get(row.seq)
-    // In place: the row's text, computed once, stays remembered.
-    if (to) Object.assign(row, { tokenCount: to.tokens, tokenCounter: to.counter })
-  }
 }
 
 export function createMessageTailCache(db: Db): MessageTailCache {
   const entries = new Map<string, Entry>()
-  const texts = new WeakMap<ChatMessage, string>()
+  const texts = new WeakMap<MessageParts, string>()
 
   function fresh(sessionId: string, mark: WriteMark): Entry {
     const top = newestSeq(db, sessionId)
@@ -128,9 +123,9 @@ export function createMessageTailCache(db: Db): MessageTailCache {
     }
   }
 
-  function rows(sessionId: string, ids: readonly string[]): Map<string, ChatMessage> {
+  function rows(sessionId: string, ids: readonly string[]): Map<string, MessageParts> {
     const entry = current(sessionId)
-    const out = new Map<string, ChatMessage>()
+    const out = new Map<string, MessageParts>()
     const missing: string[] = []
     for (const id of ids) {
       const row = entry.rows.get(id)
@@ -138,7 +133,7 @@ export function createMessageTailCache(db: Db): MessageTailCache {
       else missing.push(id)
     }
     if (missing.length > 0) {
-      for (const [id, row] of findMessages(db, missing)) {
+      for (const [id, row] of findMessageParts(db, missing)) {
         out.set(id, row)
         if (row.sessionId === sessionId && row.seq <= entry.top) entry.rows.set(id, row)
       }
@@ -146,7 +141,7 @@ export function createMessageTailCache(db: Db): MessageTailCache {
     return out
   }
 
-  function textOf(row: ChatMessage): string {
+  function textOf(row: MessageParts): string {
     let text = texts.get(row)
     if (text === undefined) texts.set(row, (text = plainText(row)))
     return text

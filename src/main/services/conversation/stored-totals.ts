@@ -1,5 +1,6 @@
 import type { Session } from '../../../shared/domain/session'
 import type { Db } from '../../db/client'
+import { blockTotals, mergeTotals } from '../../db/repositories/messages/count-blocks-repo'
 import { historyTotals, newestSeq, type HistoryTotal } from '../../db/repositories/messages/messages-repo'
 import { lowestTouchedSince, writeMark, type CountChange, type WriteMark } from '../../db/repositories/write-generation'
 import type { ModelSpec } from '../../models/catalog'
@@ -66,27 +67,12 @@ export function createStoredTotals(
     if (!older) {
       const mark = writeMark(db, sessionId)
       const upto = Math.max(afterSeq, newestSeq(db, sessionId) - RECENT_MESSAGES)
-      older = { mark, upto, groups: historyTotals(db, sessionId, afterSeq, upto + 1) }
+      older = { mark, upto, groups: blockTotals(db, sessionId, afterSeq, upto + 1) }
       if (olderTotals.size >= TOTALS_CACHE_LIMIT) olderTotals.clear()
       olderTotals.set(key, older)
     }
-    if (beforeSeq <= older.upto + 1) return historyTotals(db, sessionId, afterSeq, beforeSeq)
-    const merged = new Map<string | null, HistoryTotal>()
-    for (const g of [...older.groups, ...historyTotals(db, sessionId, older.upto, beforeSeq)]) {
-      const m = merged.get(g.counter)
-      merged.set(
-        g.counter,
-        m
-          ? {
-              counter: g.counter,
-              messages: m.messages + g.messages,
-              tokens: m.tokens + g.tokens,
-              counted: m.counted + g.counted
-            }
-          : g
-      )
-    }
-    return [...merged.values()]
+    if (beforeSeq <= older.upto + 1) return blockTotals(db, sessionId, afterSeq, beforeSeq)
+    return mergeTotals([...older.groups, ...historyTotals(db, sessionId, older.upto, beforeSeq)])
   }
 
   /**

@@ -3,13 +3,8 @@ import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
 import type { Snapshot } from '../../../shared/domain/snapshot'
 import { readCalibration, writeCalibration } from '../../db/repositories/calibration-repo'
-import {
-  countStale,
-  findMessages,
-  staleCounted,
-  storeCounts,
-  updateMessage
-} from '../../db/repositories/messages/messages-repo'
+import { blockTotals } from '../../db/repositories/messages/count-blocks-repo'
+import { findMessages, staleCounted, storeCounts, updateMessage } from '../../db/repositories/messages/messages-repo'
 import type { EngineMessage } from '../../engine/types'
 import { modelKey, type ModelSpec } from '../../models/catalog'
 import { Calibrator } from '../../tokens/calibration'
@@ -21,6 +16,8 @@ import { countMessage, localCounterFor } from '../../tokens/message-tokens'
 
 /** Messages recounted between two turns of the event loop after a model switch. */
 const RECOUNT_BATCH = 50
+/** The longest a recount counts before giving the event loop back (DESIGN §12: stalls under 50 ms). */
+const RECOUNT_SLICE_MS = 10
 /** How often the meter hears of a recount's progress. */
 const RECOUNT_REPORT_MS = 250
 import type { ModelsService } from '../settings/models-service'
@@ -31,6 +28,8 @@ import type { SettingsService } from '../settings/settings-service'
 import type { RecallPlan } from '../../engine/recall/plan-recall'
 import { withDraft } from './draft-conversation'
 import { buildModelRequest } from './request-builder'
+import { LARGE_MESSAGE_SHARE } from '../../engine/build-context'
+import { warmTokenizers } from './warm-tokenizers'
 
 export type { Conversation } from './conversation'
 
@@ -51,6 +50,8 @@ export function createUsageService(
     countTimeoutMs?: number
     /** A read-only process uses local counts for stale messages and leaves storing them to the owner. */
     readOnly?: boolean
+    /** A long-lived app: load every tokenizer a model switch needs this long after opening (ms). */
+    warmTokenizersAfterMs?: number
     /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
     recall?: (conv: Conversation) => RecallPlan
     /** The passages of other chats a plan holds, and those left out, for the inspector. */
@@ -68,6 +69,7 @@ export function createUsageService(
   /** Chats whose history is being recounted for their model: how many of how many are done. */
   const recounting = new Map<string, { done: number; total: number }>()
   let disposed = false
+  const stopWarming = deps.warmTokenizersAfterMs === undefined ? undefined : warmTokenizers(deps.warmTokenizersAfterMs)
 
   // Remote countTokens endpoints follow the configured keys; rebuild the counter when they change.
   let counter: TokenCounter | undefined
@@ -131,7 +133,11 @@ export function createUsageService(
   function recount(session: Session, spec: ModelSpec): void {
     if (recounting.has(session.id)) return
     const counters = countersFor(spec)
-    const progress = { done: 0, total: countStale(db, session.id, counters) }
+    // From the chat's count blocks (a COUNT over every message took ~10 ms at 100,000 of them).
+    const total = blockTotals(db, session.id, 0, Infinity)
+      .filter((g) => g.counter === null || !counters.includes(g.counter))
+      .reduce((sum, g) => sum + g.messages, 0)
+    const progress = { done: 0, total }
     if (progress.total === 0) return
     recounting.set(session.id, progress)
     emit('usage.changed', { sessionId: session.id })
@@ -144,26 +150,29 @@ export function createUsageService(
         if (localCounterFor(current) !== counters[0]) break
         const batch = staleCounted(db, session.id, counters, RECOUNT_BATCH, before)
         if (batch.length === 0) break
-        before = batch.at(-1)!.seq
         // Local counts (the model's tokenizer or its calibrated estimate): a provider's countTokens
         // endpoint is for new messages, not for thousands of requests after a switch.
-        db.transaction((tx) => {
-          const counts = [
-            ...findMessages(
-              tx,
-              batch.map((b) => b.id)
-            ).values()
-          ].map((message) => {
-            const counted = countMessage({ role: message.role, parts: message.parts }, spec)
-            return {
-              id: message.id,
-              from: { counter: message.tokenCounter, tokens: message.tokenCount },
-              to: { counter: counted.counter, tokens: counted.tokens }
-            }
+        const rows = findMessages(
+          db,
+          batch.map((b) => b.id)
+        )
+        const started = performance.now()
+        const counts: Parameters<typeof storeCounts>[2][number][] = []
+        for (const b of batch) {
+          before = b.seq
+          const message = rows.get(b.id)
+          if (!message) continue
+          const counted = countMessage({ role: message.role, parts: message.parts }, spec)
+          counts.push({
+            id: message.id,
+            from: { counter: message.tokenCounter, tokens: message.tokenCount },
+            to: { counter: counted.counter, tokens: counted.tokens }
           })
-          storeCounts(tx, session.id, counts)
-        })
-        progress.done = Math.min(progress.total, progress.done + batch.length)
+          // A slice of counting per turn: 50 long messages could hold the loop for tens of ms.
+          if (performance.now() - started >= RECOUNT_SLICE_MS) break
+        }
+        db.transaction((tx) => storeCounts(tx, session.id, counts))
+        progress.done = Math.min(progress.total, progress.done + counts.length)
         if (deps.clock.now() - lastReport >= RECOUNT_REPORT_MS) {
           lastReport = deps.clock.now()
           emit('usage.changed', { sessionId: session.id })
@@ -196,15 +205,27 @@ export function createUsageService(
    * total (the budget's conversion of the counted parts), and, only when that passes the usable
    * budget, the request as it would be built now (what would be cut, or left out).
    */
-  function measure(sessionId: string, draft = '', beforeSeq = Infinity, summary?: Snapshot, withRecall = true) {
-    const stored = conversation(sessionId, beforeSeq, summary)
+  function measure(
+    sessionId: string,
+    draft = '',
+    beforeSeq = Infinity,
+    summary?: Snapshot,
+    withRecall = true,
+    meter = false
+  ) {
+    const stored = conversation(sessionId, beforeSeq, summary, { estimate: meter })
     const c = draft.trim() ? withDraft(stored, draft, tokenCounter().estimateText(draft, stored.spec)) : stored
     const draftTokens = c === stored ? 0 : c.pending!.tokens
     const recalled = withRecall && draft.trim() && deps.recall ? deps.recall(c) : undefined
     const recalledTokens = recalled?.tokens ?? 0
     const counted = c.total(recalledTokens)
-    const request = counted > c.budget.countedUsable ? buildModelRequest(c, recalled) : undefined
     const auto = settings.forChat(c.session).autoCompress
+    // The meter needs the request only for what it could leave out or cut: with auto-compression
+    // nothing is left out, and a draft within a message's share of the budget is never cut. So the
+    // meter of a long chat over its window does not read the thousands of messages it would carry.
+    const room = Math.max(0, c.budget.countedUsable - c.overheadTokens)
+    const needsRequest = !meter || !auto || draftTokens > Math.floor(room * LARGE_MESSAGE_SHARE)
+    const request = counted > c.budget.countedUsable && needsRequest ? buildModelRequest(c, recalled) : undefined
     return { stored, c, draftTokens, recalled, recalledTokens, counted, request, auto }
   }
 
@@ -279,7 +300,7 @@ export function createUsageService(
     context: (sessionId: string, draft?: string, options: { recall?: boolean } = {}): ContextUsage => {
       const { rawTokens: _raw, ...usage } = report(
         sessionId,
-        measure(sessionId, draft, Infinity, undefined, options.recall ?? true)
+        measure(sessionId, draft, Infinity, undefined, options.recall ?? true, true)
       )
       if (draft?.trim()) deps.onDraft?.(sessionId)
       return usage
@@ -324,6 +345,7 @@ export function createUsageService(
     /** Counts still in flight (tests, shutdown). */
     dispose(): void {
       disposed = true
+      stopWarming?.()
       counter?.dispose()
     }
   }

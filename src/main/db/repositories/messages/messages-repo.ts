@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../../client'
@@ -177,7 +177,7 @@ const TOTALS_SQL = `SELECT token_counter AS counter, count(*) AS messages, coale
 /** One prepared statement per connection and query: these run on every keystroke's meter update. */
 const statements = new WeakMap<object, Map<string, Statement<unknown[], unknown>>>()
 
-function prepared<Row>(db: Db, source: string): Statement<unknown[], Row> {
+export function prepared<Row>(db: Db, source: string): Statement<unknown[], Row> {
   // Straight through better-sqlite3: drizzle's row mapping costs more than the query at 10,000 rows.
   const client = sqliteClient(db)
   let byText = statements.get(client)
@@ -191,8 +191,19 @@ const upper = (beforeSeq: number) => (Number.isFinite(beforeSeq) ? beforeSeq : N
 
 function withToolParts(db: Db, rows: HeadRow[]): MessageHead[] {
   const toolIds = rows.filter((r) => r.hasToolParts).map((r) => r.id)
-  const toolParts = toolIds.length ? findMessages(db, toolIds) : new Map<string, ChatMessage>()
-  return rows.map(({ hasToolParts: _h, ...r }) => ({ ...r, toolParts: toolParts.get(r.id)?.parts ?? null }))
+  const toolParts = findMessageParts(db, toolIds)
+  // Fields named one by one: a rest-and-spread per head was a tenth of a 100,000-message chat's first request.
+  return rows.map((r) => ({
+    id: r.id,
+    seq: r.seq,
+    role: r.role,
+    status: r.status,
+    tokenCount: r.tokenCount,
+    tokenCounter: r.tokenCounter,
+    createdAt: r.createdAt,
+    partCount: r.partCount,
+    toolParts: r.hasToolParts ? (toolParts.get(r.id)?.parts ?? null) : null
+  }))
 }
 
 /** Served by chat_messages_context_idx alone: no message text is read. */
@@ -244,14 +255,51 @@ export function historyTotals(db: Db, sessionId: string, afterSeq: number, befor
   return prepared<HistoryTotal>(db, TOTALS_SQL).all(sessionId, afterSeq, upper(beforeSeq))
 }
 
+// Straight through better-sqlite3 with the ids as one JSON array: a request reads a thousand rows
+// here, and drizzle's row mapping cost more than the query (the first request at 100,000 messages).
+const FIND_SQL = `SELECT id, session_id AS sessionId, seq, role, parts, status, error, token_count AS tokenCount,
+         token_counter AS tokenCounter, input_tokens AS inputTokens, output_tokens AS outputTokens,
+         created_at AS createdAt, sent_cut_tokens AS sentCutTokens, sent_without_messages AS sentWithoutMessages,
+         pinned_at AS pinnedAt, rid, version_group AS versionGroup, hidden_in AS hiddenIn, part_count AS partCount,
+         has_tool_parts AS hasToolParts
+    FROM chat_messages WHERE id IN (SELECT value FROM json_each(?))`
+
+/** What a request carries of a message: the columns stored before and with its parts. */
+export type MessageParts = Pick<ChatMessage, 'id' | 'sessionId' | 'seq' | 'role' | 'parts'>
+
+// Only the columns up to `parts`: SQLite reads a column stored after a long text by walking that
+// text's overflow pages, which made the other columns cost several times the parts themselves.
+const PARTS_SQL = `SELECT id, session_id AS sessionId, seq, role, parts FROM chat_messages
+    WHERE id IN (SELECT value FROM json_each(?))`
+
+/** The parts of messages by id: what a request sends of the messages it carries. */
+export function findMessageParts(db: Db, ids: readonly string[]): Map<string, MessageParts> {
+  const out = new Map<string, MessageParts>()
+  if (ids.length === 0) return out
+  for (const row of prepared<Omit<MessageParts, 'parts'> & { parts: string }>(db, PARTS_SQL).all(JSON.stringify(ids)))
+    out.set(row.id, { ...row, parts: JSON.parse(row.parts) as MessageParts['parts'] })
+  return out
+}
+
 /** Full messages by id, for the few a request actually carries. */
 export function findMessages(db: Db, ids: readonly string[]): Map<string, ChatMessage> {
   const out = new Map<string, ChatMessage>()
-  for (let i = 0; i < ids.length; i += 500) {
-    const batch = ids.slice(i, i + 500)
-    for (const row of db.select().from(chatMessages).where(inArray(chatMessages.id, batch)).all())
-      out.set(row.id, toChatMessage(row))
+  if (ids.length === 0) return out
+  type Raw = Omit<ChatMessageRow, 'parts' | 'error' | 'hasToolParts'> & {
+    parts: string
+    error: string | null
+    hasToolParts: number
   }
+  for (const row of prepared<Raw>(db, FIND_SQL).all(JSON.stringify(ids)))
+    out.set(
+      row.id,
+      toChatMessage({
+        ...row,
+        parts: JSON.parse(row.parts) as ChatMessageRow['parts'],
+        error: row.error === null ? null : (JSON.parse(row.error) as ChatMessageRow['error']),
+        hasToolParts: row.hasToolParts === 1
+      })
+    )
   return out
 }
 
@@ -275,12 +323,3 @@ export function staleCounted(
 }
 
 /** How many messages of a chat's path are counted for neither of `counters`. */
-export function countStale(db: Db, sessionId: string, counters: readonly [string, string]): number {
-  return (
-    prepared<{ n: number }>(
-      db,
-      `SELECT count(*) AS n FROM chat_messages
-        WHERE session_id = ? AND hidden_in IS NULL AND (token_count IS NULL OR token_counter IS NULL OR token_counter NOT IN (?, ?))`
-    ).get(sessionId, counters[0], counters[1])?.n ?? 0
-  )
-}
