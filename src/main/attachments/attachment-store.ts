@@ -19,7 +19,7 @@ import type { Db } from '../db/client'
 import { attachments, chatMessages, messageAttachments, type AttachmentRow } from '../db/schema'
 import { hasChunks, indexChunks, insertChunks } from '../db/repositories/attachment-chunks-repo'
 import { countTextTokensAsync } from '../tokens/encoders'
-import { chunkText } from './chunk-text'
+import { chunkText, textChunks } from './chunk-text'
 import { describePdf, describeText } from './describe-attachment'
 import { readPdf } from '../workers/pdf-thread'
 import { decodeText, isPdf, sniffImage } from './sniff-file'
@@ -98,13 +98,20 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
     return { mediaType: textMediaType(claimed), description: describeText(text, filename), text }
   }
 
-  /** indexChunks for a file of any size without holding the event loop for it. */
-  async function indexInBatches(hash: string, chunks: readonly string[]): Promise<void> {
-    if (chunks.length === 0 || hasChunks(db, hash)) return
-    for (let first = 0; first < chunks.length; first += CHUNK_BATCH) {
-      if (first > 0) await nextTurn()
-      insertChunks(db, hash, chunks.slice(first, first + CHUNK_BATCH), first)
+  /** indexChunks for a file of any size without holding the event loop for it: passages are cut as they are written. */
+  async function indexInBatches(hash: string, text: string): Promise<void> {
+    if (hasChunks(db, hash)) return
+    let batch: string[] = []
+    let first = 0
+    for (const chunk of textChunks(text)) {
+      batch.push(chunk)
+      if (batch.length < CHUNK_BATCH) continue
+      insertChunks(db, hash, batch, first)
+      first += batch.length
+      batch = []
+      await nextTurn()
     }
+    if (batch.length) insertChunks(db, hash, batch, first)
   }
 
   return {
@@ -137,7 +144,7 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
       if (text) {
         // Counted now, in slices, so sending it later finds the count remembered (chat-attachments.ts).
         if (attachmentKind(info.mediaType, filename) === 'text') await countTextTokensAsync(text, 'o200k_base')
-        await indexInBatches(hash, chunkText(text))
+        await indexInBatches(hash, text)
       }
       const part: AttachmentPart = {
         type: 'attachment',
