@@ -77,8 +77,19 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     return publish(updateMessage(db, reply.id, { status: 'error', error })!)
   }
 
-  /** Streams the reply into an existing assistant message row. */
-  function startReply(session: Session, reply: ChatMessage): void {
+  /**
+   * Counts a message just written a turn of the event loop later: storing a message of a million
+   * characters and rewriting its row with the count were one long stretch together. The reply
+   * waits for it (`startReply`), so its request finds the count stored.
+   */
+  function countLater(message: ChatMessage, session: Session): Promise<void> {
+    return new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => deps.onMessageWritten?.(message, session))
+      .catch((err: unknown) => log.warn('Counting a message failed', err))
+  }
+
+  /** Streams the reply into an existing assistant message row, once `written` (the count of the message it answers) is done. */
+  function startReply(session: Session, reply: ChatMessage, written?: Promise<void>): void {
     const { provider, modelId } = deps.settings.forChat(session)
     const status = providers.status(provider)
     if (!status.ready) {
@@ -95,7 +106,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     const done = (async () => {
       await streamIntoReply(
         { ...deps, stallMs, publish },
-        { session, reply, provider, modelId, signal: controller.signal }
+        { session, reply, provider, modelId, signal: controller.signal, written }
       )
     })()
       .catch((err: unknown) => {
@@ -253,8 +264,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       })
       const shown = publish(message)
       publish(reply)
-      void deps.onMessageWritten?.(message, session)
-      startReply(session, reply)
+      startReply(session, reply, countLater(message, session))
       return { message: shown, reply }
     },
 
@@ -299,8 +309,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const { message, reply, session } = writeTurn(sessionId, text, undefined, files)
       publish(message)
       publish(reply)
-      void deps.onMessageWritten?.(message, session)
-      startReply(session, reply)
+      startReply(session, reply, countLater(message, session))
       return { message, reply }
     },
 
