@@ -5,7 +5,8 @@ import type { App } from '../app'
 import { findImport, insertImportedMessages, recordImport } from '../db/repositories/imports-repo'
 import type { ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError } from '../importers/openai-messages'
-import { countMessage } from '../tokens/message-tokens'
+import type { ModelSpec } from '../models/catalog'
+import { countMessage, countMessageAsync, type MessageCount } from '../tokens/message-tokens'
 
 export interface ImportChatsOptions {
   /** The file name, kept with each imported chat. */
@@ -88,6 +89,28 @@ export function assertImportSize(conv: ImportedConversation, index: number, tota
   }
 }
 
+/** Counting is given this long before the event loop gets a turn. */
+const COUNT_SLICE_MS = 8
+
+/** Each message's count for `spec`, long texts in slices, the event loop given a turn every few milliseconds. */
+async function countInTurns(
+  messages: ImportedConversation['messages'],
+  spec: ModelSpec
+): Promise<{ spec: ModelSpec; of: MessageCount[] }> {
+  const of: MessageCount[] = []
+  let started = performance.now()
+  for (const m of messages) {
+    if (performance.now() - started > COUNT_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve))
+      started = performance.now()
+    }
+    of.push(await countMessageAsync({ role: m.role, parts: m.parts }, spec))
+  }
+  // The chat's transaction starts on a turn of its own, not after the last slice of counting.
+  await new Promise((resolve) => setImmediate(resolve))
+  return { spec, of }
+}
+
 /**
  * Imports conversations, each as one chat written in one transaction: a crash leaves a chat
  * whole or absent, never half. Each message is counted for the chat's model as it is written and
@@ -125,14 +148,19 @@ export async function importChats(
       continue
     }
     const now = Date.now()
+    // A new chat has the default model: its messages are counted before the transaction, giving the
+    // event loop back every few milliseconds, so the transaction only writes.
+    const { defaultProvider, defaultModel } = settings.get()
+    const counts = await countInTurns(messages, models.spec(defaultProvider, defaultModel))
     const { session, written } = db.transaction((tx) => {
       const created = sessions.create(title)
       const session = systemPrompt === null ? created : sessions.update(created.id, { systemPrompt })
       const chat = settings.forChat(session)
       const spec = models.spec(chat.provider, chat.modelId)
       const rows = (function* () {
-        for (const m of messages) {
-          const count = countMessage({ role: m.role, parts: m.parts }, spec)
+        for (const [i, m] of messages.entries()) {
+          const count =
+            spec.id === counts.spec.id ? counts.of[i]! : countMessage({ role: m.role, parts: m.parts }, spec)
           yield {
             id: uuidv7(),
             role: m.role,
