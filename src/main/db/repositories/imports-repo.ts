@@ -42,6 +42,8 @@ export async function inImportTransaction<T>(db: Db, work: () => Promise<T>): Pr
   client.exec('BEGIN IMMEDIATE')
   try {
     const result = await work()
+    // The commit (the chat's pages into the log) on a turn of its own, not after the last statement.
+    await new Promise((resolve) => setImmediate(resolve))
     client.exec('COMMIT')
     return result
   } catch (err) {
