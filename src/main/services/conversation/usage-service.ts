@@ -8,7 +8,7 @@ import {
   findMessages,
   staleCounted,
   storeCounts,
-  updateMessage
+  storeMessageCount
 } from '../../db/repositories/messages/messages-repo'
 import type { EngineMessage } from '../../engine/types'
 import { modelKey, type ModelSpec } from '../../models/catalog'
@@ -116,7 +116,7 @@ export function createUsageService(
 
   async function countAndStore(message: ChatMessage, spec: ModelSpec): Promise<void> {
     const result = await tokenCounter().countMessage({ role: message.role, parts: message.parts }, spec)
-    updateMessage(db, message.id, { tokenCount: result.tokens, tokenCounter: result.counter })
+    storeMessageCount(db, message.id, { tokens: result.tokens, counter: result.counter })
   }
 
   function recountShare(sessionId: string): number | null {
