@@ -16,7 +16,9 @@ export default defineConfig({
           // Large chat imports are read and written on a worker thread (src/main/workers/import-thread.ts).
           'import-worker': resolve(__dirname, 'src/main/workers/import-worker.ts'),
           // PDFs are read on a thread of their own, within limits (src/main/workers/pdf-thread.ts).
-          'pdf-worker': resolve(__dirname, 'src/main/workers/pdf-worker.ts')
+          'pdf-worker': resolve(__dirname, 'src/main/workers/pdf-worker.ts'),
+          // The write-ahead log is checkpointed on a thread of its own (src/main/workers/checkpoint-thread.ts).
+          'checkpoint-worker': resolve(__dirname, 'src/main/workers/checkpoint-worker.ts')
         }
       }
     }

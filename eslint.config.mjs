@@ -185,12 +185,21 @@ const layerPolicies = [
     builtins: anyBuiltin
   }),
   // The CLI maps a database that cannot be opened to a clear sentence, and a bulk import writes its
-  // chats through the imports repository in one transaction; nothing more of the database.
+  // chats through the imports repository, one transaction per chat; nothing more of the database.
   {
     from: { element: { type: 'cli' } },
     allow: {
       to: { element: { type: 'db' } },
-      dependency: { specifiers: ['DatabaseOpenError', 'findImport', 'insertImportedMessages', 'recordImport'] }
+      dependency: {
+        specifiers: [
+          'DatabaseOpenError',
+          'findImport',
+          'inImportTransaction',
+          'insertImportedMessages',
+          'recordImport',
+          'ImportedRow'
+        ]
+      }
     }
   }
 ]

@@ -9,6 +9,7 @@ import { attachmentsDir, createAttachmentStore } from './attachments/attachment-
 import { createChatAttachments } from './attachments/chat-attachments'
 import { attachmentTokens } from './tokens/attachment-tokens'
 import { openDatabase, type DbHandle } from './db/client'
+import { startCheckpoints, type Checkpoints } from './workers/checkpoint-thread'
 import { acquireFileLock, acquireOwnerLock, type OwnerLock } from './db/owner-lock'
 import { prepareDataDir, tightenDataFiles } from './data-location'
 import { createConsoleLogger } from './logger'
@@ -129,6 +130,9 @@ export function createApp(options: AppOptions): App {
       throw err
     }
   }
+  // The owner's log checkpoints run on a thread of their own, not in a commit on the event loop.
+  const checkpoints: Checkpoints =
+    readOnly || !onDisk ? { close: async () => undefined } : startCheckpoints(database, log.warn)
   const events = createEventHub()
   const deps: ServiceDeps = {
     db: database.db,
@@ -303,6 +307,7 @@ export function createApp(options: AppOptions): App {
       await compression.close()
       await extractive?.close()
       await titles.close()
+      await checkpoints.close()
       try {
         usage.dispose()
       } catch (err) {

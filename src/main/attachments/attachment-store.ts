@@ -19,16 +19,17 @@ import type { Db } from '../db/client'
 import { attachments, chatMessages, messageAttachments, type AttachmentRow } from '../db/schema'
 import { hasChunks, indexChunks, insertChunks } from '../db/repositories/attachment-chunks-repo'
 import { countTextTokensAsync } from '../tokens/encoders'
-import { chunkText } from './chunk-text'
+import { chunkText, textChunks } from './chunk-text'
+import { decodeBase64InSlices } from './decode-base64'
 import { describePdf, describeText } from './describe-attachment'
 import { readPdf } from '../workers/pdf-thread'
-import { decodeText, isPdf, sniffImage } from './sniff-file'
+import { decodeText, decodeTextInSlices, isPdf, sniffImage } from './sniff-file'
 
 /** An upload nothing has referenced yet (a draft's file) is kept this long before a sweep removes it. */
 export const UNSENT_GRACE_MS = 24 * 60 * 60 * 1000
 const HASH = /^[0-9a-f]{64}$/
 /** Passages indexed per transaction on upload (a few ms of FTS5 work), the event loop given back between. */
-const CHUNK_BATCH = 50
+const CHUNK_BATCH = 20
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 export interface AttachmentStoreOptions {
@@ -88,7 +89,7 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
       throw new AppError('invalid_input', `“${filename}” is not a PNG, JPEG, WebP or GIF image the way its name says.`)
     if (kind === 'pdf')
       throw new AppError('invalid_input', `“${filename}” could not be read as a PDF. It may be damaged or encrypted.`)
-    const text = decodeText(bytes)
+    const text = await decodeTextInSlices(bytes)
     if (text === null) {
       throw new AppError(
         'invalid_input',
@@ -98,57 +99,71 @@ export function createAttachmentStore({ db, dir, now }: AttachmentStoreOptions) 
     return { mediaType: textMediaType(claimed), description: describeText(text, filename), text }
   }
 
-  /** indexChunks for a file of any size without holding the event loop for it. */
-  async function indexInBatches(hash: string, chunks: readonly string[]): Promise<void> {
-    if (chunks.length === 0 || hasChunks(db, hash)) return
-    for (let first = 0; first < chunks.length; first += CHUNK_BATCH) {
-      if (first > 0) await nextTurn()
-      insertChunks(db, hash, chunks.slice(first, first + CHUNK_BATCH), first)
+  /** indexChunks for a file of any size without holding the event loop for it: passages are cut as they are written. */
+  async function indexInBatches(hash: string, text: string): Promise<void> {
+    if (hasChunks(db, hash)) return
+    let batch: string[] = []
+    let first = 0
+    for (const chunk of textChunks(text)) {
+      batch.push(chunk)
+      if (batch.length < CHUNK_BATCH) continue
+      insertChunks(db, hash, batch, first)
+      first += batch.length
+      batch = []
+      await nextTurn()
     }
+    if (batch.length) insertChunks(db, hash, batch, first)
+  }
+
+  /** Stores a file (or finds it stored) and returns the message part that attaches it. */
+  async function upload(input: { filename: string; mediaType: string; data: Uint8Array }): Promise<AttachmentPart> {
+    const filename = cleanFilename(input.filename)
+    const { text, ...info } = await inspect(filename, input.mediaType, input.data)
+    // Hashed in the thread pool (WebCrypto), not on the event loop.
+    const hash = Buffer.from(await webcrypto.subtle.digest('SHA-256', input.data)).toString('hex')
+    await writeFile(hash, input.data)
+    const at = now()
+    const row = {
+      mediaType: info.mediaType,
+      pages: info.pages ?? null,
+      width: info.width ?? null,
+      height: info.height ?? null,
+      description: info.description ?? null
+    }
+    // Uploading again marks it unsent, so a sweep after another chat's deletion keeps it for this draft.
+    db.insert(attachments)
+      .values({ hash, size: input.data.length, createdAt: at, ...row })
+      .onConflictDoUpdate({
+        target: attachments.hash,
+        set: { used: false, createdAt: at, description: row.description }
+      })
+      .run()
+    if (text) {
+      // Counted now, in slices, so sending it later finds the count remembered (chat-attachments.ts).
+      if (attachmentKind(info.mediaType, filename) === 'text') await countTextTokensAsync(text, 'o200k_base')
+      await indexInBatches(hash, text)
+    }
+    const part: AttachmentPart = {
+      type: 'attachment',
+      filename,
+      mediaType: info.mediaType,
+      size: input.data.length,
+      hash
+    }
+    if (info.pages !== undefined) part.pages = info.pages
+    if (info.width && info.height) Object.assign(part, { width: info.width, height: info.height })
+    return part
   }
 
   return {
     dir,
     pathOf,
 
-    /** Stores a file (or finds it stored) and returns the message part that attaches it. */
-    async upload(input: { filename: string; mediaType: string; data: Uint8Array }): Promise<AttachmentPart> {
-      const filename = cleanFilename(input.filename)
-      const { text, ...info } = await inspect(filename, input.mediaType, input.data)
-      // Hashed in the thread pool (WebCrypto), not on the event loop.
-      const hash = Buffer.from(await webcrypto.subtle.digest('SHA-256', input.data)).toString('hex')
-      await writeFile(hash, input.data)
-      const at = now()
-      const row = {
-        mediaType: info.mediaType,
-        pages: info.pages ?? null,
-        width: info.width ?? null,
-        height: info.height ?? null,
-        description: info.description ?? null
-      }
-      // Uploading again marks it unsent, so a sweep after another chat's deletion keeps it for this draft.
-      db.insert(attachments)
-        .values({ hash, size: input.data.length, createdAt: at, ...row })
-        .onConflictDoUpdate({
-          target: attachments.hash,
-          set: { used: false, createdAt: at, description: row.description }
-        })
-        .run()
-      if (text) {
-        // Counted now, in slices, so sending it later finds the count remembered (chat-attachments.ts).
-        if (attachmentKind(info.mediaType, filename) === 'text') await countTextTokensAsync(text, 'o200k_base')
-        await indexInBatches(hash, chunkText(text))
-      }
-      const part: AttachmentPart = {
-        type: 'attachment',
-        filename,
-        mediaType: info.mediaType,
-        size: input.data.length,
-        hash
-      }
-      if (info.pages !== undefined) part.pages = info.pages
-      if (info.width && info.height) Object.assign(part, { width: info.width, height: info.height })
-      return part
+    upload,
+
+    /** An upload as the contract carries it (base64), decoded a slice per turn of the event loop. */
+    async uploadBase64(input: { filename: string; mediaType: string; data: string }): Promise<AttachmentPart> {
+      return upload({ ...input, data: await decodeBase64InSlices(input.data) })
     },
 
     /**

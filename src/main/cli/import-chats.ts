@@ -2,10 +2,17 @@ import { createHash } from 'node:crypto'
 import { v7 as uuidv7 } from 'uuid'
 import { MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG, messageText, type MessagePart } from '../../shared/domain/chat-message'
 import type { App } from '../app'
-import { findImport, insertImportedMessages, recordImport } from '../db/repositories/imports-repo'
+import {
+  findImport,
+  inImportTransaction,
+  insertImportedMessages,
+  recordImport,
+  type ImportedRow
+} from '../db/repositories/imports-repo'
 import type { ImportedConversation } from '../importers/chatgpt-export'
 import { ImportError } from '../importers/openai-messages'
-import { countMessage } from '../tokens/message-tokens'
+import type { ModelSpec } from '../models/catalog'
+import { countMessage, countMessageAsync, type MessageCount } from '../tokens/message-tokens'
 
 export interface ImportChatsOptions {
   /** The file name, kept with each imported chat. */
@@ -88,6 +95,31 @@ export function assertImportSize(conv: ImportedConversation, index: number, tota
   }
 }
 
+/** A chat's rows are written in statements of at most this many characters of text, or rows. */
+const STATEMENT_CHARS = 256 * 1024
+const STATEMENT_ROWS = 500
+/** Counting is given this long before the event loop gets a turn. */
+const COUNT_SLICE_MS = 8
+
+/** Each message's count for `spec`, long texts in slices, the event loop given a turn every few milliseconds. */
+async function countInTurns(
+  messages: ImportedConversation['messages'],
+  spec: ModelSpec
+): Promise<{ spec: ModelSpec; of: MessageCount[] }> {
+  const of: MessageCount[] = []
+  let started = performance.now()
+  for (const m of messages) {
+    if (performance.now() - started > COUNT_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve))
+      started = performance.now()
+    }
+    of.push(await countMessageAsync({ role: m.role, parts: m.parts }, spec))
+  }
+  // The chat's transaction starts on a turn of its own, not after the last slice of counting.
+  await new Promise((resolve) => setImmediate(resolve))
+  return { spec, of }
+}
+
 /**
  * Imports conversations, each as one chat written in one transaction: a crash leaves a chat
  * whole or absent, never half. Each message is counted for the chat's model as it is written and
@@ -125,28 +157,43 @@ export async function importChats(
       continue
     }
     const now = Date.now()
-    const { session, written } = db.transaction((tx) => {
+    // A new chat has the default model: its messages are counted before the transaction, giving the
+    // event loop back every few milliseconds, so the transaction only writes.
+    const { defaultProvider, defaultModel } = settings.get()
+    const counts = await countInTurns(messages, models.spec(defaultProvider, defaultModel))
+    // One transaction per chat (a crash leaves it whole or absent), written a statement of rows per
+    // turn of the event loop: a chat of 400 messages in one statement held it for 30-40 ms.
+    const { session, written } = await inImportTransaction(db, async () => {
       const created = sessions.create(title)
       const session = systemPrompt === null ? created : sessions.update(created.id, { systemPrompt })
       const chat = settings.forChat(session)
       const spec = models.spec(chat.provider, chat.modelId)
-      const rows = (function* () {
-        for (const m of messages) {
-          const count = countMessage({ role: m.role, parts: m.parts }, spec)
-          yield {
-            id: uuidv7(),
-            role: m.role,
-            parts: m.parts,
-            createdAt: m.createdAt ?? now,
-            tokenCount: count.tokens,
-            tokenCounter: count.counter
-          }
-        }
-      })()
-      const written = insertImportedMessages(tx, session.id, rows, (done) =>
-        options.onProgress?.('writing', done, messages.length)
-      )
-      recordImport(tx, { sessionId: session.id, contentHash: hash, source: options.source, importedAt: now })
+      let written = 0
+      let batch: ImportedRow[] = []
+      let chars = 0
+      const flush = () => {
+        written += insertImportedMessages(db, session.id, batch, undefined, written + 1)
+        options.onProgress?.('writing', written, messages.length)
+        batch = []
+        chars = 0
+      }
+      for (const [i, m] of messages.entries()) {
+        const count = spec.id === counts.spec.id ? counts.of[i]! : countMessage({ role: m.role, parts: m.parts }, spec)
+        batch.push({
+          id: uuidv7(),
+          role: m.role,
+          parts: m.parts,
+          createdAt: m.createdAt ?? now,
+          tokenCount: count.tokens,
+          tokenCounter: count.counter
+        })
+        chars += messageChars(m.parts)
+        if (chars < STATEMENT_CHARS && batch.length < STATEMENT_ROWS) continue
+        flush()
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      if (batch.length) flush()
+      recordImport(db, { sessionId: session.id, contentHash: hash, source: options.source, importedAt: now })
       return { session, written }
     })
     outcome.sessions.push({

@@ -43,7 +43,8 @@ export async function* readChatGPTExport(file: string): AsyncGenerator<ImportedC
     if (failure) throw new ImportError(`The file is not valid JSON: ${failure.message}`)
     for (const value of ready.splice(0)) yield parseChatGPTConversation(value, index++)
   }
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+  // 256 KB at a time: the parser takes ~10 ms of the event loop per chunk this size.
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 18 })) {
     parser.write(chunk as Buffer)
     yield* drain()
   }

@@ -2,6 +2,9 @@ import { APICallError, streamText, type LanguageModel, type ModelMessage } from 
 import { retryAfterMs } from './provider-timing'
 import { logSdkWarningsOnce } from './sdk-warnings'
 
+/** Milliseconds of a reply's stream handled before the event loop gets a turn. */
+const YIELD_EVERY_MS = 8
+
 export interface RetryPolicy {
   /** Attempts after the first. */
   retries: number
@@ -95,7 +98,14 @@ async function attempt(options: StreamReplyOptions): Promise<Attempt> {
       // HTTP errors arrive as stream parts below; this keeps them out of the console.
       onError: () => {}
     })
+    let slice = performance.now()
     for await (const part of result.fullStream) {
+      // A burst of thousands of parts (a fast server, a reply that arrived whole) is parsed and
+      // checked part by part in one go: the event loop gets a turn every few milliseconds of it.
+      if (performance.now() - slice > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        slice = performance.now()
+      }
       // The SDK's own bookkeeping parts come before the provider has sent anything.
       if (part.type !== 'start' && part.type !== 'start-step') started = true
       arm()

@@ -31,6 +31,27 @@ export function recordImport(
   db.insert(chatImports).values(row).run()
 }
 
+/**
+ * Runs `work` in one transaction that may span turns of the event loop (a chat written a statement
+ * per turn): committed when it resolves, rolled back when it throws; a crash leaves nothing of it.
+ * Only for a process whose connection does nothing else meanwhile (`distill import`): any other
+ * write in between would join the transaction.
+ */
+export async function inImportTransaction<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  const client = sqliteClient(db)
+  client.exec('BEGIN IMMEDIATE')
+  try {
+    const result = await work()
+    // The commit (the chat's pages into the log) on a turn of its own, not after the last statement.
+    await new Promise((resolve) => setImmediate(resolve))
+    client.exec('COMMIT')
+    return result
+  } catch (err) {
+    if (client.inTransaction) client.exec('ROLLBACK')
+    throw err
+  }
+}
+
 export interface ImportedRow {
   id: string
   role: ChatMessage['role']
@@ -110,9 +131,11 @@ export function insertImportedMessages(
   db: Db,
   sessionId: string,
   rows: Iterable<ImportedRow>,
-  onWritten?: (done: number) => void
+  onWritten?: (done: number) => void,
+  /** The seq of the first row (a chat written in several statements continues its seqs). */
+  firstSeq = 1
 ): number {
-  let seq = 0
+  let seq = firstSeq - 1
   const values = (function* () {
     for (const row of rows) {
       const { partCount, hasToolParts } = partsColumns(row.parts)

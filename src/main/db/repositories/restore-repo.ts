@@ -12,12 +12,17 @@ import { insertSummary, setSnapshotStatus } from './snapshots-repo'
  * A second connection to a database the app already opened (and migrated), for writing a large
  * import off the main thread: WAL lets the app keep reading meanwhile.
  */
-export function openSecondConnection(file: string): { db: Db; close(): void } {
+export function openSecondConnection(file: string): { db: Db; close(): void; checkpoint(): void } {
   const sqlite = new Database(file, { fileMustExist: true })
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('synchronous = NORMAL')
-  return { db: drizzle(sqlite, { schema }), close: () => sqlite.close() }
+  return {
+    db: drizzle(sqlite, { schema }),
+    close: () => sqlite.close(),
+    // PASSIVE: copies what no reader still needs, never waiting for (or blocking) other writers.
+    checkpoint: () => void sqlite.pragma('wal_checkpoint(PASSIVE)')
+  }
 }
 
 /** A chat ready to write: new ids assigned, every reference already pointing at them. */

@@ -31,10 +31,18 @@ import type { ServiceDeps } from '../service-deps'
 import { DEFAULT_SESSION_TITLE } from '../sessions/sessions-service'
 
 const AUTO_TITLE_CHARS = 60
+/** Of the first line, a title reads this much at most: a message can be a million characters on one line. */
+const TITLE_SCAN_CHARS = 4096
 
 /** A title from the first line of the first message, cut at a word boundary. */
 export function titleFromText(text: string): string {
-  const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ').trim()
+  const start = text.search(/\S/)
+  if (start === -1) return ''
+  const end = text.indexOf('\n', start)
+  const line = text
+    .slice(start, Math.min(end === -1 ? text.length : end, start + TITLE_SCAN_CHARS))
+    .replace(/\s+/g, ' ')
+    .trim()
   if (line.length <= AUTO_TITLE_CHARS) return line
   const cut = line.slice(0, AUTO_TITLE_CHARS)
   const space = cut.lastIndexOf(' ')
@@ -69,8 +77,19 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     return publish(updateMessage(db, reply.id, { status: 'error', error })!)
   }
 
-  /** Streams the reply into an existing assistant message row. */
-  function startReply(session: Session, reply: ChatMessage): void {
+  /**
+   * Counts a message just written a turn of the event loop later: storing a message of a million
+   * characters and rewriting its row with the count were one long stretch together. The reply
+   * waits for it (`startReply`), so its request finds the count stored.
+   */
+  function countLater(message: ChatMessage, session: Session): Promise<void> {
+    return new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => deps.onMessageWritten?.(message, session))
+      .catch((err: unknown) => log.warn('Counting a message failed', err))
+  }
+
+  /** Streams the reply into an existing assistant message row, once `written` (the count of the message it answers) is done. */
+  function startReply(session: Session, reply: ChatMessage, written?: Promise<void>): void {
     const { provider, modelId } = deps.settings.forChat(session)
     const status = providers.status(provider)
     if (!status.ready) {
@@ -87,7 +106,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     const done = (async () => {
       await streamIntoReply(
         { ...deps, stallMs, publish },
-        { session, reply, provider, modelId, signal: controller.signal }
+        { session, reply, provider, modelId, signal: controller.signal, written }
       )
     })()
       .catch((err: unknown) => {
@@ -245,8 +264,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       })
       const shown = publish(message)
       publish(reply)
-      void deps.onMessageWritten?.(message, session)
-      startReply(session, reply)
+      startReply(session, reply, countLater(message, session))
       return { message: shown, reply }
     },
 
@@ -291,8 +309,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const { message, reply, session } = writeTurn(sessionId, text, undefined, files)
       publish(message)
       publish(reply)
-      void deps.onMessageWritten?.(message, session)
-      startReply(session, reply)
+      startReply(session, reply, countLater(message, session))
       return { message, reply }
     },
 

@@ -29,7 +29,15 @@ export type ReplyDeps = ServiceDeps &
  */
 export async function streamIntoReply(
   deps: ReplyDeps,
-  turn: { session: Session; reply: ChatMessage; provider: ProviderId; modelId: string; signal: AbortSignal }
+  turn: {
+    session: Session
+    reply: ChatMessage
+    provider: ProviderId
+    modelId: string
+    signal: AbortSignal
+    /** The message this reply answers, counted and stored (a turn after it was written). */
+    written?: Promise<void>
+  }
 ): Promise<void> {
   const { db, clock, emit, log, providers, sessions, stallMs, publish } = deps
   const { session, reply, provider, modelId } = turn
@@ -38,6 +46,7 @@ export async function streamIntoReply(
   let lastPersist = clock.now()
   // Each stage of a large send (the turn written, the request prepared, its notes stored) is a
   // stretch of synchronous SQLite work: other requests get their turn in between.
+  await turn.written
   await nextTurn()
   const request = await deps.prepareRequest(session.id, reply.seq)
   await nextTurn()

@@ -4,7 +4,12 @@ import type { Session } from '../../../shared/domain/session'
 import type { Snapshot } from '../../../shared/domain/snapshot'
 import { readCalibration, writeCalibration } from '../../db/repositories/calibration-repo'
 import { blockTotals } from '../../db/repositories/messages/count-blocks-repo'
-import { findMessages, staleCounted, storeCounts, updateMessage } from '../../db/repositories/messages/messages-repo'
+import {
+  findMessages,
+  staleCounted,
+  storeCounts,
+  storeMessageCount
+} from '../../db/repositories/messages/messages-repo'
 import type { EngineMessage } from '../../engine/types'
 import { modelKey, type ModelSpec } from '../../models/catalog'
 import { Calibrator } from '../../tokens/calibration'
@@ -118,7 +123,7 @@ export function createUsageService(
 
   async function countAndStore(message: ChatMessage, spec: ModelSpec): Promise<void> {
     const result = await tokenCounter().countMessage({ role: message.role, parts: message.parts }, spec)
-    updateMessage(db, message.id, { tokenCount: result.tokens, tokenCounter: result.counter })
+    storeMessageCount(db, message.id, { tokens: result.tokens, counter: result.counter })
   }
 
   function recountShare(sessionId: string): number | null {

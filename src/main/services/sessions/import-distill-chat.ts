@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { AppError } from '../../../shared/app-error'
 import type { AttachmentStore } from '../../attachments/attachment-store'
 import { AlreadyImported, ImportError } from '../../importers/openai-messages'
+import { utf8InSlices } from '../../importers/utf8-in-slices'
 import { idsNeeded, type ImportedFile, type PreparedImport } from '../../workers/import-job'
 import { createImportThread, type ImportThread } from '../../workers/import-thread'
 import type { ModelsService } from '../settings/models-service'
@@ -167,7 +168,7 @@ export async function importDistillChatText(
   wrapped = false
 ): Promise<ImportedDistillChat> {
   try {
-    return await importDistillChat(services, typeof text === 'string' ? Buffer.from(text, 'utf8') : text, {
+    return await importDistillChat(services, typeof text === 'string' ? await utf8InSlices(text) : text, {
       source: 'Import chat',
       wrapped
     })

@@ -64,8 +64,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'compression.editSummary': ({ sessionId, text }) => compression.editSummary(sessionId, text),
     'history.list': ({ sessionId, ...cursor }) => history.page(sessionId, cursor),
     'history.search': ({ sessionId, query }) => history.search(sessionId, query),
-    'attachments.upload': ({ filename, mediaType, data }) =>
-      attachments.upload({ filename, mediaType, data: Buffer.from(data, 'base64') }),
+    'attachments.upload': (file) => attachments.uploadBase64(file),
     'attachments.manifest': ({ sessionId }) => {
       const cutoffSeq = compression.active(sessionId).summary?.cutoffSeq ?? 0
       return { cutoffSeq, items: attachments.summarized(sessionId, cutoffSeq) }
