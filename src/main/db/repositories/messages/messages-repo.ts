@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm'
 import type { ChatMessage } from '../../../../shared/domain/chat-message'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../../client'
