@@ -57,8 +57,8 @@ const invokeEvent = (sender: WebContents, frame: WebFrameMain | null = sender.ma
 describe('the IPC adapter', () => {
   const tempDir = useTempDir()
   const apps: App[] = []
-  afterEach(() => {
-    for (const app of apps.splice(0)) app.close()
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((app) => app.close()))
   })
 
   function setup() {
