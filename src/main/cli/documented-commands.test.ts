@@ -173,6 +173,36 @@ describe('the documented `npx distill` commands', () => {
   )
 
   it(
+    'prints the replay of a long chat whose log is checkpointed on its own thread during the run',
+    async () => {
+      // ~2 s of writing and more than 4 MB of log: the checkpoint thread runs and is idle at the end.
+      // Its close once let the process end before the result was printed (exit code 0, no output).
+      const file = join(dir, 'checkpointed.json')
+      const messages = Array.from({ length: 300 }, (_, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        content: `Message ${i}: ` + 'the harbour pilot logged tide tables and ferry times '.repeat(100)
+      }))
+      writeFileSync(file, JSON.stringify(messages))
+      const replay = json<{ messages: number; compressions: number }>(
+        await distill(
+          '--db',
+          join(dir, 'checkpointed.db'),
+          'replay',
+          file,
+          '--model',
+          'gpt-4o',
+          '--context-window',
+          '4096',
+          '--json'
+        )
+      )
+      expect(replay.messages).toBe(300)
+      expect(replay.compressions).toBeGreaterThan(0)
+    },
+    SLOW
+  )
+
+  it(
     'replays a conversation through auto-compression',
     async () => {
       const file = join(dir, 'long.jsonl')

@@ -80,6 +80,9 @@ export function startCheckpoints(database: DbHandle, warn: (message: string, err
       if (!w) return
       await new Promise<void>((resolve) => {
         w.once('exit', () => resolve())
+        // An idle thread is unreferenced: without this the process could end while close() waits,
+        // before the caller prints anything (a `distill replay` ended silently with exit code 0).
+        w.ref()
         w.postMessage('close')
       })
     }

@@ -86,6 +86,18 @@ describe('extractive summaries on a worker thread', () => {
     expect(await thread.summarize(small)).toBe(inline(small))
   })
 
+  it('a summary waiting behind a cancelled one on the same thread still gets written', async () => {
+    const warnings: string[] = []
+    thread = createExtractiveThread({ warn: (m) => warnings.push(m) })
+    const controller = new AbortController()
+    const cancelled = thread.summarize(job(20_000), controller.signal)
+    const waiting = thread.summarize(job(30))
+    setTimeout(() => controller.abort(), 20)
+    await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' })
+    expect(await waiting).toBe(inline(job(30)))
+    expect(warnings).toEqual([])
+  })
+
   it('an already cancelled signal writes nothing', async () => {
     thread = createExtractiveThread({ warn: () => {} })
     const controller = new AbortController()

@@ -64,6 +64,13 @@ function withTexts(input: ExtractiveInput): ExtractiveJob {
 /** How long a thread with no job waits for the next before it ends. */
 const IDLE_MS = 20_000
 
+/** The thread a job waited on ended before answering (another job on it was cancelled). */
+class ThreadEnded extends Error {
+  constructor() {
+    super('The summary thread ended before this job was done.')
+  }
+}
+
 class Aborted extends Error {
   constructor() {
     super('The summary was cancelled.')
@@ -89,7 +96,10 @@ export function createExtractiveThread(options: {
   let worker: Worker | undefined
   let unavailable = false
   let nextId = 1
-  const pending = new Map<number, { resolve(result: string | StrategyOutcome): void; reject(err: Error): void }>()
+  const pending = new Map<
+    number,
+    { thread: Worker; resolve(result: string | StrategyOutcome): void; reject(err: Error): void }
+  >()
 
   const failAll = (err: Error) => {
     for (const job of pending.values()) job.reject(err)
@@ -140,6 +150,12 @@ export function createExtractiveThread(options: {
         failAll(err)
       })
       w.on('exit', (code) => {
+        // The jobs still waiting on this thread (a cancelled job's thread may have had others) run again.
+        for (const [id, job] of pending)
+          if (job.thread === w) {
+            pending.delete(id)
+            job.reject(new ThreadEnded())
+          }
         // A thread ended on purpose (idle, or a cancelled job) leaves the next thread's jobs alone.
         if (worker !== w) return
         worker = undefined
@@ -167,6 +183,7 @@ export function createExtractiveThread(options: {
         void w.terminate()
       }
       pending.set(id, {
+        thread: w,
         resolve: (result) => {
           signal?.removeEventListener('abort', onAbort)
           resolve(result as T)
@@ -191,7 +208,14 @@ export function createExtractiveThread(options: {
     const w = start()
     if (!w) return inline()
     try {
-      return await onThread<T>(w, job, signal)
+      try {
+        return await onThread<T>(w, job, signal)
+      } catch (err) {
+        // Its thread was ended for another job's sake: once more on a fresh one.
+        const again = err instanceof ThreadEnded ? start() : undefined
+        if (!again) throw err
+        return await onThread<T>(again, job, signal)
+      }
     } catch (err) {
       if (err instanceof Aborted) throw err
       // A crashed thread must not cost the user their summary.
