@@ -187,6 +187,8 @@ export async function pickModel(page: Page, search: string, option: string | Reg
 
 /** Whether two elements' boxes overlap on screen (a toast over a button). */
 export async function overlaps(a: Locator, b: Locator): Promise<boolean> {
-  const [p, q] = [(await a.boundingBox())!, (await b.boundingBox())!]
+  const [p, q] = [await a.boundingBox(), await b.boundingBox()]
+  // Something no longer shown (a toast that timed out on a slow machine) covers nothing.
+  if (!p || !q) return false
   return p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height
 }
