@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { startBrowserMode } from '../src/main/browser-mode'
 import { silentLogger } from '../src/main/logger'
 import { samplePng } from '../test/support/sample-files'
+import { exportMessages } from './export-messages'
 
 const kind = process.argv[2] === 'files' ? 'files' : 'messages'
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
@@ -18,21 +19,7 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 /** A version 1 export: many messages, or a few with six large images. */
 function exportText(): string {
   const n = kind === 'messages' ? 13_000 : 10
-  const messages = Array.from({ length: n }, (_, i) => {
-    const text =
-      `Turn ${i}: ` +
-      `we moved ${i * 7} pallets to zone ${i % 97}, forklift ${i % 13} needs a check. `.repeat(
-        kind === 'messages' ? 24 : 1
-      )
-    return {
-      role: i % 2 ? 'assistant' : 'user',
-      content: text,
-      id: `m${i}`,
-      createdAt: 1_767_000_000_000 + i,
-      status: 'complete',
-      parts: [{ type: 'text', text }] as unknown[]
-    }
-  })
+  const messages = exportMessages(n, kind === 'messages' ? 24 : 1)
   const attachments = []
   if (kind === 'files') {
     for (let f = 0; f < 6; f++) {

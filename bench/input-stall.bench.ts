@@ -20,6 +20,8 @@ import { silentLogger } from '../src/main/logger'
 import { MAX_MESSAGE_CHARS } from '../src/shared/domain/chat-message'
 import { samplePdf } from '../test/support/sample-files'
 import { goalLine } from './goal'
+import { exportMessages } from './export-messages'
+import { watchLoop } from './loop-probe'
 
 /** Letters in no order a tokenizer has merges for (a fixed-seed generator, so each run measures the same text). */
 function randomLetters(n: number): string {
@@ -62,17 +64,7 @@ const FILES: ReadonlyArray<readonly [label: string, name: string, type: string, 
 
 /** A Distill export of ~40 MB: 13,000 messages of ~3 KB, as `sessions.import` receives it. */
 function distillExport(): string {
-  const messages = Array.from({ length: 13_000 }, (_, i) => {
-    const text = `Turn ${i}: ${`we moved ${i * 7} pallets to zone ${i % 97}, forklift ${i % 13} needs a check. `.repeat(24)}`
-    return {
-      role: i % 2 ? 'assistant' : 'user',
-      content: text,
-      id: `m${i}`,
-      createdAt: 1_767_000_000_000 + i,
-      status: 'complete',
-      parts: [{ type: 'text', text }]
-    }
-  })
+  const messages = exportMessages(13_000, 24)
   const session = { id: 's', title: 'Big', systemPrompt: null, provider: 'openai', modelId: 'gpt-4o' }
   const body = { format: 'distill-chat', version: 1, exportedAt: '2026-11-25T00:00:00.000Z', messages, snapshots: [] }
   return JSON.stringify({
@@ -127,20 +119,10 @@ beforeAll(async () => {
 /** Runs `work` while a 1 ms timer measures the event loop; resolves with the longest delay seen. */
 async function longestStall(work: () => Promise<unknown>): Promise<number> {
   await new Promise((r) => setTimeout(r, 50)) // what the previous input left behind settles first
-  let worst = 0
-  let last = performance.now()
-  let running = true
-  const tick = () => {
-    const now = performance.now()
-    worst = Math.max(worst, now - last - 1)
-    last = now
-    if (running) setTimeout(tick, 1)
-  }
-  setTimeout(tick, 1)
+  const stop = watchLoop()
   await work()
   await new Promise((r) => setTimeout(r, 50))
-  running = false
-  return worst
+  return stop()
 }
 
 async function call(route: string, input: unknown): Promise<unknown> {

@@ -6,8 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, bench, describe } from 'vitest'
+import { watchLoop } from './loop-probe'
 import { createApp, type App } from '../src/main/app'
 import { parseOpenAIMessages } from '../src/main/importers/openai-messages'
 import { silentLogger } from '../src/main/logger'
@@ -67,30 +67,10 @@ async function writeChats(): Promise<{ plain: string; compressed: string }> {
 const chats = await writeChats()
 freeEncoders()
 
-/** Watches the loop: the longest gap of a 1 ms timer, and perf_hooks' own histogram. */
-function probe() {
-  const histogram = monitorEventLoopDelay({ resolution: 5 })
-  histogram.enable()
-  let longest = 0
-  let last = performance.now()
-  let running = true
-  const tick = () => {
-    const now = performance.now()
-    longest = Math.max(longest, now - last - 1)
-    last = now
-    if (running) setTimeout(tick, 1)
-  }
-  setTimeout(tick, 1)
-  return () => {
-    running = false
-    histogram.disable()
-    return Math.max(longest, histogram.max / 1e6)
-  }
-}
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // Opening the app: what warms up in the background after it (measured until the loop is idle again).
-const openStall = probe()
+const openStall = watchLoop()
 const openStart = performance.now()
 const app: App = createApp({
   dbFile: file,
@@ -124,10 +104,10 @@ for (const [name, sessionId] of Object.entries(chats)) {
       async () => {
         await call('chat.context', { sessionId, draft: '' })
         // The machine's floor in the same minutes: the longest gap of a loop doing nothing.
-        const idle = probe()
+        const idle = watchLoop()
         await pause(1500)
         const floor = idle()
-        const done = probe()
+        const done = watchLoop()
         let slowest = 0
         for (const [provider, modelId] of MODELS) {
           await call('sessions.update', { id: sessionId, provider, modelId })
