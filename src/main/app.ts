@@ -10,6 +10,7 @@ import { createChatAttachments } from './attachments/chat-attachments'
 import { attachmentTokens } from './tokens/attachment-tokens'
 import { openDatabase, type DbHandle } from './db/client'
 import { startCheckpoints, type Checkpoints } from './workers/checkpoint-thread'
+import { warmTokenizers } from './services/conversation/warm-tokenizers'
 import { acquireFileLock, acquireOwnerLock, type OwnerLock } from './db/owner-lock'
 import { prepareDataDir, tightenDataFiles } from './data-location'
 import { createConsoleLogger } from './logger'
@@ -65,7 +66,7 @@ export interface AppOptions {
   ids?: IdGenerator
   log?: Logger
   validateOutput?: boolean
-  /** A long-lived app (desktop, browser mode): load the tokenizers a model switch needs soon after opening. */
+  /** A long-lived app (desktop, browser mode): load the tokenizers a model switch needs while opening. */
   warmTokenizers?: boolean
 }
 
@@ -130,6 +131,8 @@ export function createApp(options: AppOptions): App {
       throw err
     }
   }
+  // A long-lived app loads its tokenizers before it serves (warm-tokenizers.ts).
+  if (options.warmTokenizers && !readOnly) warmTokenizers()
   // The owner's log checkpoints run on a thread of their own, not in a commit on the event loop.
   const checkpoints: Checkpoints =
     readOnly || !onDisk ? { close: async () => undefined } : startCheckpoints(database, log.warn)
@@ -208,7 +211,6 @@ export function createApp(options: AppOptions): App {
     models,
     fetch: options.fetch,
     readOnly,
-    warmTokenizersAfterMs: options.warmTokenizers && !readOnly ? 1000 : undefined,
     recall: (conv) => recall.forRequest(conv),
     crossChat: (sessionId, plan) => recall.crossChat(sessionId, plan),
     // Bound late: the compression service is built on top of this one.

@@ -34,7 +34,6 @@ import type { RecallPlan } from '../../engine/recall/plan-recall'
 import { withDraft } from './draft-conversation'
 import { buildModelRequest } from './request-builder'
 import { LARGE_MESSAGE_SHARE } from '../../engine/build-context'
-import { warmTokenizers } from './warm-tokenizers'
 
 export type { Conversation } from './conversation'
 
@@ -55,8 +54,6 @@ export function createUsageService(
     countTimeoutMs?: number
     /** A read-only process uses local counts for stale messages and leaves storing them to the owner. */
     readOnly?: boolean
-    /** A long-lived app: load every tokenizer a model switch needs this long after opening (ms). */
-    warmTokenizersAfterMs?: number
     /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
     recall?: (conv: Conversation) => RecallPlan
     /** The passages of other chats a plan holds, and those left out, for the inspector. */
@@ -74,7 +71,6 @@ export function createUsageService(
   /** Chats whose history is being recounted for their model: how many of how many are done. */
   const recounting = new Map<string, { done: number; total: number }>()
   let disposed = false
-  const stopWarming = deps.warmTokenizersAfterMs === undefined ? undefined : warmTokenizers(deps.warmTokenizersAfterMs)
 
   // Remote countTokens endpoints follow the configured keys; rebuild the counter when they change.
   let counter: TokenCounter | undefined
@@ -350,7 +346,6 @@ export function createUsageService(
     /** Counts still in flight (tests, shutdown). */
     dispose(): void {
       disposed = true
-      stopWarming?.()
       counter?.dispose()
     }
   }

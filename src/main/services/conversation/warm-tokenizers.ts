@@ -4,21 +4,11 @@ import { warmEncoder, type EncodingName } from '../../tokens/encoders'
 const ENCODINGS: readonly EncodingName[] = ['o200k_base', 'cl100k_base']
 
 /**
- * Loads the tokenizers a model switch needs shortly after the app opens, one per turn of the
- * event loop, instead of inside the first request after a switch (where loading one stalled the
- * loop 65–250 ms). Returns a stop for the app's close. Timers are unref'd: a process that has
- * nothing else to do ends without waiting for them.
+ * Loads the tokenizers a model switch needs while the app opens, before it serves anything: loading
+ * one is a single 100–250 ms stretch that cannot be split. Inside the first request after a switch it
+ * stalled that request; on a timer after opening it stalled whatever the user (or a client) was doing
+ * a second after start. At open it only makes the start that much longer.
  */
-export function warmTokenizers(delayMs: number): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const next = (index: number, delay: number) => {
-    if (index >= ENCODINGS.length) return
-    timer = setTimeout(() => {
-      warmEncoder(ENCODINGS[index]!)
-      next(index + 1, 0)
-    }, delay)
-    timer.unref()
-  }
-  next(0, delayMs)
-  return () => clearTimeout(timer)
+export function warmTokenizers(): void {
+  for (const name of ENCODINGS) warmEncoder(name)
 }
