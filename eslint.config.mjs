@@ -144,10 +144,11 @@ const layerPolicies = [
     packages: ['drizzle-orm', 'better-sqlite3', 'zod'],
     builtins: ['fs', 'os', 'path']
   }),
+  // Tokens read their encodings' rank tables from the tokenizer package's own files.
   ...layer('tokens', {
     may: ['domain', 'models'],
     packages: ['zod', 'tiktoken', 'gpt-tokenizer'],
-    builtins: ['crypto', 'module']
+    builtins: ['crypto', 'module', 'fs', 'path']
   }),
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
   ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),

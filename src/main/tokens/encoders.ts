@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import type { GptEncoding } from 'gpt-tokenizer/GptEncoding'
 import type { get_encoding as getEncoding, Tiktoken } from 'tiktoken'
 import { countIndexed, countIndexedInSlices, CountedTexts } from './counted-texts'
 import { textSegments } from './text-segments'
+import { readTiktokenRanks } from './tiktoken-ranks'
 
 export type EncodingName = 'o200k_base' | 'cl100k_base'
 
@@ -32,21 +34,20 @@ function countSegments(text: string, count: (segment: string) => number): number
 // conversations, several times faster with less memory (docs/architecture.md, "Token accounting").
 // One exception: its split regex uses JavaScript's \s, which includes U+FEFF and leaves out U+0085,
 // unlike the Unicode White_Space of tiktoken's Rust regex, so text holding either character is
-// counted by tiktoken, loaded only when such text first appears. Rank tables are large modules
-// (o200k: 2.4 MB of JS), so each encoding is required on first use rather than at startup.
+// counted by tiktoken, loaded only when such text first appears. Rank tables are large, so each
+// encoding is read on first use (or at open: warmEncoder) rather than with the module.
 const load = createRequire(import.meta.url)
 const JS_ONLY_WHITESPACE = /[\u0085\ufeff]/
-const RANKS: Record<EncodingName, string> = {
-  o200k_base: 'gpt-tokenizer/bpeRanks/o200k_base',
-  cl100k_base: 'gpt-tokenizer/bpeRanks/cl100k_base'
-}
+/** The package's own `.tiktoken` files, beside the code it runs (data/ next to cjs/). */
+const ranksFile = (name: EncodingName) =>
+  join(dirname(load.resolve('gpt-tokenizer/GptEncoding')), '..', 'data', `${name}.tiktoken`)
 // With no special token disallowed and none allowed, '<|endoftext|>' typed by a user is text, the
 // way the chat API treats it (tiktoken's encode_ordinary), instead of throwing like the default.
 const ORDINARY = { disallowedSpecial: new Set<string>() }
 
 function buildEncoder(name: EncodingName): Encoder {
   const { GptEncoding: Gpt } = load('gpt-tokenizer/GptEncoding') as { GptEncoding: typeof GptEncoding }
-  const ranks = (load(RANKS[name]) as { default: unknown }).default
+  const ranks = readTiktokenRanks(ranksFile(name))
   let api: GptEncoding | undefined = Gpt.getEncodingApi(name, () => ranks as never)
   let tiktoken: Tiktoken | undefined
   let freed = false
@@ -85,8 +86,8 @@ function buildEncoder(name: EncodingName): Encoder {
   }
 }
 
-// One instance per encoding lives for the process. freeEncoders() releases them (and the rank
-// module, so the next count loads it again, as after a restart).
+// One instance per encoding lives for the process. freeEncoders() releases them (the next count
+// reads the table again, as after a restart).
 const encoders = new Map<EncodingName, Encoder>()
 
 export function getEncoder(name: EncodingName): Encoder {
@@ -122,9 +123,6 @@ export async function countTextTokensAsync(text: string, encoding: EncodingName)
 }
 
 export function freeEncoders(): void {
-  for (const [name, enc] of encoders) {
-    enc.free()
-    delete load.cache[load.resolve(RANKS[name])]
-  }
+  for (const enc of encoders.values()) enc.free()
   encoders.clear()
 }

@@ -18,7 +18,11 @@ const LABEL: Partial<Record<string, string>> = { user: 'User', assistant: 'Assis
  * The summary with the names, numbers and dates of the span it left out as a Details list, within
  * its budget (engine/summary-details.ts); counted as the conversation counts a summary.
  */
-export function runDetailsJob(job: DetailsJob, readTexts?: ReadTexts): string {
+export function runDetailsJob(
+  job: DetailsJob,
+  readTexts?: ReadTexts,
+  countTokens: (text: string) => number = summaryCounter(job.spec)
+): string {
   const messages = withTextsRead(job.messages, readTexts)
   // People by name where the chat names them, as the offline summary calls them.
   const names: Partial<Record<string, string>> = { ...speakerNames(messages) }
@@ -30,6 +34,6 @@ export function runDetailsJob(job: DetailsJob, readTexts?: ReadTexts): string {
     sources,
     summary: job.summary,
     targetTokens: job.targetTokens,
-    countTokens: summaryCounter(job.spec)
+    countTokens
   })
 }

@@ -76,6 +76,15 @@ describe('extractive summaries on a worker thread', () => {
     expect(turns).toBeGreaterThan(0)
   })
 
+  it('a job that runs out of room on the thread runs again on a thread with room, not on the main thread', async () => {
+    const warnings: string[] = []
+    thread = createExtractiveThread({ warn: (m) => warnings.push(m), heapMb: 4 })
+    const big = job(3000)
+    expect(await thread.summarize(big)).toBe(inline(big))
+    expect(warnings).toEqual([])
+    expect(thread.threaded).toBe(true)
+  })
+
   it('a cancelled summary rejects at once, and the next one runs on a fresh thread', async () => {
     thread = createExtractiveThread({ warn: () => {} })
     const controller = new AbortController()

@@ -8,6 +8,8 @@ import { EXTRACTIVE_WORKER, type ExtractiveOutcome, type ExtractiveWorkerData, t
 import { runStrategyJob, type StrategyJob } from './strategy-job'
 import { runDetailsJob, type DetailsJob } from './details-job'
 import { workerSource } from './worker-source'
+import { answerCount, countCells, isCountRequest, type CountRequest } from './main-thread-counter'
+import { summaryCounter } from './job-texts'
 
 export type ExtractiveThread = ReturnType<typeof createExtractiveThread>
 
@@ -61,6 +63,14 @@ function withTexts(input: ExtractiveInput): ExtractiveJob {
   }
 }
 
+/**
+ * The old generation a summary thread may grow to. V8 collects late: with no limit a 10,000-message
+ * summary left ~45 MB of garbage in the thread and took the app past 250 MB, against ~20 MB live. A job
+ * that needs more (a strategy over a long history, one huge message) runs out of room, and it and every
+ * later job run on a thread without the limit (OUT_OF_ROOM).
+ */
+const THREAD_HEAP_MB = 32
+
 /** How long a thread with no job waits for the next before it ends. */
 const IDLE_MS = 20_000
 
@@ -70,6 +80,8 @@ class ThreadEnded extends Error {
     super('The summary thread ended before this job was done.')
   }
 }
+
+const OUT_OF_ROOM = 'ERR_WORKER_OUT_OF_MEMORY'
 
 class Aborted extends Error {
   constructor() {
@@ -91,22 +103,39 @@ export function createExtractiveThread(options: {
   dbFile?: string
   /** How long an idle thread waits for a job before it ends (IDLE_MS). */
   idleMs?: number
+  /** The thread's old generation until a job runs out of it (THREAD_HEAP_MB). */
+  heapMb?: number
 }) {
   const dbFile = options.dbFile && options.dbFile !== ':memory:' ? options.dbFile : undefined
   let worker: Worker | undefined
   let unavailable = false
+  /** A job ran out of room under THREAD_HEAP_MB: threads start without the limit from then on. */
+  let roomy = false
   let nextId = 1
   const pending = new Map<
     number,
-    { thread: Worker; resolve(result: string | StrategyOutcome): void; reject(err: Error): void }
+    {
+      thread: Worker
+      resolve(result: string | StrategyOutcome): void
+      reject(err: Error): void
+      /** How the job counts a text, for the thread's questions (summaries and Details checks). */
+      count?: (text: string) => number
+    }
   >()
 
+  const endJobsOf = (w: Worker) => {
+    for (const [id, job] of pending)
+      if (job.thread === w) {
+        pending.delete(id)
+        job.reject(new ThreadEnded())
+      }
+  }
   const failAll = (err: Error) => {
     for (const job of pending.values()) job.reject(err)
     pending.clear()
   }
 
-  // A thread holds its own heap, tokenizer tables and database connection (~100 MB resident) and
+  // A thread holds its own heap and database connection (and a strategy's tokenizer tables) and
   // summaries come minutes apart: it ends once idle and the next job starts a fresh one (~50 ms).
   let idleTimer: ReturnType<typeof setTimeout> | undefined
   function endWhenIdle(w: Worker): void {
@@ -130,14 +159,19 @@ export function createExtractiveThread(options: {
       return undefined
     }
     try {
+      const cells = countCells()
       const w = new Worker(source.code, {
         eval: source.eval,
-        workerData: { role: EXTRACTIVE_WORKER, dbFile } satisfies ExtractiveWorkerData,
+        workerData: { role: EXTRACTIVE_WORKER, dbFile, countCells: cells } satisfies ExtractiveWorkerData,
         // A young generation as large as the main thread's kept ~30 MB more resident for no speed.
-        resourceLimits: { maxYoungGenerationSizeMb: 8 }
+        resourceLimits: {
+          maxYoungGenerationSizeMb: 8,
+          ...(roomy ? {} : { maxOldGenerationSizeMb: options.heapMb ?? THREAD_HEAP_MB })
+        }
       })
       w.unref()
-      w.on('message', (outcome: ExtractiveOutcome) => {
+      w.on('message', (outcome: ExtractiveOutcome | CountRequest) => {
+        if (isCountRequest(outcome)) return answerCount(cells, pending.get(outcome.id)?.count, outcome.count)
         const job = pending.get(outcome.id)
         pending.delete(outcome.id)
         if (!job) return
@@ -147,15 +181,14 @@ export function createExtractiveThread(options: {
       })
       w.on('error', (err) => {
         if (worker === w) worker = undefined
-        failAll(err)
+        if ((err as { code?: string }).code !== OUT_OF_ROOM) return failAll(err)
+        // Its jobs run again (onThreadOrHere) on a thread that has the room.
+        roomy = true
+        endJobsOf(w)
       })
       w.on('exit', (code) => {
         // The jobs still waiting on this thread (a cancelled job's thread may have had others) run again.
-        for (const [id, job] of pending)
-          if (job.thread === w) {
-            pending.delete(id)
-            job.reject(new ThreadEnded())
-          }
+        endJobsOf(w)
         // A thread ended on purpose (idle, or a cancelled job) leaves the next thread's jobs alone.
         if (worker !== w) return
         worker = undefined
@@ -184,6 +217,7 @@ export function createExtractiveThread(options: {
       }
       pending.set(id, {
         thread: w,
+        count: job.kind === 'strategy' ? undefined : summaryCounter(job.job.spec),
         resolve: (result) => {
           signal?.removeEventListener('abort', onAbort)
           resolve(result as T)

@@ -9,21 +9,28 @@ import { EXTRACTIVE_WORKER, type ExtractiveOutcome, type ExtractiveWorkerData, t
 import { messageTextReader } from './read-message-texts'
 import { runStrategyJob } from './strategy-job'
 import { runDetailsJob } from './details-job'
+import { summaryCounter } from './job-texts'
+import { mainThreadCounting, type CountRequest } from './main-thread-counter'
 
 const data = workerData as ExtractiveWorkerData | undefined
 if (parentPort && data?.role === EXTRACTIVE_WORKER) {
   const port = parentPort
   const readTexts = data.dbFile ? messageTextReader(data.dbFile) : undefined
+  // Summaries count with the main thread's tokenizer; a strategy counts far more text and loads its own.
+  const counting = data.countCells
+    ? mainThreadCounting((request: CountRequest) => port.postMessage(request), data.countCells)
+    : undefined
   port.on('message', (message: { id: number; job: ThreadJob }) => {
     let outcome: ExtractiveOutcome
     try {
       const { job } = message
+      const count = job.kind === 'strategy' ? undefined : counting?.(message.id, summaryCounter(job.job.spec))
       const result =
         job.kind === 'strategy'
           ? runStrategyJob(job.job, readTexts)
           : job.kind === 'details'
-            ? runDetailsJob(job.job, readTexts)
-            : runExtractiveJob(job.job, readTexts)
+            ? runDetailsJob(job.job, readTexts, count)
+            : runExtractiveJob(job.job, readTexts, count)
       outcome = { id: message.id, result }
     } catch (err) {
       outcome = { id: message.id, error: err instanceof Error ? err.message : String(err) }

@@ -20,4 +20,6 @@ export interface ExtractiveWorkerData {
   role: typeof EXTRACTIVE_WORKER
   /** The database the thread reads message text from; texts come with each job when absent. */
   dbFile?: string
+  /** Where the main thread answers the thread's token counts (main-thread-counter.ts). */
+  countCells?: Int32Array
 }
