@@ -2,7 +2,7 @@
  * Token counts for a summary thread, made by the main thread's tokenizer. A thread that loads its own
  * tables for the model's encoding holds ~40 MB more while it runs (enough to take the app past 250 MB
  * while it compresses a 10,000-message chat); an extractive summary counts only its candidate lines
- * and a few drafts of the text (~450 texts for a 10,000-message span), so asking is cheap. The thread
+ * and a few drafts of the text (each distinct text once), so asking is cheap. The thread
  * waits on a shared cell for each answer: the summarizer is synchronous and stays so (engine purity).
  */
 
