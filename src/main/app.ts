@@ -11,6 +11,7 @@ import { attachmentTokens } from './tokens/attachment-tokens'
 import { openDatabase, type DbHandle } from './db/client'
 import { startCheckpoints, type Checkpoints } from './workers/checkpoint-thread'
 import { warmTokenizers } from './services/conversation/warm-tokenizers'
+import { warmNewestChat } from './services/conversation/warm-newest-chat'
 import { acquireFileLock, acquireOwnerLock, type OwnerLock } from './db/owner-lock'
 import { prepareDataDir, tightenDataFiles } from './data-location'
 import { createConsoleLogger } from './logger'
@@ -290,6 +291,8 @@ export function createApp(options: AppOptions): App {
     attachments,
     projects: createProjectsService(deps)
   }
+  // …and the chat it most likely opens on.
+  if (options.warmTokenizers && !readOnly) warmNewestChat(sessions, usage, log.warn)
   const info = (): AppInfo => ({
     name: 'Distill',
     version,
