@@ -12,7 +12,7 @@ import { summarizeWithSources } from '../extractive/summarize-extractive'
 import { withStatedDays } from '../extractive/dates'
 import { SUMMARY_PREFIX } from '../build-context'
 
-/** The share of the importance strategy's room for the digest of the turns it drops. */
+/** The share of the importance strategy's room its plan leaves aside (once for the digest of dropped turns): sizes the retained suffix. */
 export const DIGEST_SHARE = 0.35
 import type { CountTokens, EngineMessage } from '../types'
 
