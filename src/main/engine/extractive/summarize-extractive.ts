@@ -17,8 +17,17 @@ export interface ExtractiveInput {
    * of its lowest-value lines when the new messages need the room.
    */
   previousSummary?: string
-  /** `statedDay`: the day a transcript's earlier message stated for this one (see `withStatedDays`). */
-  messages: ReadonlyArray<{ role: Speaker; text: string; createdAt?: number; statedDay?: Day }>
+  /**
+   * `statedDay`: the day a transcript's earlier message stated for this one (see `withStatedDays`).
+   * `weight`: how much more its sentences are worth than others' (default 1; the importance strategy's turns).
+   */
+  messages: ReadonlyArray<{ role: Speaker; text: string; createdAt?: number; statedDay?: Day; weight?: number }>
+  /**
+   * Titled parts of the new messages (`start`: index of the first message of each, in order): one selection
+   * over all of them, so density is even and no line repeats across parts; each title is printed before its
+   * part's lines (a part with no line left is not).
+   */
+  sections?: ReadonlyArray<{ start: number; title: string }>
   /** Size limit of the result, measured with countTokens. */
   targetTokens: number
   countTokens: (text: string) => number
@@ -39,10 +48,15 @@ const line = (u: Unit) => `- ${u.label}: ${u.text}`
  * One line per message under date headings: sentences that were adjacent are joined by a space, gaps
  * by " … "; a heading is printed whenever the day changes.
  */
-function render(header: string, units: readonly Unit[]): string {
+function render(header: string, units: readonly Unit[], titleOf?: (u: Unit) => string | undefined): string {
   const lines = [header]
   let prev: Unit | undefined
   for (const u of units) {
+    const title = titleOf?.(u)
+    if (title !== undefined && (!prev || title !== titleOf?.(prev))) {
+      lines.push(title)
+      prev = undefined
+    }
     const newDay = u.day !== undefined && u.day !== prev?.day
     if (newDay) lines.push(heading(u.day!))
     if (!newDay && prev && prev.group === u.group && prev.label === u.label) {
@@ -169,6 +183,12 @@ function restated(carried: readonly Unit[], picked: readonly Unit[]): number[] {
 }
 
 export function summarizeExtractive(input: ExtractiveInput): string {
+  return summarizeWithSources(input).text
+}
+
+/** The summary, and which of the new messages (by index) it quotes. */
+export function summarizeWithSources(input: ExtractiveInput): { text: string; quoted: Set<number> } {
+  const none = (text: string) => ({ text, quoted: new Set<number>() })
   const { countTokens } = input
   const target = Number.isFinite(input.targetTokens) ? Math.floor(input.targetTokens) : 0
   const fits = (text: string) => countTokens(text) <= target
@@ -191,7 +211,7 @@ export function summarizeExtractive(input: ExtractiveInput): string {
       fresh.push({ ...u, ...(text === u.text ? {} : { text: clip(text) }), ...(label ? { label } : {}) })
     }
   }
-  if (old.length + fresh.length === 0) return fits(EMPTY_SUMMARY) ? EMPTY_SUMMARY : ''
+  if (old.length + fresh.length === 0) return none(fits(EMPTY_SUMMARY) ? EMPTY_SUMMARY : '')
   const header = headerFor(
     input.messages.length,
     { present: previous !== undefined, ...(previous?.covered !== undefined ? { covered: previous.covered } : {}) },
@@ -203,7 +223,11 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   //    just to know which to let go first when room is needed.
   const estimate = (u: Unit) => Math.ceil((u.text.length + u.label.length + 4) / 4)
   const table = new TermTable()
-  let candidates = scoreAll(fresh, input.focus, table).filter((c) => c.score >= MIN_SCORE)
+  const firstGroup = previous?.groups ?? 0
+  const weightOf = (u: Unit) => input.messages[u.group - firstGroup]?.weight ?? 1
+  let candidates = scoreAll(fresh, input.focus, table)
+    .filter((c) => c.score >= MIN_SCORE)
+    .map((c) => (weightOf(c.unit) === 1 ? c : { ...c, score: c.score * weightOf(c.unit) }))
   if (candidates.length > maxCandidates(target)) {
     const value = (c: Scored) => c.score / Math.sqrt(estimate(c.unit))
     candidates = [...candidates]
@@ -218,8 +242,19 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   const lineCost = (u: Unit) => countTokens(`${line(u)}\n`) - base
   const days = new Set([...old, ...fresh].map((u) => u.day).filter((d) => d !== undefined))
   const headingCost = days.size === 0 ? 0 : countTokens(`${heading([...days][0]!)}\n`) - base
+  const sections = [...(input.sections ?? [])].sort((a, b) => a.start - b.start)
+  const titleOf =
+    sections.length === 0
+      ? undefined
+      : (u: Unit) =>
+          u.role === 'summary' ? undefined : sections.findLast((x) => x.start <= u.group - firstGroup)?.title
+  // Each part's title, and its first day's heading again under it.
+  const titlesCost = sections.reduce((a, x) => a + countTokens(`${x.title}\n`) - base + headingCost, 0)
   const available =
-    target - countTokens(header) - Math.min(days.size * headingCost, Math.floor((target - countTokens(header)) / 4))
+    target -
+    countTokens(header) -
+    titlesCost -
+    Math.min(days.size * headingCost, Math.floor((target - countTokens(header)) / 4))
   const carriedCost = carried.map((c) => lineCost(c.unit))
   const carriedTotal = carriedCost.reduce((a, b) => a + b, 0)
   // The new messages get at least their share of everything the summary stands for, so every period of
@@ -274,16 +309,20 @@ export function summarizeExtractive(input: ExtractiveInput): string {
   // 4. Fit: drop the weakest sentences until the rendered text fits the tokenizer's real count.
   let chosen: Scored[] = [...carried.filter((_, i) => keptCarried.has(i)), ...picked.map(noted)]
   const chronological = () => [...chosen].sort((a, b) => a.position - b.position).map((c) => c.unit)
-  let text = render(header, chronological())
+  let text = render(header, chronological(), titleOf)
   while (chosen.length > 0 && !fits(text)) {
     const over = countTokens(text) - target
     const drop = Math.max(1, Math.floor((chosen.length * over) / Math.max(1, countTokens(text))))
     chosen = [...chosen]
       .sort((a, b) => b.score - a.score || a.position - b.position)
       .slice(0, Math.max(0, chosen.length - drop))
-    text = render(header, chronological())
+    text = render(header, chronological(), titleOf)
   }
-  if (chosen.length > 0) return text
+  if (chosen.length > 0)
+    return {
+      text,
+      quoted: new Set(chosen.filter((c) => c.unit.role !== 'summary').map((c) => c.unit.group - firstGroup))
+    }
 
   // 5. Too small for any whole sentence: clip the best one to what is left, else the header, else nothing.
   const best = [...candidates, ...carried].sort((a, b) => b.score - a.score || a.position - b.position)[0]
@@ -299,7 +338,9 @@ export function summarizeExtractive(input: ExtractiveInput): string {
         lo = mid + 1
       } else hi = mid - 1
     }
-    return found ?? header
+    return found
+      ? { text: found, quoted: new Set(best.unit.role === 'summary' ? [] : [best.unit.group - firstGroup]) }
+      : none(header)
   }
-  return ''
+  return none('')
 }

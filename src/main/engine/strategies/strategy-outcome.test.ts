@@ -103,7 +103,46 @@ describe.each([
   })
 })
 
+describe('tieredOutcome over a long chat', () => {
+  const out = tieredOutcome({ messages: chat(400), historyTokens: 2000, countTokens: count, userBoundaries: new Set() })
+  const parts = out.summaryText.split(/^(?=### )/m).map((p) => {
+    const range = /\(messages (\d+)–(\d+)\)/.exec(p)
+    const lines = p.split('\n').filter((l) => l.startsWith('- ')).length
+    return { archive: p.startsWith('### Archived'), lines, messages: range ? +range[2]! - +range[1]! + 1 : 0 }
+  })
+  const density = (ps: typeof parts) =>
+    ps.reduce((s, p) => s + p.lines, 0) /
+    Math.max(
+      1,
+      ps.reduce((s, p) => s + p.messages, 0)
+    )
+
+  it('writes the summarized tiers as one set of notes, under one header, no line twice', () => {
+    expect(out.summaryText.match(/^Summary of/gm)).toHaveLength(1)
+    const lines = out.summaryText.split('\n').filter((l) => l.startsWith('- '))
+    expect(new Set(lines).size).toBe(lines.length)
+  })
+
+  it('keeps the archive about as dense as the latest topics', () => {
+    const archive = parts.filter((p) => p.archive)
+    const topics = parts.filter((p) => !p.archive && p.messages > 0)
+    expect(archive.length).toBeGreaterThan(0)
+    expect(topics.length).toBeGreaterThan(0)
+    expect(density(archive)).toBeGreaterThanOrEqual(0.5 * density(topics))
+  })
+})
+
 describe('importanceOutcome', () => {
+  it('prints the older turns as notes, the weightier first, never a turn whole', () => {
+    const msgs = chat(200)
+    const out = importanceOutcome({ messages: msgs, historyTokens: 1500, countTokens: count, retentionTokens: 300 })
+    expect(out.summaryText.match(/^Summary of/gm)).toHaveLength(1)
+    for (const m of msgs.slice(0, out.cutoffIndex + 1)) expect(out.summaryText).not.toContain(m.text)
+    expect(out.summaryText).not.toContain('…')
+    expect(out.importance!.compressed).toBeGreaterThan(0)
+    expect(out.importance!.compressed + out.importance!.dropped).toBe(out.cutoffIndex + 1)
+  })
+
   it('never goes over its budget, whatever the chat (property)', () => {
     fc.assert(
       fc.property(

@@ -3,15 +3,16 @@ import { compressTiered } from './tiered/compress'
 import { addMessage, emptyTieredState, sealCurrentTopic } from './tiered/state'
 import type { TieredContextItem, TieredEvent } from './tiered/types'
 import { getTieredContext } from './tiered/view'
+import { oneSelection } from './tiered/one-selection'
 import { planImportance } from './importance/plan-importance'
 import { scoreTurns, type TurnScore } from './importance/score-turns'
 import { withoutPhatic } from './importance/signals'
 import { extractiveSummarizer } from './summarize'
-import { summarizeExtractive } from '../extractive/summarize-extractive'
+import { summarizeWithSources } from '../extractive/summarize-extractive'
 import { withStatedDays } from '../extractive/dates'
 import { SUMMARY_PREFIX } from '../build-context'
 
-/** The share of the importance strategy's room for the digest of the turns it drops. */
+/** The share of the importance strategy's room its plan leaves aside (once for the digest of dropped turns): sizes the retained suffix. */
 export const DIGEST_SHARE = 0.35
 import type { CountTokens, EngineMessage } from '../types'
 
@@ -43,18 +44,24 @@ export interface StrategyOutcome {
 
 const LABEL: Record<string, string> = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool' }
 
-function renderTieredItem(item: TieredContextItem): string {
+function tieredTitle(item: TieredContextItem): string {
+  const range = `(messages ${item.firstSeq}–${item.lastSeq})`
   switch (item.kind) {
     case 'bulk':
-      return `### Archived topics (messages ${item.firstSeq}–${item.lastSeq})\n${item.text}`
+      return `### Archived topics ${range}`
     case 'topic-summary':
-      return `### Earlier topic (messages ${item.firstSeq}–${item.lastSeq})\n${item.text}`
-    case 'attention':
-      return `### Earlier in the current topic (messages ${item.firstSeq}–${item.lastSeq})\n${item.text}`
+      return `### Earlier topic ${range}`
     default:
-      return `${LABEL[item.role] ?? item.role}: ${item.text}`
+      return `### Earlier in the current topic ${range}`
   }
 }
+
+function renderTieredItem(item: TieredContextItem): string {
+  return item.kind === 'message'
+    ? `${LABEL[item.role] ?? item.role}: ${item.text}`
+    : `${tieredTitle(item)}\n${item.text}`
+}
+const renderTiered = (items: readonly TieredContextItem[]) => items.map(renderTieredItem).join('\n\n')
 
 /** ADR 033 / Agent Zero over the whole history, rebuilt from the stored messages. */
 export function tieredOutcome(options: {
@@ -67,7 +74,8 @@ export function tieredOutcome(options: {
 }): StrategyOutcome {
   const config = options.config ?? DEFAULT_TIERED_CONFIG
   let state = emptyTieredState()
-  for (const m of withStatedDays(options.messages)) {
+  const messages = withStatedDays(options.messages)
+  for (const m of messages) {
     state = addMessage(state, m, { historyTokens: options.historyTokens, config })
     if (options.userBoundaries.has(m.id) && state.current.messages.length > 0) state = sealCurrentTopic(state, 'user')
   }
@@ -85,9 +93,19 @@ export function tieredOutcome(options: {
   const cutoffSeq = Math.max(-1, ...items.filter((i) => i.kind !== 'message').map((i) => i.lastSeq))
   const cutoffIndex = options.messages.findLastIndex((m) => m.seq <= cutoffSeq)
   const dropped = result.events.filter((e) => e.kind === 'bulk-drop').length
+  const before = items.filter((i) => i.lastSeq <= cutoffSeq)
+  const one = oneSelection({
+    items: before,
+    messages,
+    countTokens: options.countTokens,
+    config,
+    title: tieredTitle,
+    render: renderTiered
+  })
   const summaryText = [
     ...(dropped ? [`[${dropped} of the oldest archives were dropped to fit the context window.]`] : []),
-    ...items.filter((i) => i.lastSeq <= cutoffSeq).map(renderTieredItem)
+    ...(one ? [one.text] : []),
+    ...before.slice(one?.count ?? 0).map(renderTieredItem)
   ].join('\n\n')
   const topics = [...result.state.topics, result.state.current].map((t) => ({
     id: t.id,
@@ -111,13 +129,15 @@ export function tieredOutcome(options: {
 /** What the summary message adds to its text in the context (its prefix and framing), kept out of the plan's room. */
 const summaryFrame = (countTokens: CountTokens) => countTokens(SUMMARY_PREFIX) + 8
 
-/** One line per shown turn; a condensed one ends with "…" (cheaper than a label, and the frame says details may be missing). */
-const importanceLine = (i: { role: string; action: string; text: string }) =>
-  `${LABEL[i.role] ?? i.role}: ${i.text}${i.action === 'compress' ? ' …' : ''}`
+/** How much more a turn's sentences are worth in the notes than a turn scored 0 (Sigma's 0–10 importance). */
+export const importanceWeight = (score: number) => 1 + Math.max(0, Math.min(10, score)) / 10
 
 /**
- * Sigma ADR-006 over the whole history: shifts verbatim, important turns ~30%, routine ~10%, within
- * `historyTokens` (summary and retained turns together, labels and framing counted).
+ * Sigma ADR-006 over the whole history: the most recent turns verbatim, everything before them as notes,
+ * one extractive selection in which a turn's importance weighs its sentences (an important turn gets
+ * its facts in first, a routine one only what nothing else says). Printing turns whole or cut to 30% /
+ * 10% each cost the room of many notes: a verbatim turn carries its small talk, a cut one ends in
+ * fragments, and the digest of the rest repeated them (docs/quality.md "Tiered and importance").
  */
 export function importanceOutcome(options: {
   messages: readonly EngineMessage[]
@@ -129,69 +149,38 @@ export function importanceOutcome(options: {
   const messages = withStatedDays(options.messages)
   const scores = scoreTurns(messages)
   const room = Math.max(0, options.historyTokens - summaryFrame(countTokens))
-  // Turns the plan leaves out are not lost: they share a digest (the extractive summary of all of
-  // them), which gets DIGEST_SHARE of the room and whatever the plan leaves unused.
-  const digestRoom = Math.floor(room * DIGEST_SHARE)
-  const lineTokens = countTokens(`${importanceLine({ role: 'assistant', action: 'compress', text: '' })}\n`) + 1
+  // The plan decides the retained suffix (as much as before: its cap is a share of what the turns had
+  // besides the notes); every older turn it would condense goes into the notes instead.
   const plan = planImportance(
     messages,
     scores,
-    { historyTokens: room - digestRoom },
-    {
-      countTokens,
-      summarize: extractiveSummarizer(countTokens),
-      retentionTokens: options.retentionTokens,
-      lineTokens
-    }
+    { historyTokens: room - Math.floor(room * DIGEST_SHARE) },
+    { countTokens, summarize: () => '', retentionTokens: options.retentionTokens }
   )
   // The summary stands for everything up to the last turn not sent verbatim as it is.
   const cutoffIndex = plan.acted ? plan.items.findLastIndex((i) => !(i.retained && i.action === 'keep')) : -1
-  const before = plan.items.slice(0, cutoffIndex + 1)
   const verbatimAfter = plan.items.slice(cutoffIndex + 1).reduce((s, i) => s + i.tokens, 0)
-  const shown = before.filter((i) => i.action !== 'drop')
-  const droppedIds = new Set(before.filter((i) => i.action === 'drop').map((i) => i.id))
-  // The digest reads the dropped turns without their small talk (a turn that is only small talk not at all).
-  const dropped = messages
-    .filter((m) => droppedIds.has(m.id))
+  const score = new Map(scores.map((s) => [s.id, s.score]))
+  // The notes read the turns without their small talk (a turn that is only small talk not at all).
+  const turns = messages
+    .slice(0, cutoffIndex + 1)
     .map((m) => ({
       role: m.role,
       text: withoutPhatic(m.text),
       createdAt: m.createdAt,
+      weight: importanceWeight(score.get(m.id) ?? 0),
       ...(m.statedDay !== undefined ? { statedDay: m.statedDay } : {})
     }))
     .filter((m) => m.text !== '')
-  const header = (n: number) => `### Digest of ${n} other turns`
-  const TURNS = '### Turns by importance'
-
-  const render = (digestTokens: number, lines: typeof shown) => {
-    const digest =
-      dropped.length > 0 && digestTokens > 0
-        ? summarizeExtractive({ messages: dropped, targetTokens: digestTokens, countTokens })
-        : ''
-    return [
-      ...(digest ? [`${header(dropped.length)}\n${digest}\n`, ...(lines.length ? [TURNS] : [])] : []),
-      ...lines.map(importanceLine)
-    ].join('\n')
-  }
-  const shownTokens = () => countTokens(shown.map(importanceLine).join('\n'))
-  let digestTokens = room - verbatimAfter - shownTokens() - countTokens(`${header(dropped.length)}\n\n${TURNS}\n`)
-  let summaryText = render(digestTokens, shown)
-  // Token counts of joined text are not exactly additive: whatever overshoots comes off the digest,
-  // then off the lowest-scored lines.
-  const score = new Map(scores.map((s) => [s.id, s.score]))
-  for (let guard = 0; guard < 64 && summaryText !== '' && countTokens(summaryText) + verbatimAfter > room; guard++) {
-    const over = countTokens(summaryText) + verbatimAfter - room
-    if (digestTokens > 0) digestTokens = Math.max(0, digestTokens - over - 2)
-    else {
-      const worst = shown.reduce((w, i, k) => ((score.get(i.id) ?? 0) < (score.get(shown[w]!.id) ?? 0) ? k : w), 0)
-      shown.splice(worst, 1)
-    }
-    summaryText = render(digestTokens, shown)
-  }
-  const count = (a: string) => before.filter((i) => i.action === a).length
+  const target = room - verbatimAfter
+  const notes =
+    turns.length > 0 && target > 0
+      ? summarizeWithSources({ messages: turns, targetTokens: target, countTokens })
+      : { text: '', quoted: new Set<number>() }
+  const before = cutoffIndex + 1
   return {
     cutoffIndex,
-    summaryText,
-    importance: { scores, kept: count('keep'), compressed: count('compress'), dropped: count('drop') }
+    summaryText: notes.text,
+    importance: { scores, kept: 0, compressed: notes.quoted.size, dropped: before - notes.quoted.size }
   }
 }

@@ -9,7 +9,7 @@
  *   at most `verbatimShare` of the older turns' room, so a chat where many turns look important does
  *   not spend everything on the first few;
  * - a condensed form shorter than MIN_LINE_TOKENS is not worth a line: the turn is left to the caller's
- *   digest of dropped turns instead.
+ *   notes of older turns instead.
  *
  * When even the retained suffix does not fit (a huge message, a tiny window), its oldest turns go
  * (never splitting a tool call from its result) and what is left is cut in the middle, the newest turn
