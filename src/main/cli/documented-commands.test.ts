@@ -202,6 +202,41 @@ describe('the documented `npx distill` commands', () => {
     SLOW
   )
 
+  it.each(['tiered', 'importance'])(
+    'prints the replay of a chat compressed with the %s strategy, whose runs start threads of their own',
+    async (strategy) => {
+      // A strategy's run once ended the summary thread and started one with more room; with nothing
+      // else to wait on, the process ended in between (exit code 0, no output).
+      const file = join(dir, `${strategy}.json`)
+      const messages = Array.from({ length: 160 }, (_, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        content:
+          `Day ${i}: the crew of boat ${i % 9} repaired net ${i * 3} and sold ${i * 11} kilos of cod at pier ${i % 4}. `.repeat(
+            4
+          )
+      }))
+      writeFileSync(file, JSON.stringify(messages))
+      const replay = json<{ messages: number; compressions: number }>(
+        await distill(
+          '--db',
+          join(dir, `${strategy}.db`),
+          'replay',
+          file,
+          '--model',
+          'gpt-4o',
+          '--context-window',
+          '4608',
+          '--strategy',
+          strategy,
+          '--json'
+        )
+      )
+      expect(replay.messages).toBe(160)
+      expect(replay.compressions).toBeGreaterThan(0)
+    },
+    SLOW
+  )
+
   it(
     'replays a conversation through auto-compression',
     async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildContext } from './build-context'
 import { computeBudget } from './budget'
-import { planCompression } from './plan-compression'
+import { AFTER_COMPRESSION_TARGET, planCompression } from './plan-compression'
 import { allowedBoundaries, retentionStart } from './retention'
 import { truncateMiddle } from './truncate'
 import type { EngineMessage } from './types'
@@ -146,7 +146,9 @@ describe('planCompression', () => {
     const retained = plan.retained.reduce((s, m) => s + m.tokens, 0)
     // More than the old fixed share of the budget, and summary + retained still leave the headroom.
     expect(plan.targetSummaryTokens).toBeGreaterThan(Math.floor(budget.usable * 0.15))
-    expect(73 + plan.targetSummaryTokens + retained).toBeLessThanOrEqual(Math.floor(budget.threshold * 0.7))
+    expect(73 + plan.targetSummaryTokens + retained).toBeLessThanOrEqual(
+      Math.floor(budget.threshold * AFTER_COMPRESSION_TARGET)
+    )
     const capped = planCompression({
       messages: msgs,
       systemTokens: 50,
@@ -160,7 +162,7 @@ describe('planCompression', () => {
   })
 
   it('shrinks retention when the window is too small for it (FR-5.3)', () => {
-    const tiny = computeBudget({ contextWindow: 2048, maxOutput: 512, safetyMarginPercent: 5, thresholdPercent: 95 })
+    const tiny = computeBudget({ contextWindow: 1792, maxOutput: 512, safetyMarginPercent: 5, thresholdPercent: 95 })
     const plan = planCompression({
       messages: msgs,
       systemTokens: 0,

@@ -13,9 +13,13 @@ export const EXPECTED_SUMMARY_RATIO = 0.35
  * After compression the context should sit below the threshold, or the next turn compresses again; but
  * every token under this mark is room the summary does not get. On the LoCoMo dev conversations at a
  * 4,096 window (docs/quality.md), rolling keeps 61.4 / 62.9 / 64.1 / 63.9% of the answers' words at
- * 0.75 / 0.8 / 0.85 / 0.9 (0.7 kept 59.5%), with a compression every ~23 messages at 0.85 against ~39 at 0.7.
+ * 0.75 / 0.8 / 0.85 / 0.9 (0.7 kept 59.5%) with the summary at most half of what is left, and 66.6% (mean
+ * of three windows) at 0.9 with SUMMARY_CEILING_SHARE 0.6; a compression every ~16 messages at 4,096
+ * against ~23 at 0.85 and ~39 at 0.7.
  */
-export const AFTER_COMPRESSION_TARGET = 0.85
+export const AFTER_COMPRESSION_TARGET = 0.9
+/** The most of what is left after the fixed parts (system prompt, pending input) a summary may take. */
+export const SUMMARY_CEILING_SHARE = 0.6
 
 export interface PlanInput {
   /** The active history: messages after the current summary's cutoff, oldest first (pending input excluded). */
@@ -95,7 +99,7 @@ export function planCompression(input: PlanInput): CompressionPlan {
   const roomLeft = Math.floor(budget.countedThreshold * AFTER_COMPRESSION_TARGET) - fixed - totalTokens(retained)
   const ceiling = Math.min(
     MAX_SUMMARY_TOKENS,
-    Math.floor(available / 2),
+    Math.floor(available * SUMMARY_CEILING_SHARE),
     input.summaryTokensCap ?? Number.POSITIVE_INFINITY
   )
   targetSummaryTokens = Math.max(targetSummaryTokens, Math.min(roomLeft, ceiling))

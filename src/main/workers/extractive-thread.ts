@@ -109,7 +109,7 @@ export function createExtractiveThread(options: {
   const dbFile = options.dbFile && options.dbFile !== ':memory:' ? options.dbFile : undefined
   let worker: Worker | undefined
   let unavailable = false
-  /** A job ran out of room under THREAD_HEAP_MB: threads start without the limit from then on. */
+  /** A job ran out of room under THREAD_HEAP_MB, or a strategy ran: threads start without the limit from then on. */
   let roomy = false
   let nextId = 1
   const pending = new Map<
@@ -141,6 +141,7 @@ export function createExtractiveThread(options: {
   function endWhenIdle(w: Worker): void {
     clearTimeout(idleTimer)
     if (pending.size > 0) return
+    w.unref()
     idleTimer = setTimeout(() => {
       if (worker !== w || pending.size > 0) return
       worker = undefined
@@ -228,6 +229,8 @@ export function createExtractiveThread(options: {
         }
       })
       signal?.addEventListener('abort', onAbort, { once: true })
+      // A job holds the process open (a command-line run awaits it with nothing else to wait on).
+      w.ref()
       w.postMessage({ id, job })
     })
   }
@@ -288,6 +291,15 @@ export function createExtractiveThread(options: {
     },
     /** What the tiered or importance strategy keeps of a whole history, decided off the main thread. */
     strategy(input: StrategyInput, signal?: AbortSignal): Promise<StrategyOutcome> {
+      // A strategy loads its own tokenizer and reads the whole history: more than THREAD_HEAP_MB holds.
+      if (!roomy) {
+        roomy = true
+        const idle = worker
+        if (idle && ![...pending.values()].some((job) => job.thread === idle)) {
+          worker = undefined
+          void idle.terminate()
+        }
+      }
       const job: StrategyJob = dbFile ? { ...input, messages: input.messages.map(headOf) } : strategyWithTexts(input)
       return onThreadOrHere({ kind: 'strategy', job }, () => runStrategyJob(strategyWithTexts(input)), signal)
     },

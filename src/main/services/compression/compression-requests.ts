@@ -10,6 +10,7 @@ import { tierSnapshotRows } from './tier-snapshots'
 import { planStrategyRun, type StrategyAsk } from './strategy-run'
 import { writeSummary } from './summaries/write-summary'
 import { summarizableText } from './summaries/user-notes'
+import { reselectBase } from './summaries/reselect-base'
 import type { RunRequest } from './compression-run'
 import type { SettingsService } from '../settings/settings-service'
 import type { Conversation } from '../conversation/conversation'
@@ -169,27 +170,39 @@ export function createRunRequests(deps: RunRequestDeps) {
     const first = plan.toSummarize[0]!
     const last = plan.toSummarize.at(-1)!
     const tokensBefore = conv.contextTokens()
+    const summarizer = options.modelOnly ? 'llm' : (options.summarizer ?? settings.get().summarizer)
+    // The offline summarizer chooses again from the messages of recent cascades (reselect-base.ts).
+    const again =
+      summarizer === 'extractive' && !options.focus?.trim()
+        ? reselectBase(conv.summary, plan.toSummarize.length, (s) => cascadeBase(db, s))
+        : undefined
+    const base = again ? again.base : conv.summary
     return {
       conv,
       type: options.type,
       messages: plan.toSummarize.length,
       tokensBefore,
-      summarize: (signal) =>
-        writeSummary({
+      summarize: async (signal) => {
+        const reread =
+          again && conv.summary
+            ? await usage.engineMessagesInPages(conv.session.id, again.base?.cutoffSeq ?? 0, conv.summary.cutoffSeq)
+            : []
+        return writeSummary({
           ...summaryDeps,
           conv,
           request: {
             // The user's notes are carried as they are (the commit adds them), not condensed.
-            previousSummary: conv.summary ? summarizableText(conv.summary.content) : undefined,
-            messages: plan.toSummarize,
+            previousSummary: base ? summarizableText(base.content) : undefined,
+            messages: [...reread, ...plan.toSummarize],
             targetTokens: plan.targetSummaryTokens,
             focus: options.focus,
             messagesIncluded
           },
-          summarizer: options.modelOnly ? 'llm' : options.summarizer,
+          summarizer,
           onModelFailure: options.type === 'auto' && !options.modelOnly ? 'extractive' : 'throw',
           signal
-        }),
+        })
+      },
       content: {
         messageRange: {
           firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? first.id,
@@ -200,7 +213,7 @@ export function createRunRequests(deps: RunRequestDeps) {
         messagesIncluded,
         strategy: 'rolling',
         restoresSnapshotId: conv.summary?.id ?? null,
-        baseSnapshotId: conv.summary?.id ?? null,
+        baseSnapshotId: base?.id ?? null,
         focus: options.focus?.trim() || null,
         retentionTokens: plan.retentionTokens,
         contextTokensBefore: tokensBefore,
