@@ -1,6 +1,6 @@
-// A process of its own that opens a bench database as the app does (its tokenizers warmed a second
-// after opening), waits until that is done, then times the first request of each chat named:
-// what the first request in a process costs, with nothing cached but what the open prepares.
+// A process of its own that opens a bench database as the app does (tokenizers loaded and the newest
+// chat's request built while it opens), waits a moment, then times the first request of each chat
+// named: what the first request in a process costs, with nothing cached but what the open prepares.
 // Prints one JSON object, chat id → ms. Used by engine.bench.ts.
 import { createApp } from '../src/main/app'
 import { silentLogger } from '../src/main/logger'
