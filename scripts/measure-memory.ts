@@ -6,7 +6,7 @@
  *   npx electron-vite build && npx tsx scripts/measure-memory.ts [--phase NAME]…
  *
  * The database is built once (in a child process) and kept in the system's temp folder; phases that
- * write undo what they did. The server runs as the README says (`distill serve`, the built app) and
+ * write undo what they did. The server runs as `npm start` runs it (`distill serve`, the built app, its V8 flags) and
  * is driven over HTTP with the renderer's requests. Each phase's peak is the kernel's high-water
  * mark of the server's RSS (Linux: /proc/PID/status VmHWM, reset between phases through
  * clear_refs), so a short spike between two samples is not missed.
@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { storeMessages } from '../bench/stored-chat'
+import { SERVER_V8_FLAGS } from './lib/server-flags.mjs'
 import { createApp, type App } from '../src/main/app'
 import { updateSession } from '../src/main/db/repositories/sessions-repo'
 import { silentLogger } from '../src/main/logger'
@@ -75,11 +76,16 @@ if (argv.includes('--build')) {
 }
 
 async function measure(): Promise<void> {
-  const server = spawn(process.execPath, [join(ROOT, 'bin', 'distill.cjs'), '--db', dbFile, 'serve', '--port', '0'], {
-    cwd: ROOT,
-    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !/_(API_KEY|BASE_URL)$/.test(k))),
-    stdio: ['ignore', 'pipe', 'inherit']
-  })
+  // With the V8 flags `npm start` gives the server (scripts/lib/server-flags.mjs).
+  const server = spawn(
+    process.execPath,
+    [...SERVER_V8_FLAGS, join(ROOT, 'bin', 'distill.cjs'), '--db', dbFile, 'serve', '--port', '0'],
+    {
+      cwd: ROOT,
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !/_(API_KEY|BASE_URL)$/.test(k))),
+      stdio: ['ignore', 'pipe', 'inherit']
+    }
+  )
   const address = await new Promise<URL>((resolve, reject) => {
     let out = ''
     server.stdout.on('data', (chunk: Buffer) => {

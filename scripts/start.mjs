@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { constants } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { SERVER_V8_FLAGS } from './lib/server-flags.mjs'
 import { buildStatus } from './lib/build-state.mjs'
 import {
   displayProblem,
@@ -84,9 +85,9 @@ function runForeground(command, args) {
 build()
 const choice = chooseRuntime()
 if ('electron' in choice) {
-  runForeground(choice.electron, ['.', ...forward])
+  runForeground(choice.electron, [`--js-flags=${SERVER_V8_FLAGS.join(' ')}`, '.', ...forward])
 } else {
   say(`${choice.reason}; starting browser mode instead.`)
   if (!ensureNative('node')) process.exit(1)
-  runForeground(process.execPath, [join(root, 'out', 'main', 'cli.js'), 'serve', ...forward])
+  runForeground(process.execPath, [...SERVER_V8_FLAGS, join(root, 'out', 'main', 'cli.js'), 'serve', ...forward])
 }
