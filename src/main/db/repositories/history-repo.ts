@@ -153,19 +153,21 @@ export function summarizedAtSeqs(
 export const DATED_LOOKBACK = 400
 
 /**
- * The openings of the nearest messages at or before `seq` whose text may start with a date (a bracket,
- * a digit, or a month or weekday name), newest first; the engine decides which really state one.
+ * The openings of the nearest messages at or before `seq` (and after `after`, by default
+ * DATED_LOOKBACK back) whose text may start with a date (a bracket, a digit, or a month or weekday
+ * name), newest first; the engine decides which really state one.
  */
 export function datedOpeningsBefore(
   db: Db,
   sessionId: string,
   seq: number,
-  limit = 6
+  limit = 6,
+  after = seq - DATED_LOOKBACK
 ): Array<{ seq: number; createdAt: number; head: string }> {
   return db.all(sql`
     SELECT m.seq AS seq, m.created_at AS createdAt, substr(f.text, 1, 120) AS head
       FROM chat_messages m JOIN messages_fts f ON f.rowid = m.rid
-     WHERE m.session_id = ${sessionId} AND m.hidden_in IS NULL AND m.seq <= ${seq} AND m.seq > ${seq - DATED_LOOKBACK}
+     WHERE m.session_id = ${sessionId} AND m.hidden_in IS NULL AND m.seq <= ${seq} AND m.seq > ${after}
        AND (substr(ltrim(f.text), 1, 1) IN ('(', '[') OR substr(ltrim(f.text), 1, 1) BETWEEN '0' AND '9'
             OR lower(substr(ltrim(f.text), 1, 3)) IN ('jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec',
                                                       'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'))

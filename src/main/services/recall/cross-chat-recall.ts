@@ -2,7 +2,7 @@ import { summarizedAtSeqs, type RecallRow } from '../../db/repositories/history-
 import { findProject, otherChatsOf, searchChatsForRecall } from '../../db/repositories/projects-repo'
 import type { CandidateDate, RecallCandidate, RecallHit, RecallPlan } from '../../engine/recall/plan-recall'
 import { dateLabel } from '../../engine/recall/recall-date'
-import { passageDater, type StatedDates } from './passage-day'
+import { passageDater, statedDates, type StatedDates } from './passage-day'
 import type { Db } from '../../db/client'
 import type { Session } from '../../../shared/domain/session'
 import type { CrossChatPassage } from '../../../shared/contract'
@@ -30,7 +30,7 @@ export function crossChatCandidates(
   const stated = new Map<string, StatedDates>()
   // Read per request: another chat's messages are not fixed by this chat's summary.
   const dateOf = (c: RecallCandidate): CandidateDate => {
-    if (!stated.has(c.chat!.id)) stated.set(c.chat!.id, new Map())
+    if (!stated.has(c.chat!.id)) stated.set(c.chat!.id, statedDates())
     const day = passageDater(
       db,
       c.chat!.id,

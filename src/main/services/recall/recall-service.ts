@@ -14,7 +14,7 @@ import {
   type RecallCandidate,
   type RecallPlan
 } from '../../engine/recall/plan-recall'
-import { dateLabel, datesMentioned, type StatedDate } from '../../engine/recall/recall-date'
+import { dateLabel, datesMentioned } from '../../engine/recall/recall-date'
 import { contentWords, recallQuery } from '../../engine/recall/recall-query'
 import { addressCounts, nameCandidates, roleOfName } from '../../engine/recall/speaker-names'
 import type { Session } from '../../../shared/domain/session'
@@ -25,7 +25,7 @@ import { attachmentRecallRows, mergeRecallRows } from './attachment-recall'
 import { filesBefore, type ChatFile } from '../../db/repositories/attachment-chunks-repo'
 import { idsInChat } from '../../db/repositories/projects-repo'
 import { createCrossChatLeaveOut, crossChatCandidates, recallsAcrossChats } from './cross-chat-recall'
-import { passageDater } from './passage-day'
+import { passageDater, statedDates, type StatedDates } from './passage-day'
 
 /** Hits read from the index per request: more than ever fit, so the plan can choose. */
 const SEARCH_LIMIT = 60
@@ -57,16 +57,13 @@ export function createRecallService(
    * and a new summary is a new key), so their dates and the files they carry are read once, not on
    * every keystroke of a draft.
    */
-  const perSummary = new Map<
-    string,
-    { stated: Map<number, { date: StatedDate; createdAt: number } | undefined>; files?: ChatFile[] }
-  >()
+  const perSummary = new Map<string, { stated: StatedDates; files?: ChatFile[] }>()
   function summaryCache(sessionId: string, summaryId: string) {
     const key = `${sessionId}:${summaryId}`
     let entry = perSummary.get(key)
     if (!entry) {
       if (perSummary.size >= SUMMARY_CACHE) perSummary.clear()
-      entry = { stated: new Map() }
+      entry = { stated: statedDates() }
       perSummary.set(key, entry)
     }
     return entry
