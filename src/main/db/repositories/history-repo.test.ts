@@ -149,4 +149,24 @@ describe('full-text search per chat', () => {
     expect(rows.every((r) => r.score < 0)).toBe(true)
     close()
   })
+
+  it('ranks a long chat by its rarer words when others are in most of its messages, and common words alone among the newest summarized', () => {
+    const { db, close } = openDatabase(join(tempDir(), 'recall-common.db'))
+    // 60 messages say "order"; one old one also names the harbor; the last 10 are not summarized.
+    const texts = Array.from({ length: 60 }, (_, i) =>
+      i === 3 ? `the order went to the harbor ${i}` : `another order ${i}`
+    )
+    chat(db, 'long', texts)
+    const options = { beforeSeq: 51, commonMatches: 20 }
+    const both = searchSummarized(db, 'long', '"order"* OR "harbor"*', options)
+    expect(both.map((r) => r.seq)).toEqual([4]) // the rare word decides; "order" alone ranks nothing
+    const common = searchSummarized(db, 'long', '"order"*', { ...options, limit: 100 })
+    // Only summarized messages, the newest 20 of them.
+    expect(common.map((r) => r.seq).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => 31 + i))
+    // Below the bound, the query runs as given.
+    const all = searchSummarized(db, 'long', '"order"* OR "harbor"*', { beforeSeq: 51, limit: 100 })
+    expect(all).toHaveLength(50)
+    expect(all[0]!.seq).toBe(4)
+    close()
+  })
 })

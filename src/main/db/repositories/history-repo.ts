@@ -92,25 +92,72 @@ export interface RecallRow {
 }
 
 /**
- * Summarized originals matching an FTS5 query (built by the engine's recallQuery), best bm25 first:
- * only user and assistant messages before `beforeSeq` (the active summary's cutoff + 1), so nothing
- * the request already carries verbatim comes back.
+ * Messages of a chat's summarized history one Recall term may match before it counts as common.
+ * bm25 reads the positions of every match, so ranking a word said in tens of thousands of a long
+ * chat's messages cost 60–300 ms per query at 100,000 messages; such a word adds almost nothing to a
+ * rank (bm25's idf), while a rarer word of the same query decides it.
+ */
+export const COMMON_TERM_MATCHES = 2_000
+
+/** How many messages an FTS5 MATCH finds, counting at most `limit` (the doclist is walked, nothing ranked). */
+function matchesUpTo(db: Db, match: string, limit: number): number {
+  return db.get<{ n: number }>(sql`
+    SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ${match} LIMIT ${limit})`)!.n
+}
+
+/**
+ * Summarized originals matching an FTS5 query (built by the engine's recallQuery: terms joined by
+ * OR), best bm25 first: only user and assistant messages before `beforeSeq` (the active summary's
+ * cutoff + 1), so nothing the request already carries verbatim comes back. Terms matching more than
+ * `commonMatches` messages are left out of the ranking when the query has rarer ones; a query of
+ * common terms only ranks the newest `commonMatches` summarized matches. Below that (every chat of
+ * up to a few thousand messages) the query runs as given, so the cost stays flat in the chat's length.
  */
 export function searchSummarized(
   db: Db,
   sessionId: string,
   ftsQuery: string,
-  options: { beforeSeq: number; limit?: number; excludeIds?: readonly string[] }
+  options: { beforeSeq: number; limit?: number; excludeIds?: readonly string[]; commonMatches?: number }
 ): RecallRow[] {
   const exclude = new Set(options.excludeIds ?? [])
-  const rows = db.all<RecallRow>(sql`
+  const limit = (options.limit ?? 30) + exclude.size
+  const common = options.commonMatches ?? COMMON_TERM_MATCHES
+  const terms = ftsQuery.split(' OR ')
+  const isCommon = terms.map((t) => matchesUpTo(db, chatMatch(db, sessionId, t), common + 1) > common)
+  const rare = terms.filter((_, i) => !isCommon[i])
+  const where = sql`m.session_id = ${sessionId} AND m.seq < ${options.beforeSeq} AND m.hidden_in IS NULL
+       AND m.role IN ('user', 'assistant') AND m.status IN ('complete', 'aborted')`
+  let rows: RecallRow[]
+  if (rare.length > 0) {
+    rows = db.all<RecallRow>(sql`
     SELECT m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt,
            messages_fts.text AS text, bm25(messages_fts, 1, 0, 0) AS score
       FROM ${FTS_FIRST}
-     WHERE messages_fts MATCH ${chatMatch(db, sessionId, ftsQuery)} AND m.session_id = ${sessionId} AND m.seq < ${options.beforeSeq} AND m.hidden_in IS NULL
-       AND m.role IN ('user', 'assistant') AND m.status IN ('complete', 'aborted')
+     WHERE messages_fts MATCH ${chatMatch(db, sessionId, rare.join(' OR '))} AND ${where}
      ORDER BY score
-     LIMIT ${(options.limit ?? 30) + exclude.size}`)
+     LIMIT ${limit}`)
+  } else {
+    // Only the newest matches up to the last summarized message are ranked: FTS5 walks the doclist
+    // newest first and stops at the LIMIT. The rowid bound is written into the SQL (bound, FTS5 read
+    // the whole doclist); a chat's messages are inserted in seq order, so its rids follow its seqs.
+    const last = db.get<{ rid: number }>(sql`
+      SELECT rid FROM chat_messages WHERE session_id = ${sessionId} AND seq < ${options.beforeSeq}
+       ORDER BY seq DESC LIMIT 1`)
+    if (!last) return []
+    rows = db.all<RecallRow>(sql`
+    WITH newest AS MATERIALIZED (
+      SELECT rowid AS rid, text, bm25(messages_fts, 1, 0, 0) AS score
+        FROM messages_fts
+       WHERE messages_fts MATCH ${chatMatch(db, sessionId, ftsQuery)} AND rowid <= ${sql.raw(String(Math.trunc(last.rid)))}
+       ORDER BY rowid DESC
+       LIMIT ${common}
+    )
+    SELECT m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt, n.text AS text, n.score AS score
+      FROM newest n CROSS JOIN chat_messages m ON m.rid = n.rid
+     WHERE ${where}
+     ORDER BY score
+     LIMIT ${limit}`)
+  }
   return rows.filter((r) => !exclude.has(r.messageId)).slice(0, options.limit ?? 30)
 }
 

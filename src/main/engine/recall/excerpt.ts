@@ -49,10 +49,27 @@ export function quotedIn(present: readonly string[]): (sentence: string) => bool
     .flatMap((t) => t.split('\n'))
     .map((l) => new Set(wordsOf(l)))
     .filter((l) => l.size >= MIN_QUOTED_WORDS)
+  // Which lines hold each word: a sentence is compared only with the lines holding its rarest word
+  // (a summary has hundreds of lines, and every candidate passage's sentences are asked about).
+  const linesWith = new Map<string, number[]>()
+  lines.forEach((l, i) => {
+    for (const w of l) {
+      const at = linesWith.get(w)
+      if (at) at.push(i)
+      else linesWith.set(w, [i])
+    }
+  })
   return (sentence) => {
     // The summary prints a sentence as a note (without "I", hedges and small talk): compare that.
     const words = wordsOf(noteOf(sentence))
-    return words.length >= MIN_QUOTED_WORDS && lines.some((l) => words.every((w) => l.has(w)))
+    if (words.length < MIN_QUOTED_WORDS) return false
+    let fewest: number[] | undefined
+    for (const w of words) {
+      const at = linesWith.get(w)
+      if (!at) return false
+      if (!fewest || at.length < fewest.length) fewest = at
+    }
+    return fewest!.some((i) => words.every((w) => lines[i]!.has(w)))
   }
 }
 

@@ -65,6 +65,11 @@ export interface RecallInput {
   countTokens: CountTokens
   /** Texts the request already carries (the summary): a hit found whole in them is not repeated. */
   present?: readonly string[]
+  /**
+   * Whether `present` already quotes a sentence (`quotedIn(present)` when absent): a caller that
+   * plans often against the same summary builds it once and may remember its answers.
+   */
+  quoted?: (sentence: string) => boolean
   /** Days or months the pending message asks about ("on 3 May 2023"): hits from them rank higher. */
   mentioned?: readonly MentionedDate[]
   /** The pending message's content words: a passage too long to bring whole keeps the sentences holding them. */
@@ -185,7 +190,7 @@ export function planRecall(input: RecallInput): RecallPlan {
       !(h.text.trim().length >= 20 && present.some((t) => t.includes(h.text.trim())))
   )
 
-  const quoted = quotedIn(present)
+  const quoted = input.quoted ?? quotedIn(present)
   const chosen: RecallPassage[] = []
   const ids = new Set<string>()
   const days = new Set<string>()

@@ -15,6 +15,7 @@ import {
   type RecallPlan
 } from '../../engine/recall/plan-recall'
 import { dateLabel, datesMentioned } from '../../engine/recall/recall-date'
+import { quotedIn } from '../../engine/recall/excerpt'
 import { contentWords, recallQuery } from '../../engine/recall/recall-query'
 import { addressCounts, nameCandidates, roleOfName } from '../../engine/recall/speaker-names'
 import type { Session } from '../../../shared/domain/session'
@@ -26,9 +27,14 @@ import { filesBefore, type ChatFile } from '../../db/repositories/attachment-chu
 import { idsInChat } from '../../db/repositories/projects-repo'
 import { createCrossChatLeaveOut, crossChatCandidates, recallsAcrossChats } from './cross-chat-recall'
 import { passageDater, statedDates, type StatedDates } from './passage-day'
+import { LruCache } from '../../tokens/lru-cache'
 
 /** Hits read from the index per request: more than ever fit, so the plan can choose. */
 const SEARCH_LIMIT = 60
+/** Recall lines whose counts are kept (a plan tries up to ~180 candidates, each a few ways). */
+const LINE_COUNT_CACHE = 4_096
+/** Sentences per summary whose "already quoted" answer is kept. */
+const QUOTED_CACHE = 8_192
 /** Messages read to learn who a name is: the newest that hold it. */
 const NAME_SAMPLE = 200
 /** Names remembered across sends, at most. */
@@ -57,7 +63,15 @@ export function createRecallService(
    * and a new summary is a new key), so their dates and the files they carry are read once, not on
    * every keystroke of a draft.
    */
-  const perSummary = new Map<string, { stated: StatedDates; files?: ChatFile[] }>()
+  /**
+   * Counts of the lines Recall tries, by counter and text: the same passages are tried again on the
+   * next pause in typing and on the send, and counting them was a third of a plan's time.
+   */
+  const lineCounts = new LruCache<string, number>(LINE_COUNT_CACHE)
+  const perSummary = new Map<
+    string,
+    { stated: StatedDates; files?: ChatFile[]; quoted?: (sentence: string) => boolean }
+  >()
   function summaryCache(sessionId: string, summaryId: string) {
     const key = `${sessionId}:${summaryId}`
     let entry = perSummary.get(key)
@@ -67,6 +81,24 @@ export function createRecallService(
       perSummary.set(key, entry)
     }
     return entry
+  }
+
+  /**
+   * Whether the summary already quotes a sentence, built once per summary and remembering its
+   * answers: every pause in typing plans against the same summary and mostly the same passages.
+   */
+  function quotedBy(sessionId: string, summaryId: string, summaryText: string) {
+    const cache = summaryCache(sessionId, summaryId)
+    if (!cache.quoted) {
+      const quoted = quotedIn([summaryText])
+      const answers = new LruCache<string, boolean>(QUOTED_CACHE)
+      cache.quoted = (sentence) => {
+        let answer = answers.get(sentence)
+        if (answer === undefined) answers.set(sentence, (answer = quoted(sentence)))
+        return answer
+      }
+    }
+    return cache.quoted
   }
 
   /** Dates for messages, read once per chat and summary. */
@@ -171,8 +203,14 @@ export function createRecallService(
       hits,
       neighbours: [...(own?.neighbours ?? []), ...across.neighbours],
       budget,
-      countTokens: (text) => conv.countText(text, 'system'),
+      countTokens: (text) => {
+        const key = `${conv.spec.provider}:${conv.spec.id}\u0000${text}`
+        let tokens = lineCounts.get(key)
+        if (tokens === undefined) lineCounts.set(key, (tokens = conv.countText(text, 'system')))
+        return tokens
+      },
       present: summary ? [summary.content.summaryText] : [],
+      ...(summary ? { quoted: quotedBy(conv.session.id, summary.id, summary.content.summaryText) } : {}),
       mentioned: datesMentioned(pending.text),
       terms: contentWords(pending.text),
       speaker: 'role' in speaker ? speaker.role : undefined
