@@ -34,6 +34,12 @@ export interface FakeProviderOptions {
    * tokenizer counts fewer (0.7) or more (1.6) tokens than the client's estimate. Default 1.
    */
   usageFactor?: number
+  /**
+   * Refuses a request whose input (as this server counts it) and requested output pass this many
+   * tokens, with the provider's own error (OpenAI's context_length_exceeded, Anthropic's "prompt is
+   * too long", Gemini's token-count error). Default: no limit.
+   */
+  contextWindow?: number
 }
 
 export interface FakeProvider {
@@ -52,6 +58,8 @@ export interface FakeProvider {
   reset(): void
   /** Reports input usage at this multiple of the estimate from now on (see FakeProviderOptions.usageFactor). */
   setUsageFactor(factor: number): void
+  /** Refuses requests past this window from now on; null: no limit (see FakeProviderOptions.contextWindow). */
+  setContextWindow(window: number | null): void
   /** Stops listening and destroys every socket, stalled streams included. */
   close(): Promise<void>
 }
@@ -84,6 +92,25 @@ function routeOf(method: string, path: string): Route | undefined {
   if (method === 'GET' && /^(\/v1)?\/models$/.test(path)) return { family: 'openai', kind: 'models' }
   if (method === 'GET' && path === '/v1beta/models') return { family: 'gemini', kind: 'models' }
   return undefined
+}
+
+/** The reply length a request asks for, in any of the wire formats (0 when it asks for none). */
+function requestedOutput(body: Record<string, unknown>): number {
+  const config = asRecord(body.generationConfig)
+  const n = body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens ?? config.maxOutputTokens
+  return typeof n === 'number' && n > 0 ? n : 0
+}
+
+/** Each provider's own words for a request longer than the model's window. */
+function overflowMessage(family: Family, window: number, input: number, output: number): string {
+  if (family === 'anthropic') return `prompt is too long: ${input} tokens > ${window - output} maximum`
+  if (family === 'gemini') {
+    return `The input token count (${input}) exceeds the maximum number of tokens allowed (${window - output}).`
+  }
+  return (
+    `This model's maximum context length is ${window} tokens. However, you requested ${input + output} tokens ` +
+    `(${input} in the messages, ${output} in the completion). Please reduce the length of the messages or completion.`
+  )
 }
 
 function errorBody(family: Family, kind: ErrorKind, message: string): unknown {
@@ -150,6 +177,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const inflight = new Set<AbortController>()
   let seq = 0
   let usageFactor = options.usageFactor ?? 1
+  let contextWindow = options.contextWindow ?? null
   /** The server's own count of a request's input: its estimate at the configured factor. */
   const countInput = (messages: Parameters<typeof estimateInputTokens>[0]) =>
     Math.max(1, Math.round(estimateInputTokens(messages) * usageFactor))
@@ -202,6 +230,13 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       })
     }
     if (plan.fault === 'http500') return fail('server', 'Internal server error (scripted by the fake provider).')
+    if (contextWindow !== null) {
+      const output = requestedOutput(body)
+      if (turn.inputTokens + output > contextWindow) {
+        rec.outcome = 'error'
+        return fail('bad_request', overflowMessage(route.family, contextWindow, turn.inputTokens, output))
+      }
+    }
 
     const ac = new AbortController()
     inflight.add(ac)
@@ -378,8 +413,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     setUsageFactor: (factor: number) => {
       usageFactor = factor
     },
+    setContextWindow: (window: number | null) => {
+      contextWindow = window
+    },
     reset: () => {
       usageFactor = options.usageFactor ?? 1
+      contextWindow = options.contextWindow ?? null
       queue.clear()
       titleQueue.clear()
       summaryQueue.clear()

@@ -266,6 +266,7 @@ export function createApp(options: AppOptions): App {
     retry: options.retry,
     onMessageWritten: (message, session) => usage.messageWritten(message, session),
     onUsage: (reply, session, sentTokens) => usage.replyFinished(reply, session, sentTokens),
+    onRefused: (session, sentTokens, overflow) => usage.requestRefused(session, sentTokens, overflow),
     onReplyComplete: (reply, session) => {
       void titles.afterReply(reply, session)
       if (!readOnly) compression.prepareAhead(session.id, 'reply')

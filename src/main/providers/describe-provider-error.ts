@@ -1,6 +1,7 @@
 import { APICallError, RetryError } from 'ai'
 import type { MessageError } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS, type ProviderId } from '../../shared/domain/provider'
+import { contextOverflow } from './context-overflow'
 import { retryAfterMs } from './provider-timing'
 
 export type ProviderErrorCode =
@@ -12,6 +13,7 @@ export type ProviderErrorCode =
   | 'unreachable'
   | 'model_not_found'
   | 'not_configured'
+  | 'context_overflow'
   | 'provider_error'
 
 export interface ProviderErrorInfo extends MessageError {
@@ -65,6 +67,19 @@ export function describeProviderError(
       return {
         code: 'stream_broken',
         message: `The connection to ${name} broke while the reply was streaming. Try again.`
+      }
+    }
+    const overflow = contextOverflow(error)
+    if (overflow) {
+      const counts =
+        overflow.inputTokens !== undefined
+          ? ` (it counts ${overflow.inputTokens.toLocaleString('en-US')} tokens${overflow.maxInput !== undefined ? ` where ${overflow.maxInput.toLocaleString('en-US')} fit` : ''})`
+          : ''
+      return {
+        code: 'context_overflow',
+        message:
+          `${name} found the request longer than the model's window${counts}. Distill now counts with that: ` +
+          'send again, summarize the chat, or set the window the server really runs in Settings → Models.'
       }
     }
     if (status !== undefined && status >= 500) {

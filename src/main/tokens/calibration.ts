@@ -41,6 +41,26 @@ export function observeCalibration(
   return { ...state, [modelKey]: { factor, samples: (prev?.samples ?? 0) + 1, spread } }
 }
 
+/**
+ * A provider refused a request as longer than its window: it counts at least `providerInput` where
+ * the estimate said `estimatedInput`. Believed at once (the factor rises to that ratio, never falls),
+ * and the jump is taken as spread, so the next request is built with room to spare until replies
+ * show how the provider really counts.
+ */
+export function observeRefusal(
+  state: CalibrationState,
+  modelKey: string,
+  estimatedInput: number,
+  providerInput: number
+): CalibrationState {
+  if (!(estimatedInput > 0) || !(providerInput > 0)) return state
+  const ratio = clamp(providerInput / estimatedInput)
+  const prev = state[modelKey]
+  const factor = Math.max(prev?.factor ?? 1, ratio)
+  const spread = Math.min(CALIBRATION_MAX, Math.max(prev?.spread ?? 0, Math.abs(ratio - (prev?.factor ?? 1))))
+  return { ...state, [modelKey]: { factor, samples: (prev?.samples ?? 0) + 1, spread } }
+}
+
 export function applyCalibration(state: CalibrationState, modelKey: string, estimate: number): number {
   const factor = state[modelKey]?.factor ?? 1
   return Math.ceil(estimate * factor)
@@ -54,6 +74,9 @@ export class Calibrator {
   }
   observe(modelKey: string, estimatedInput: number, reportedInput: number): void {
     this.state = observeCalibration(this.state, modelKey, estimatedInput, reportedInput)
+  }
+  refused(modelKey: string, estimatedInput: number, providerInput: number): void {
+    this.state = observeRefusal(this.state, modelKey, estimatedInput, providerInput)
   }
   apply(modelKey: string, estimate: number): number {
     return applyCalibration(this.state, modelKey, estimate)

@@ -1,6 +1,7 @@
 import type { ChatAttachments } from '../../attachments/chat-attachments'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
+import type { ContextOverflow } from '../../providers/context-overflow'
 import type { RetryPolicy } from '../../providers/stream-reply'
 import type { SessionsService } from '../sessions/sessions-service'
 import type { ProvidersService } from '../settings/providers-service'
@@ -25,6 +26,11 @@ export interface ChatServiceOptions {
   prepareRequest: (sessionId: string, replySeq: number) => Promise<PreparedRequest>
   /** Called when a reply finishes with provider-reported usage (and the counted tokens of the request it answered). */
   onUsage?: (message: ChatMessage, session: Session, sentTokens?: number) => void
+  /**
+   * Called when the provider refused a request as longer than the model's window (with the counted
+   * tokens of that request and what the provider said); true when a request built again can fit.
+   */
+  onRefused?: (session: Session, sentTokens: number, overflow: ContextOverflow) => boolean
   /** Called when a reply completes (a chat's first one gets a generated title). */
   onReplyComplete?: (reply: ChatMessage, session: Session) => void
   /** What the active summary covers and whether one is being written: summarized messages are read-only. */

@@ -3,10 +3,12 @@ import type { ProviderId } from '../../../shared/domain/provider'
 import type { Session } from '../../../shared/domain/session'
 import { updateMessage } from '../../db/repositories/messages/messages-repo'
 import { createLanguageModel } from '../../providers/create-language-model'
+import { contextOverflow } from '../../providers/context-overflow'
 import { describeProviderError } from '../../providers/describe-provider-error'
 import { streamReply } from '../../providers/stream-reply'
 import type { ServiceDeps } from '../service-deps'
 import type { ChatServiceOptions } from './chat-service-options'
+import type { PreparedRequest } from './prepare-request'
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
@@ -44,60 +46,69 @@ export async function streamIntoReply(
   const controller = { signal: turn.signal }
   let text = ''
   let lastPersist = clock.now()
+  /** Says what the request had to cut or leave out, and streams the provider's reply to it. */
+  async function send(request: PreparedRequest) {
+    await nextTurn()
+    // A message larger than the window allows goes out cut in the middle: the chat says so.
+    const cut = request.inputCut
+    if (cut) {
+      const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
+      if (shortened) publish(shortened)
+    }
+    // Older messages that did not fit and no summary holds: the reply says so, never silently.
+    const leftOut = request.leftOut
+    if (leftOut) {
+      const noted = updateMessage(db, reply.id, { sentWithoutMessages: leftOut.messages })
+      if (noted) publish(noted)
+      log.warn(`A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`)
+    }
+    const messages = deps.attachments
+      ? await deps.attachments.resolve(request.messages, {
+          provider,
+          modelId,
+          sessionId: session.id,
+          cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0
+        })
+      : request.messages
+    if (controller.signal.aborted) return { outcome: 'aborted', text: '' } as const
+    return streamReply({
+      model: createLanguageModel(providers.connection(provider), modelId),
+      system: request.system,
+      messages,
+      // The reply gets what the budget reserved for it, so request + reply fit the window.
+      ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
+      signal: controller.signal,
+      stallMs,
+      // Local servers may read a long prompt for minutes before the first token: a setting.
+      firstChunkMs: deps.firstChunkMs ?? deps.settings.get().firstChunkTimeoutSeconds * 1000,
+      retry: deps.retry,
+      now: () => clock.now(),
+      onRetry: ({ attempt, delayMs }) =>
+        log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
+      onDelta: (delta) => {
+        text += delta
+        emit('chat.delta', { sessionId: session.id, messageId: reply.id, delta })
+        if (clock.now() - lastPersist >= PERSIST_EVERY_MS) {
+          lastPersist = clock.now()
+          updateMessage(db, reply.id, { parts: [{ type: 'text', text }] })
+        }
+      }
+    })
+  }
   // Each stage of a large send (the turn written, the request prepared, its notes stored) is a
   // stretch of synchronous SQLite work: other requests get their turn in between.
   await turn.written
   await nextTurn()
-  const request = await deps.prepareRequest(session.id, reply.seq)
-  await nextTurn()
-  // A message larger than the window allows goes out cut in the middle: the chat says so.
-  const cut = request.inputCut
-  if (cut) {
-    const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
-    if (shortened) publish(shortened)
+  let request = await deps.prepareRequest(session.id, reply.seq)
+  let result = await send(request)
+  // A provider that counts the request longer than its window refuses it before any word: its own
+  // count teaches the calibration, and the request is built and sent once more within it.
+  const overflow = result.outcome === 'error' && !result.text ? contextOverflow(result.error) : undefined
+  if (overflow && !controller.signal.aborted && deps.onRefused?.(session, request.sentTokens, overflow)) {
+    log.info(`${provider}/${modelId} counted the request past its window; building it again within it`)
+    request = await deps.prepareRequest(session.id, reply.seq)
+    result = await send(request)
   }
-  // Older messages that did not fit and no summary holds: the reply says so, never silently.
-  const leftOut = request.leftOut
-  if (leftOut) {
-    const noted = updateMessage(db, reply.id, { sentWithoutMessages: leftOut.messages })
-    if (noted) publish(noted)
-    log.warn(`A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`)
-  }
-  const messages = deps.attachments
-    ? await deps.attachments.resolve(request.messages, {
-        provider,
-        modelId,
-        sessionId: session.id,
-        cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0
-      })
-    : request.messages
-  if (controller.signal.aborted) {
-    publish(updateMessage(db, reply.id, { status: 'aborted', error: null })!)
-    return
-  }
-  const result = await streamReply({
-    model: createLanguageModel(providers.connection(provider), modelId),
-    system: request.system,
-    messages,
-    // The reply gets what the budget reserved for it, so request + reply fit the window.
-    ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
-    signal: controller.signal,
-    stallMs,
-    // Local servers may read a long prompt for minutes before the first token: a setting.
-    firstChunkMs: deps.firstChunkMs ?? deps.settings.get().firstChunkTimeoutSeconds * 1000,
-    retry: deps.retry,
-    now: () => clock.now(),
-    onRetry: ({ attempt, delayMs }) =>
-      log.info(`Retrying ${provider}/${modelId} (attempt ${attempt}) in ${delayMs} ms`),
-    onDelta: (delta) => {
-      text += delta
-      emit('chat.delta', { sessionId: session.id, messageId: reply.id, delta })
-      if (clock.now() - lastPersist >= PERSIST_EVERY_MS) {
-        lastPersist = clock.now()
-        updateMessage(db, reply.id, { parts: [{ type: 'text', text }] })
-      }
-    }
-  })
   const parts = result.text ? [{ type: 'text' as const, text: result.text }] : []
   let final: ChatMessage
   if (result.outcome === 'complete') {

@@ -1,5 +1,6 @@
 import type { ContextUsage } from '../../../shared/contract'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
+import type { ContextOverflow } from '../../providers/context-overflow'
 import type { Session } from '../../../shared/domain/session'
 import type { Snapshot } from '../../../shared/domain/snapshot'
 import { readCalibration, writeCalibration } from '../../db/repositories/calibration-repo'
@@ -341,6 +342,26 @@ export function createUsageService(
       calibrator.observe(key, estimated, reply.inputTokens)
       const entry = calibrator.toJSON()[key]
       if (entry) writeCalibration(db, key, entry, deps.clock.now())
+    },
+
+    /**
+     * The provider refused the request of `sentTokens` counted tokens as longer than the model's
+     * window: the calibration believes it at once (its own count where it said it, else just past
+     * what the window leaves for input, with a tenth to spare). True when the next request is built
+     * otherwise (the counts are estimates), so asking again can succeed.
+     */
+    requestRefused(session: Session, sentTokens: number, overflow: ContextOverflow): boolean {
+      const spec = specOf(session)
+      const { budget } = conversation(session.id)
+      if (budget.exact) return false
+      const key = modelKey(spec.provider, spec.id)
+      const providerInput =
+        overflow.inputTokens ?? Math.ceil(((overflow.maxInput ?? budget.window - budget.reservedOutput) + 1) * 1.1)
+      calibrator.refused(key, sentTokens, providerInput)
+      const entry = calibrator.toJSON()[key]
+      if (entry) writeCalibration(db, key, entry, deps.clock.now())
+      emit('usage.changed', { sessionId: session.id })
+      return true
     },
 
     /** Counts still in flight (tests, shutdown). */

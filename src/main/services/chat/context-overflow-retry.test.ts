@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import type { FakeProvider } from '../../../../e2e/fake-provider'
+import { messageText } from '../../../shared/domain/chat-message'
+import { useFakeProvider, useTestApps } from '../../../../test/support/test-apps'
+
+let fake: FakeProvider
+useFakeProvider((f) => (fake = f))
+
+const WORDS = 'river stone amber lantern harbor copper violet meadow cedar falcon quartz'.split(' ')
+/** Words the local tokenizer counts one each but the server (chars / 4) counts ~1.7 each. */
+const prose = (words: number) => Array.from({ length: words }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ')
+
+describe('a provider that counts a request past its window', () => {
+  const open = useTestApps()
+
+  it('refuses it once: Distill learns its count and sends the message again within the window', async () => {
+    fake.setUsageFactor(1.2)
+    fake.setContextWindow(8192)
+    const app = open({
+      env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' }
+    })
+    app.services.settings.update({
+      customModels: [{ provider: 'openai-compatible', id: 'local-8k', contextWindow: 8192, maxOutput: 1024 }],
+      summarizer: 'extractive'
+    })
+    const { id } = app.services.sessions.create()
+    app.services.sessions.update(id, { provider: 'openai-compatible', modelId: 'local-8k' })
+    app.services.chat.send(id, 'Hello!')
+    await app.services.chat.idle()
+    const paste = prose(4_400) // ~4,400 local tokens, ~8,700 as the server counts them
+    app.services.chat.send(id, paste)
+    await app.services.chat.idle()
+
+    const reply = app.services.chat.messages(id).at(-1)!
+    expect(reply.status, reply.error?.message).toBe('complete')
+    const [refused, accepted] = fake.requests.slice(-2)
+    expect(refused!.outcome).toBe('error')
+    expect(accepted!.outcome).toBe('ok')
+    expect(accepted!.inputTokens! + 1024).toBeLessThanOrEqual(8192)
+    // The stored message is whole; the request carried it cut in the middle, and the chat says so.
+    const sent = app.services.chat.messages(id).at(-2)!
+    expect(messageText(sent.parts)).toBe(paste)
+    expect(sent.sentCutTokens).toBeGreaterThan(0)
+    // The next request is built with the provider's count in mind from the start.
+    const { budget } = app.services.usage.context(id)
+    expect(budget.calibration!.factor).toBeGreaterThan(1.5)
+  })
+
+  it('says so in plain words when asking again cannot help (counts that are the model’s own)', async () => {
+    fake.setContextWindow(300)
+    const app = open({ env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
+    const { id } = app.services.sessions.create()
+    app.services.sessions.update(id, { provider: 'openai', modelId: 'gpt-4o' })
+    app.services.chat.send(id, prose(600))
+    await app.services.chat.idle()
+    const reply = app.services.chat.messages(id).at(-1)!
+    expect(reply.status).toBe('error')
+    expect(reply.error?.code).toBe('context_overflow')
+    expect(reply.error?.message).toMatch(
+      /^OpenAI found the request longer than the model's window \(it counts [\d,]+ tokens/
+    )
+    expect(fake.requests).toHaveLength(1) // exact counts: the same request would be refused again
+  })
+})
