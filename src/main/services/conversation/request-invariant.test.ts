@@ -152,8 +152,13 @@ describe('no message leaves a request unless a summary holds it', () => {
           salt = 0 // a replayed counterexample sends the same texts
           fake.reset()
           fake.setUsageFactor(factor)
-          // The server refuses what passes the model's window, as real ones do; Distill must recover.
-          fake.setContextWindow(MODELS[0].contextWindow)
+          // The server refuses what passes the window, as real ones do, and Distill must recover; it
+          // runs the window the chat is set to (a window set larger than the server's own is a
+          // misconfiguration the refusal's words then name).
+          let model: (typeof MODELS)[number] = MODELS[0]
+          let windowSet: number | null = null
+          const serverWindow = () => fake.setContextWindow(windowSet ?? model.contextWindow)
+          serverWindow()
           const app = open({
             env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' }
           })
@@ -211,10 +216,14 @@ describe('no message leaves a request unless a summary holds it', () => {
               app.services.chat.edit(id, last.id, prose(op.tokens, ++salt))
               await afterReply()
             } else if (op.kind === 'model') {
-              app.services.sessions.update(id, { modelId: MODELS[op.index]!.id })
-              fake.setContextWindow(MODELS[op.index]!.contextWindow)
-            } else if (op.kind === 'window') app.services.sessions.update(id, { contextWindow: op.window })
-            else if (op.kind === 'threshold') app.services.sessions.update(id, { thresholdPercent: op.percent })
+              model = MODELS[op.index]!
+              app.services.sessions.update(id, { modelId: model.id })
+              serverWindow()
+            } else if (op.kind === 'window') {
+              windowSet = op.window
+              app.services.sessions.update(id, { contextWindow: op.window })
+              serverWindow()
+            } else if (op.kind === 'threshold') app.services.sessions.update(id, { thresholdPercent: op.percent })
             else if (op.kind === 'auto') {
               auto = op.on
               app.services.sessions.update(id, { autoCompress: op.on })
