@@ -5,12 +5,22 @@
 import { startFakeProvider } from './index'
 
 function usage(): never {
-  console.error('usage: fake-provider [--port N] [--host H] [--bad-key K] [--no-auth] [--usage-factor F] [--quiet]')
+  console.error(
+    'usage: fake-provider [--port N] [--host H] [--bad-key K] [--no-auth] [--usage-factor F] [--context-window N] [--quiet]'
+  )
   process.exit(2)
 }
 
 function parseArgs(argv: string[]) {
-  const opts = { port: 0, host: '127.0.0.1', badKey: 'bad-key', requireKey: true, quiet: false, usageFactor: 1 }
+  const opts: {
+    port: number
+    host: string
+    badKey: string
+    requireKey: boolean
+    quiet: boolean
+    usageFactor: number
+    contextWindow?: number
+  } = { port: 0, host: '127.0.0.1', badKey: 'bad-key', requireKey: true, quiet: false, usageFactor: 1 }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const value = () => argv[++i] ?? usage()
@@ -24,6 +34,9 @@ function parseArgs(argv: string[]) {
     else if (arg === '--usage-factor') {
       opts.usageFactor = Number(value())
       if (!(opts.usageFactor > 0)) usage()
+    } else if (arg === '--context-window') {
+      opts.contextWindow = Number(value())
+      if (!Number.isInteger(opts.contextWindow) || opts.contextWindow <= 0) usage()
     } else usage()
   }
   return opts

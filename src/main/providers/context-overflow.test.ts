@@ -19,7 +19,7 @@ describe('a provider refusing a request as longer than the window', () => {
           "This model's maximum context length is 8192 tokens. However, you requested 9,210 tokens (8186 in the messages, 1024 in the completion). Please reduce the length of the messages or completion."
         )
       )
-    ).toEqual({ inputTokens: 8186, maxInput: 7168 })
+    ).toEqual({ inputTokens: 8186, maxInput: 7168, window: 8192 })
     expect(contextOverflow(refused('prompt is too long: 210431 tokens > 199000 maximum'))).toEqual({
       inputTokens: 210431,
       maxInput: 199000
@@ -36,7 +36,7 @@ describe('a provider refusing a request as longer than the window', () => {
           '{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":4711,"n_ctx":4096}}'
         )
       )
-    ).toEqual({ inputTokens: 4711, maxInput: 4096 })
+    ).toEqual({ inputTokens: 4711, maxInput: 4096, window: 4096 })
     expect(contextOverflow(refused('Error code: context_length_exceeded'))).toEqual({})
   })
 

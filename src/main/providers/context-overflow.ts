@@ -6,6 +6,8 @@ export interface ContextOverflow {
   inputTokens?: number
   /** The most input it would take (its window, less the reply asked for, when it said so). */
   maxInput?: number
+  /** The model's whole window, when the provider said it apart from the input's room. */
+  window?: number
 }
 
 const number = (s: string | undefined) => (s === undefined ? undefined : Number(s.replace(/,/g, '')))
@@ -28,7 +30,7 @@ export function contextOverflow(err: unknown): ContextOverflow | undefined {
     )
   if (openai) {
     const window = number(openai[1])!
-    return { inputTokens: number(openai[2]), maxInput: window - (number(openai[3]) ?? 0) }
+    return { inputTokens: number(openai[2]), maxInput: window - (number(openai[3]) ?? 0), window }
   }
   const anthropic = /prompt is too long:\s*([\d,]+) tokens\s*>\s*([\d,]+)/i.exec(text)
   if (anthropic) return { inputTokens: number(anthropic[1]), maxInput: number(anthropic[2]) }
@@ -40,7 +42,7 @@ export function contextOverflow(err: unknown): ContextOverflow | undefined {
   if (llama) {
     const prompt = /"n_prompt_tokens"\s*:\s*(\d+)/.exec(text)
     const ctx = /"n_ctx"\s*:\s*(\d+)/.exec(text)
-    return { inputTokens: number(prompt?.[1]), maxInput: number(ctx?.[1]) }
+    return { inputTokens: number(prompt?.[1]), maxInput: number(ctx?.[1]), window: number(ctx?.[1]) }
   }
   if (/context_length_exceeded|maximum context length|context window|too many tokens|prompt is too long/i.test(text)) {
     return {}

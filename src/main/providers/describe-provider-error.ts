@@ -1,7 +1,7 @@
 import { APICallError, RetryError } from 'ai'
 import type { MessageError } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS, type ProviderId } from '../../shared/domain/provider'
-import { contextOverflow } from './context-overflow'
+import { contextOverflow, type ContextOverflow } from './context-overflow'
 import { retryAfterMs } from './provider-timing'
 
 export type ProviderErrorCode =
@@ -29,6 +29,25 @@ function causeCode(err: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause
   }
   return undefined
+}
+
+const n = (x: number) => x.toLocaleString('en-US')
+
+/** A refusal of a request longer than the window, with the numbers the provider gave. */
+function overflowMessage(name: string, { inputTokens, maxInput, window }: ContextOverflow): string {
+  const counts =
+    inputTokens === undefined
+      ? ''
+      : maxInput !== undefined && maxInput > 0
+        ? ` (it counts ${n(inputTokens)} tokens where ${n(maxInput)} fit)`
+        : window !== undefined
+          ? ` (it counts ${n(inputTokens)} tokens; its window is ${n(window)})`
+          : ` (it counts ${n(inputTokens)} tokens)`
+  return (
+    `${name} found the request longer than the model's window${counts}. Try again: where Distill estimates ` +
+    'tokens it now counts as this server does. If it is refused again, summarize the chat or set the window ' +
+    'the server really runs in Settings → Models.'
+  )
 }
 
 /** Turns whatever a provider call threw into plain words for the failed message. */
@@ -70,18 +89,7 @@ export function describeProviderError(
       }
     }
     const overflow = contextOverflow(error)
-    if (overflow) {
-      const counts =
-        overflow.inputTokens !== undefined
-          ? ` (it counts ${overflow.inputTokens.toLocaleString('en-US')} tokens${overflow.maxInput !== undefined ? ` where ${overflow.maxInput.toLocaleString('en-US')} fit` : ''})`
-          : ''
-      return {
-        code: 'context_overflow',
-        message:
-          `${name} found the request longer than the model's window${counts}. Distill now counts with that: ` +
-          'send again, summarize the chat, or set the window the server really runs in Settings → Models.'
-      }
-    }
+    if (overflow) return { code: 'context_overflow', message: overflowMessage(name, overflow) }
     if (status !== undefined && status >= 500) {
       return { code: 'server_error', message: `${name} had a server error (${status}). Try again.` }
     }
