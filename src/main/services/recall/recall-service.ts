@@ -59,18 +59,18 @@ export function createRecallService(
   }
 
   /**
-   * What Recall keeps per chat and summary: summarized messages never change (they cannot be edited,
-   * and a new summary is a new key), so their dates and the files they carry are read once, not on
-   * every keystroke of a draft.
-   */
-  /**
    * Counts of the lines Recall tries, by counter and text: the same passages are tried again on the
    * next pause in typing and on the send, and counting them was a third of a plan's time.
    */
   const lineCounts = new LruCache<string, number>(LINE_COUNT_CACHE)
+  /**
+   * What Recall keeps per chat and summary: summarized messages never change (they cannot be edited,
+   * and a new summary is a new key), so their dates and the files they carry are read once, not on
+   * every keystroke of a draft.
+   */
   const perSummary = new Map<
     string,
-    { stated: StatedDates; files?: ChatFile[]; quoted?: (sentence: string) => boolean }
+    { stated: StatedDates; files?: ChatFile[]; quoted?: { text: string; test: (sentence: string) => boolean } }
   >()
   function summaryCache(sessionId: string, summaryId: string) {
     const key = `${sessionId}:${summaryId}`
@@ -89,16 +89,20 @@ export function createRecallService(
    */
   function quotedBy(sessionId: string, summaryId: string, summaryText: string) {
     const cache = summaryCache(sessionId, summaryId)
-    if (!cache.quoted) {
+    // Built again if the summary's text changed under the same id (the user edited it).
+    if (cache.quoted?.text !== summaryText) {
       const quoted = quotedIn([summaryText])
       const answers = new LruCache<string, boolean>(QUOTED_CACHE)
-      cache.quoted = (sentence) => {
-        let answer = answers.get(sentence)
-        if (answer === undefined) answers.set(sentence, (answer = quoted(sentence)))
-        return answer
+      cache.quoted = {
+        text: summaryText,
+        test: (sentence) => {
+          let answer = answers.get(sentence)
+          if (answer === undefined) answers.set(sentence, (answer = quoted(sentence)))
+          return answer
+        }
       }
     }
-    return cache.quoted
+    return cache.quoted.test
   }
 
   /** Dates for messages, read once per chat and summary. */
