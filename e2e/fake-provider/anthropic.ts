@@ -45,7 +45,7 @@ export const anthropic: ChatAdapter = {
       ...message(turn),
       content: [{ type: 'text', text: turn.reply }],
       stop_reason: 'end_turn',
-      usage: { input_tokens: turn.inputTokens, output_tokens: turn.outputTokens }
+      usage: { ...inputUsage(turn), output_tokens: turn.outputTokens }
     }
   },
 
@@ -55,7 +55,7 @@ export const anthropic: ChatAdapter = {
         // Input tokens arrive up front, output tokens in message_delta — as with the real API.
         sseEvent('message_start', {
           type: 'message_start',
-          message: { ...message(turn), usage: { input_tokens: turn.inputTokens, output_tokens: 1 } }
+          message: { ...message(turn), usage: { ...inputUsage(turn), output_tokens: 1 } }
         }),
         sseEvent('content_block_start', {
           type: 'content_block_start',
@@ -77,6 +77,19 @@ export const anthropic: ChatAdapter = {
         sseEvent('message_stop', { type: 'message_stop' })
       ]
     }
+  }
+}
+
+/** Anthropic splits the input: input_tokens is only what was neither read from nor written to the cache. */
+function inputUsage(turn: Turn) {
+  const read = turn.cache?.read ?? 0
+  const write = turn.cache?.write ?? 0
+  const write1h = turn.cache?.write1h ?? 0
+  return {
+    input_tokens: turn.inputTokens - read - write,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: read,
+    cache_creation: { ephemeral_5m_input_tokens: write - write1h, ephemeral_1h_input_tokens: write1h }
   }
 }
 

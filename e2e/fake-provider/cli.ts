@@ -6,7 +6,8 @@ import { startFakeProvider } from './index'
 
 function usage(): never {
   console.error(
-    'usage: fake-provider [--port N] [--host H] [--bad-key K] [--no-auth] [--usage-factor F] [--context-window N] [--quiet]'
+    'usage: fake-provider [--port N] [--host H] [--bad-key K] [--no-auth] [--usage-factor F] [--context-window N]\n' +
+      '                     [--no-cache] [--reject-cache-fields] [--auto-summaries] [--quiet]'
   )
   process.exit(2)
 }
@@ -20,7 +21,20 @@ function parseArgs(argv: string[]) {
     quiet: boolean
     usageFactor: number
     contextWindow?: number
-  } = { port: 0, host: '127.0.0.1', badKey: 'bad-key', requireKey: true, quiet: false, usageFactor: 1 }
+    cache: boolean
+    rejectCacheFields: boolean
+    autoSummaries: boolean
+  } = {
+    port: 0,
+    host: '127.0.0.1',
+    badKey: 'bad-key',
+    requireKey: true,
+    quiet: false,
+    usageFactor: 1,
+    cache: true,
+    rejectCacheFields: false,
+    autoSummaries: false
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const value = () => argv[++i] ?? usage()
@@ -31,6 +45,9 @@ function parseArgs(argv: string[]) {
     else if (arg === '--bad-key') opts.badKey = value()
     else if (arg === '--no-auth') opts.requireKey = false
     else if (arg === '--quiet') opts.quiet = true
+    else if (arg === '--no-cache') opts.cache = false
+    else if (arg === '--reject-cache-fields') opts.rejectCacheFields = true
+    else if (arg === '--auto-summaries') opts.autoSummaries = true
     else if (arg === '--usage-factor') {
       opts.usageFactor = Number(value())
       if (!(opts.usageFactor > 0)) usage()
@@ -56,6 +73,7 @@ async function main(): Promise<void> {
     `Any API key works except "${opts.badKey}". Faults: put [fake:429] [fake:500] [fake:401] [fake:stall] [fake:cut] [fake:slow] in a message.`
   )
   console.log(`Script: curl -X POST ${url}/__script -d '[{"reply":"Hi"},{"fault":"http429","retryAfterSeconds":2}]'`)
+  console.log(`Expire the prompt cache: curl -X POST ${url}/__cache/advance -d '{"ms":300001}'`)
   const stop = () => {
     void server.close().then(() => process.exit(0))
   }

@@ -58,6 +58,8 @@ export const gemini: ChatAdapter = {
 }
 
 function response(turn: Turn, text: string, final: boolean) {
+  // Like the real API, the cached count appears only when something was cached.
+  const cached = turn.cache?.read ? { cachedContentTokenCount: turn.cache.read } : {}
   return {
     candidates: [
       { content: { parts: [{ text }], role: 'model' }, index: 0, ...(final ? { finishReason: 'STOP' } : {}) }
@@ -65,10 +67,11 @@ function response(turn: Turn, text: string, final: boolean) {
     usageMetadata: final
       ? {
           promptTokenCount: turn.inputTokens,
+          ...cached,
           candidatesTokenCount: turn.outputTokens,
           totalTokenCount: turn.inputTokens + turn.outputTokens
         }
-      : { promptTokenCount: turn.inputTokens, totalTokenCount: turn.inputTokens },
+      : { promptTokenCount: turn.inputTokens, ...cached, totalTokenCount: turn.inputTokens },
     modelVersion: turn.model,
     responseId: turn.id
   }

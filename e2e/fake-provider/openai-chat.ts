@@ -87,6 +87,8 @@ function usageOf(turn: Turn) {
   return {
     prompt_tokens: turn.inputTokens,
     completion_tokens: turn.outputTokens,
-    total_tokens: turn.inputTokens + turn.outputTokens
+    total_tokens: turn.inputTokens + turn.outputTokens,
+    // Real OpenAI always details the cached part; OpenAI-compatible servers without a cache don't.
+    ...(turn.cache ? { prompt_tokens_details: { cached_tokens: turn.cache.read } } : {})
   }
 }

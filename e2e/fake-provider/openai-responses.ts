@@ -97,7 +97,7 @@ function messageItem(turn: Turn, status: string, text: string | null) {
 function usageOf(turn: Turn) {
   return {
     input_tokens: turn.inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: turn.cache?.read ?? 0 },
     output_tokens: turn.outputTokens,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: turn.inputTokens + turn.outputTokens

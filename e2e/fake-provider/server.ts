@@ -1,9 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { type AddressInfo } from 'node:net'
 import { anthropic, anthropicError, anthropicMessages } from './anthropic'
+import { anthropicCacheBlocks, MAX_BREAKPOINTS } from './anthropic-cache'
+import { autoSummary } from './auto-summary'
+import { cacheFieldIn } from './cache-fields'
+import { cacheUsage } from './cache-usage'
 import { gemini, geminiError, geminiMessages } from './gemini'
 import { openaiChat, openaiError } from './openai-chat'
 import { openaiResponses } from './openai-responses'
+import { PromptCache } from './prompt-cache'
 import { asRecord, estimateInputTokens, estimateOutputTokens } from './reply'
 import { parseSteps, type Plan, resolvePlan, ScriptQueue } from './script-queue'
 import { defaultTitle, isSummaryRequest, isTitleRequest } from './title-requests'
@@ -40,6 +45,23 @@ export interface FakeProviderOptions {
    * too long", Gemini's token-count error). Default: no limit.
    */
   contextWindow?: number
+  /**
+   * Prompt caching as each real API does it (see README): OpenAI and Gemini cache prefixes
+   * implicitly, Anthropic at cache_control breakpoints. false: a server without any cache. Default true.
+   */
+  cache?: boolean
+  /** The prompt cache's clock (ms). Default Date.now; advanceCache() moves it further. */
+  now?: () => number
+  /**
+   * Answer 400 to prompt_cache_key, prompt_cache_retention, prompt_cache_options or cache_control
+   * anywhere in a request, like a strict OpenAI-compatible server. Default false.
+   */
+  rejectCacheFields?: boolean
+  /**
+   * Answer a summarization request no `for: 'summary'` step is queued for with a generated summary
+   * (see auto-summary.ts) instead of the next reply step, for benchmarks. Default false.
+   */
+  autoSummaries?: boolean
 }
 
 export interface FakeProvider {
@@ -60,6 +82,10 @@ export interface FakeProvider {
   setUsageFactor(factor: number): void
   /** Refuses requests past this window from now on; null: no limit (see FakeProviderOptions.contextWindow). */
   setContextWindow(window: number | null): void
+  /** Moves the prompt cache's clock forward by `ms` (an idle chat whose cache expires). */
+  advanceCache(ms: number): void
+  /** Forgets every cached prefix (reset() does too). */
+  clearCache(): void
   /** Stops listening and destroys every socket, stalled streams included. */
   close(): Promise<void>
 }
@@ -181,6 +207,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   /** The server's own count of a request's input: its estimate at the configured factor. */
   const countInput = (messages: Parameters<typeof estimateInputTokens>[0]) =>
     Math.max(1, Math.round(estimateInputTokens(messages) * usageFactor))
+  const promptCache = new PromptCache(options.now)
+  const caching = options.cache ?? true
 
   async function handleChat(
     route: Route,
@@ -196,6 +224,16 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     rec.attachments = parsed.messages.flatMap((m, message) =>
       (m.attachments ?? []).map((a) => ({ message, role: m.role, ...a }))
     )
+    const fail = (kind: ErrorKind, message: string, headers?: Record<string, string>) =>
+      sendJson(res, statusOf[kind], errorBody(route.family, kind, message), headers)
+    const blocks = adapter.provider === 'anthropic' ? anthropicCacheBlocks(body) : []
+    const breakpoints = blocks.filter((b) => b.ttlMs !== undefined).length
+    if (breakpoints > MAX_BREAKPOINTS) {
+      return fail(
+        'bad_request',
+        `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`
+      )
+    }
     let plan: Plan
     if (isTitleRequest(parsed.messages)) {
       requests.splice(requests.indexOf(rec), 1)
@@ -203,6 +241,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       plan = resolvePlan(titleQueue.next() ?? { reply: defaultTitle(parsed.messages) }, parsed.messages)
     } else if (isSummaryRequest(parsed.messages) && summaryQueue.pending > 0) {
       plan = resolvePlan(summaryQueue.next(), parsed.messages)
+    } else if (isSummaryRequest(parsed.messages) && options.autoSummaries) {
+      // Benchmarks script the chat's replies only; summaries must not eat them.
+      const summary = autoSummary(parsed.messages, requestedOutput(body) * 4)
+      plan = resolvePlan({ reply: summary }, parsed.messages)
     } else {
       plan = resolvePlan(queue.next(), parsed.messages)
     }
@@ -221,8 +263,6 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     rec.inputTokens = turn.inputTokens
     log(`${rec.provider} ${parsed.model}${stream ? ' (stream)' : ''} -> ${rec.outcome}`)
 
-    const fail = (kind: ErrorKind, message: string, headers?: Record<string, string>) =>
-      sendJson(res, statusOf[kind], errorBody(route.family, kind, message), headers)
     if (plan.fault === 'http401') return fail('auth', 'Invalid API key (scripted by the fake provider).')
     if (plan.fault === 'http429') {
       return fail('rate_limit', 'Rate limit reached (scripted by the fake provider).', {
@@ -237,6 +277,19 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
         return fail('bad_request', overflowMessage(route.family, contextWindow, turn.inputTokens, output))
       }
     }
+    // Only a request the model actually reads touches the cache: not a refused one.
+    const cached = cacheUsage({
+      cache: caching ? promptCache : null,
+      provider: adapter.provider,
+      model: parsed.model,
+      body,
+      messages: parsed.messages,
+      blocks,
+      total: turn.inputTokens,
+      scale: (tokens) => Math.round(tokens * usageFactor)
+    })
+    rec.cache = { read: cached.read, write: cached.write, breakpoints }
+    if (caching) turn.cache = { read: cached.read, write: cached.write, write1h: cached.write1h }
 
     const ac = new AbortController()
     inflight.add(ac)
@@ -259,12 +312,23 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (req.method === 'GET' && path === '/__requests') return sendJson(res, 200, requests)
     if (req.method === 'POST' && path === '/__reset') {
+      promptCache.clear()
       queue.clear()
       titleQueue.clear()
       summaryQueue.clear()
       requests.length = 0
       titleRequests.length = 0
       return sendJson(res, 200, { ok: true })
+    }
+    if (req.method === 'POST' && path === '/__cache/clear') {
+      promptCache.clear()
+      return sendJson(res, 200, { ok: true })
+    }
+    if (req.method === 'POST' && path === '/__cache/advance') {
+      const ms = Number(asRecord(JSON.parse((await readBody(req)) || '{}')).ms)
+      if (!(ms >= 0)) return sendJson(res, 400, { ok: false, error: 'ms must be a non-negative number' })
+      promptCache.advance(ms)
+      return sendJson(res, 200, { ok: true, ms })
     }
     if (req.method === 'POST' && path === '/__usage') {
       const factor = Number(asRecord(JSON.parse((await readBody(req)) || '{}')).factor)
@@ -360,6 +424,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     if (!key && requireKey) return fail('auth', 'Missing API key.')
     if (key === badKey) return fail('auth', 'Invalid API key.')
     if (badJson) return fail('bad_request', 'Request body is not valid JSON.')
+    const cacheField = options.rejectCacheFields ? cacheFieldIn(body) : undefined
+    if (cacheField) return fail('bad_request', `Unrecognized request argument supplied: ${cacheField}`)
 
     if (route.kind === 'models') {
       rec.outcome = 'ok'
@@ -416,7 +482,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     setContextWindow: (window: number | null) => {
       contextWindow = window
     },
+    advanceCache: (ms: number) => promptCache.advance(ms),
+    clearCache: () => promptCache.clear(),
     reset: () => {
+      promptCache.clear()
       usageFactor = options.usageFactor ?? 1
       contextWindow = options.contextWindow ?? null
       queue.clear()

@@ -65,6 +65,11 @@ export interface Turn {
   inputTokens: number
   outputTokens: number
   includeUsage: boolean
+  /**
+   * Parts of inputTokens the prompt cache read and wrote (`write1h`: written for 1 hour, part of
+   * `write`). Undefined on a server without caching.
+   */
+  cache?: { read: number; write: number; write1h: number }
 }
 
 /** Serialized SSE frames: head, one group per chunk, tail. Faults cut the list short. */
@@ -108,7 +113,14 @@ export interface RecordedRequest {
   outcome: 'ok' | Fault | 'error'
   /** The deterministic reply text (also set for cut/stall, which deliver only part of it). */
   reply?: string
+  /** The whole input, cached parts included. */
   inputTokens?: number
+  /**
+   * Prompt-cache accounting of a generation request, in reported tokens: read from the cache,
+   * written to it (Anthropic only; OpenAI and Gemini bill no writes), and Anthropic cache_control
+   * breakpoints.
+   */
+  cache?: { read: number; write: number; breakpoints: number }
   /** Images and files the generation request carried, in message order. */
   attachments?: RecordedAttachment[]
 }

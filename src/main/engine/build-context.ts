@@ -33,7 +33,11 @@ export interface BuildContextInput {
   pinned?: ContextPart & { pins: readonly PinnedText[] }
   /** History messages that are pinned: when the oldest history must go, these join the pinned block instead. */
   pinnedIds?: ReadonlySet<string>
-  /** Summarized originals recalled for the pending input (a system message after the summary; DESIGN §11). */
+  /**
+   * Summarized originals recalled for the pending input (DESIGN §11). They change from turn to turn,
+   * so they go after the history, beside the input: everything before them is a prefix the next
+   * request repeats, which is what a provider's prompt cache serves.
+   */
   recalled?: ContextPart
   /** The retained history, oldest first. */
   messages: readonly EngineMessage[]
@@ -57,10 +61,18 @@ export interface BuiltContext {
   /** Pinned history messages that moved into the pinned block because older history had to go. */
   pinnedMoved: number
   fits: boolean
+  /**
+   * Tokens of the stable part (system prompt, summary, pinned block, retained history): what the next
+   * request repeats word for word unless a compression, an edit or a model switch comes between.
+   */
+  stableTokens: number
 }
 
 export const SUMMARY_PREFIX =
   'Summary of the earlier conversation (older messages were compressed; details may be missing):\n\n'
+
+/** The parts a request repeats from the one before while nothing is compressed, edited or switched. */
+const STABLE: ReadonlySet<ContextPartKind> = new Set(['system', 'summary', 'pinned', 'message'])
 
 function entry(kind: ContextPartKind, role: EngineRole, part: ContextPart, sourceId?: string): ContextMessage {
   return { kind, role, content: part.text, tokens: part.tokens, ...(sourceId ? { sourceId } : {}) }
@@ -85,7 +97,8 @@ function dropRecalled(items: ContextMessage[]): void {
 
 /**
  * Assembles what the model receives (FR-1.5.1): system prompt, the summary as a system message, the
- * retained messages in order, then the pending input, and proves it fits the usable budget. Large
+ * pinned block, the retained messages in order, then what this turn adds (recalled passages and the
+ * pending input), and proves it fits the usable budget. Large
  * messages are cut in the middle with a [...N...] marker; when that is not enough the oldest history
  * goes (never splitting a tool call from its result); the pending input is never dropped.
  */
@@ -118,8 +131,9 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     ...(input.system ? [entry('system', 'system', input.system)] : []),
     ...(input.summary ? [entry('summary', 'system', input.summary, input.summary.id)] : []),
     ...(input.pinned?.text ? [entry('pinned', 'system', input.pinned)] : []),
-    ...(input.recalled?.text ? [entry('recalled', 'system', input.recalled)] : []),
     ...history.map((m) => entry('message', m.role, { text: m.text, tokens: m.tokens }, m.id)),
+    // What changes every turn comes last, so the stable part before it stays a cacheable prefix.
+    ...(input.recalled?.text ? [entry('recalled', 'user', input.recalled)] : []),
     ...(input.input ? [entry('input', 'user', input.input)] : [])
   ]
   const total = () => items.reduce((s, m) => s + m.tokens, 0)
@@ -200,6 +214,7 @@ export function buildContext(input: BuildContextInput): BuiltContext {
   }
   for (const m of items) breakdown[m.kind] += m.tokens
   const tokens = total() + input.overheadTokens
+  const stableTokens = items.reduce((s, m) => (STABLE.has(m.kind) ? s + m.tokens : s), 0)
   const firstItem = dropped > 0 ? items.find((i) => i.kind === 'message') : undefined
   const firstSent = firstItem ? input.messages.find((m) => m.id === firstItem.sourceId) : undefined
   return {
@@ -210,6 +225,7 @@ export function buildContext(input: BuildContextInput): BuiltContext {
     dropped,
     ...(firstSent ? { firstSentSeq: firstSent.seq } : {}),
     pinnedMoved: moved.length,
-    fits: tokens <= input.usable
+    fits: tokens <= input.usable,
+    stableTokens
   }
 }

@@ -25,6 +25,12 @@ export const modelSpecSchema = z
     /** USD per million tokens; null when unknown (local models). */
     pricePerMTokInput: price,
     pricePerMTokOutput: price,
+    /** Input read from the provider's prompt cache; null: billed as input (no discount known). */
+    pricePerMTokCacheRead: price,
+    /** Input written to the prompt cache (Anthropic bills 1.25×); null: billed as input. */
+    pricePerMTokCacheWrite: price,
+    /** OpenAI keeps this model's prompt cache for 24 hours when the request asks (promptCacheRetention). */
+    extendedCacheRetention: z.boolean().default(false),
     /** A cheaper model of the same provider used to write summaries. */
     summarizationModel: z.string().min(1).optional(),
     /** Other ids the provider accepts for this model (dated snapshots with irregular names). */
@@ -52,6 +58,9 @@ export const userModelSchema = z
     defaultRetentionTokens: z.number().int().nonnegative().default(1000),
     pricePerMTokInput: price,
     pricePerMTokOutput: price,
+    pricePerMTokCacheRead: price,
+    pricePerMTokCacheWrite: price,
+    extendedCacheRetention: z.boolean().default(false),
     summarizationModel: z.string().min(1).optional(),
     /** Takes images; when not said, guessed from the name (llava, …-vision, …-vl, gemma3, pixtral). */
     vision: z.boolean().optional()

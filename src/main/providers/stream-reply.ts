@@ -1,4 +1,4 @@
-import { APICallError, streamText, type LanguageModel, type ModelMessage } from 'ai'
+import { APICallError, streamText, type LanguageModel, type ModelMessage, type SystemModelMessage } from 'ai'
 import { retryAfterMs } from './provider-timing'
 import { logSdkWarningsOnce } from './sdk-warnings'
 
@@ -18,8 +18,10 @@ export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 1000, maxDe
 
 export interface StreamReplyOptions {
   model: LanguageModel
-  system?: string
+  system?: string | SystemModelMessage
   messages: ModelMessage[]
+  /** Request-level provider options (OpenAI's prompt cache key and retention). */
+  providerOptions?: SystemModelMessage['providerOptions']
   /** The user's Stop. */
   signal: AbortSignal
   /** Abort an attempt when no chunk arrives for this long (a stalled server). */
@@ -37,8 +39,14 @@ export interface StreamReplyOptions {
   now(): number
 }
 
+/** Input tokens as the provider reported them: read from its prompt cache, written to it. */
+export interface CacheUsage {
+  cacheReadTokens?: number
+  cacheWriteTokens?: number
+}
+
 export type StreamReplyResult =
-  | { outcome: 'complete'; text: string; inputTokens?: number; outputTokens?: number }
+  | ({ outcome: 'complete'; text: string; inputTokens?: number; outputTokens?: number } & CacheUsage)
   | { outcome: 'aborted'; text: string }
   | { outcome: 'error'; text: string; error: unknown; stalled: boolean }
 
@@ -81,13 +89,14 @@ async function attempt(options: StreamReplyOptions): Promise<Attempt> {
   const signal = AbortSignal.any([options.signal, stall.signal])
   let text = ''
   let failure: unknown
-  let usage: { inputTokens?: number; outputTokens?: number } = {}
+  let usage: { inputTokens?: number; outputTokens?: number } & CacheUsage = {}
   arm()
   try {
     const result = streamText({
       model: options.model,
       system: options.system,
       messages: options.messages,
+      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
       // The summary and recalled passages are system messages by design (FR-1.5.1): they are
       // Distill's own text, not the user's, so the SDK's warning about them would only fill the log.
       allowSystemInMessages: true,
@@ -115,7 +124,17 @@ async function attempt(options: StreamReplyOptions): Promise<Attempt> {
       } else if (part.type === 'error') {
         failure = part.error
       } else if (part.type === 'finish') {
-        usage = { inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens }
+        const { inputTokens, outputTokens, inputTokenDetails } = part.totalUsage
+        usage = {
+          inputTokens,
+          outputTokens,
+          ...(inputTokenDetails?.cacheReadTokens !== undefined
+            ? { cacheReadTokens: inputTokenDetails.cacheReadTokens }
+            : {}),
+          ...(inputTokenDetails?.cacheWriteTokens !== undefined
+            ? { cacheWriteTokens: inputTokenDetails.cacheWriteTokens }
+            : {})
+        }
       }
     }
   } catch (err) {

@@ -79,7 +79,10 @@ export const chatMessageSchema = z.object({
   /** Which version of this message is in use (a regenerated reply, an edited message), when there are several. */
   version: z.object({ number: z.number().int().positive(), count: z.number().int().positive() }).optional(),
   /** When the user pinned it: sent verbatim in every request, never summarized away. */
-  pinnedAt: z.number().int().optional()
+  pinnedAt: z.number().int().optional(),
+  /** On a reply: of its input tokens, those the provider said it read from / wrote to its prompt cache. */
+  cacheReadTokens: z.number().int().nonnegative().optional(),
+  cacheWriteTokens: z.number().int().nonnegative().optional()
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 

@@ -70,6 +70,11 @@ export const settingsFieldsSchema = z.object({
   defaultModel: z.string().trim().min(1).max(200),
   /** Base URLs set in Settings (keys live in the secret store, never here). */
   providerBaseURLs: z.partialRecord(providerIdSchema, providerEndpointSchema.nullable()),
+  /**
+   * Prompt-cache fields in requests (Anthropic breakpoints, OpenAI's cache key), per provider: on
+   * unless set false, for a server or proxy that refuses fields it does not know.
+   */
+  promptCaching: z.partialRecord(providerIdSchema, z.boolean()),
   customModels: z.array(customModelSchema).max(200)
 })
 export type Settings = z.infer<typeof settingsFieldsSchema>
@@ -97,6 +102,7 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultProvider: 'openai',
   defaultModel: 'gpt-4o-mini',
   providerBaseURLs: {},
+  promptCaching: {},
   customModels: []
 }
 

@@ -50,7 +50,11 @@ export const chatMessages = sqliteTable(
     partCount: integer('part_count').notNull().default(0),
     hasToolParts: integer('has_tool_parts', { mode: 'boolean' }).notNull().default(false),
     /** When the user pinned this version of the message (sent verbatim in every request); null = not pinned. */
-    pinnedAt: integer('pinned_at')
+    pinnedAt: integer('pinned_at'),
+    /** On a reply: input tokens the provider reported reading from its prompt cache (null: it said nothing). */
+    cacheReadTokens: integer('cache_read_tokens'),
+    /** On a reply: input tokens the provider reported writing to its prompt cache (Anthropic). */
+    cacheWriteTokens: integer('cache_write_tokens')
   },
   (t) => [
     uniqueIndex('chat_messages_id_idx').on(t.id),

@@ -4,11 +4,16 @@ import { buildModelRequest, type ModelRequest } from '../conversation/request-bu
 import type { UsageService } from '../conversation/usage-service'
 
 /** What a reply is asked with, and what the chat needs to say about it. */
-export interface PreparedRequest extends Pick<ModelRequest, 'system' | 'messages' | 'inputCut' | 'leftOut'> {
+export interface PreparedRequest extends Pick<
+  ModelRequest,
+  'system' | 'messages' | 'stableMessages' | 'recalled' | 'inputCut' | 'leftOut'
+> {
   /** The reply gets what the budget reserved for it, so request + reply fit the window. */
   maxOutputTokens: number
   /** Counted tokens of the request, for calibration against the provider's reported usage. */
   sentTokens: number
+  /** The model keeps a prompt cache for 24 hours when asked (OpenAI). */
+  extendedCacheRetention: boolean
 }
 
 /**
@@ -17,7 +22,8 @@ export interface PreparedRequest extends Pick<ModelRequest, 'system' | 'messages
  *    never waits for a model summary: a prepared one or the quick offline one goes in);
  * 2. read the chat as the request sees it (the one budget model: `usage.conversation`);
  * 3. recall summarized originals the pending message is about, into the room left;
- * 4. build the request: system prompt, summary, recalled passages, retained messages, the message.
+ * 4. build the request: system prompt, summary, pinned block, retained messages, then the message
+ *    with the recalled passages (what changes per turn last, for the prompt cache).
  */
 export function createRequestPreparer(deps: {
   compression: CompressionService
@@ -33,10 +39,13 @@ export function createRequestPreparer(deps: {
     return {
       system: request.system,
       messages: request.messages,
+      stableMessages: request.stableMessages,
+      recalled: request.recalled,
       ...(request.inputCut ? { inputCut: request.inputCut } : {}),
       ...(request.leftOut ? { leftOut: request.leftOut } : {}),
       maxOutputTokens: conv.budget.reservedOutput,
-      sentTokens: request.context.tokens
+      sentTokens: request.context.tokens,
+      extendedCacheRetention: conv.spec.extendedCacheRetention
     }
   }
 }

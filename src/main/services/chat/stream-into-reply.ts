@@ -5,6 +5,7 @@ import { updateMessage } from '../../db/repositories/messages/messages-repo'
 import { createLanguageModel } from '../../providers/create-language-model'
 import { contextOverflow } from '../../providers/context-overflow'
 import { describeProviderError } from '../../providers/describe-provider-error'
+import { withPromptCache } from '../../providers/prompt-cache'
 import { streamReply } from '../../providers/stream-reply'
 import type { ServiceDeps } from '../service-deps'
 import type { ChatServiceOptions } from './chat-service-options'
@@ -71,10 +72,19 @@ export async function streamIntoReply(
         })
       : request.messages
     if (controller.signal.aborted) return { outcome: 'aborted', text: '' } as const
+    // The provider's prompt cache serves what repeats the previous request: say where it ends.
+    const cached = withPromptCache(
+      { system: request.system, messages, stableMessages: request.stableMessages, recalled: request.recalled },
+      {
+        provider,
+        enabled: deps.settings.get().promptCaching[provider] !== false,
+        sessionId: session.id,
+        extendedRetention: request.extendedCacheRetention
+      }
+    )
     return streamReply({
       model: createLanguageModel(providers.connection(provider), modelId),
-      system: request.system,
-      messages,
+      ...cached,
       // The reply gets what the budget reserved for it, so request + reply fit the window.
       ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),
       signal: controller.signal,
@@ -117,7 +127,9 @@ export async function streamIntoReply(
       status: 'complete',
       error: null,
       inputTokens: result.inputTokens ?? null,
-      outputTokens: result.outputTokens ?? null
+      outputTokens: result.outputTokens ?? null,
+      cacheReadTokens: result.cacheReadTokens ?? null,
+      cacheWriteTokens: result.cacheWriteTokens ?? null
     })!
     deps.onUsage?.(final, session, request.sentTokens)
     deps.onReplyComplete?.(final, session)

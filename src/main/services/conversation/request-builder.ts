@@ -7,6 +7,14 @@ import type { Conversation } from './conversation'
 export interface ModelRequest {
   system?: string
   messages: ModelMessage[]
+  /**
+   * How many of `messages` are the stable part (summary, pinned block, retained history): the next
+   * request starts with the same ones. The rest is this turn's: the pending message, with the
+   * recalled passages as its last text part.
+   */
+  stableMessages: number
+  /** The pending message's last text part is the recalled passages. */
+  recalled: boolean
   context: BuiltContext
   /** Summarized originals this request carries again (empty when recall found nothing or gave way). */
   recalledIds: string[]
@@ -33,6 +41,18 @@ function withOlderPins(conv: Conversation, pendingId: string | undefined) {
     (m) => !inTail.has(m.id) && m.id !== pendingId && m.seq < (tail[0]?.seq ?? Infinity)
   )
   return older.length ? [...older, ...tail] : tail
+}
+
+/** Appends a text part to the last user message from `from` on (a user message of its own when there is none). */
+function withTrailingText(messages: ModelMessage[], from: number, text: string): void {
+  const at = messages.findLastIndex((m, i) => i >= from && m.role === 'user')
+  const target = at >= 0 ? messages[at] : undefined
+  if (!target || target.role !== 'user') {
+    messages.push({ role: 'user', content: [{ type: 'text', text }] })
+    return
+  }
+  const parts = typeof target.content === 'string' ? [{ type: 'text' as const, text: target.content }] : target.content
+  messages[at] = { ...target, content: [...parts, { type: 'text', text }] }
 }
 
 /**
@@ -65,11 +85,15 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
   )
   let system: string | undefined
   const messages: ModelMessage[] = []
+  let stableMessages = 0
+  let recalled: string | undefined
   for (const part of context.messages) {
     if (part.kind === 'system') {
       system = part.content
-    } else if (part.kind === 'summary' || part.kind === 'pinned' || part.kind === 'recalled') {
+    } else if (part.kind === 'summary' || part.kind === 'pinned') {
       messages.push({ role: 'system', content: part.content })
+    } else if (part.kind === 'recalled') {
+      recalled = part.content
     } else {
       const id = part.kind === 'input' ? pending!.id : part.sourceId!
       const original = stored.get(id)!
@@ -88,7 +112,11 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
         })
       }
     }
+    if (part.kind !== 'input' && part.kind !== 'recalled') stableMessages = messages.length
   }
+  // Recalled passages ride at the end of the pending message: what differs from the next request
+  // comes last, and the message's own text before them is part of the next request's prefix.
+  if (recalled !== undefined) withTrailingText(messages, stableMessages, recalled)
   const recalledIds = context.messages.some((m) => m.kind === 'recalled') ? (recall?.messageIds ?? []) : []
   const input = context.messages.find((m) => m.kind === 'input')
   const inputCut =
@@ -102,5 +130,14 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
     leftOutCount > 0
       ? { messages: leftOutCount, beforeSeq: context.firstSentSeq ?? pending?.seq ?? Number.MAX_SAFE_INTEGER }
       : undefined
-  return { system, messages, context, recalledIds, ...(inputCut ? { inputCut } : {}), ...(leftOut ? { leftOut } : {}) }
+  return {
+    system,
+    messages,
+    stableMessages,
+    recalled: recalled !== undefined,
+    context,
+    recalledIds,
+    ...(inputCut ? { inputCut } : {}),
+    ...(leftOut ? { leftOut } : {})
+  }
 }

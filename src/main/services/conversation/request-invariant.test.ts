@@ -67,6 +67,41 @@ const arbOp: fc.Arbitrary<Op> = fc.oneof(
 
 const CUT_MARKER = /\[\.\.\.[\d,]+\.\.\.\]/
 
+/** A message's own text as sent: the recalled passages ride as the pending message's last part. */
+function ownText(content: unknown): string {
+  if (!Array.isArray(content)) return textOf(content)
+  return textOf(content.filter((p) => !textOf(p).startsWith('Recalled')))
+}
+
+type WireMessage = { role: string; content: unknown }
+
+/** What one request said, for the next one to repeat (the cache-prefix property). */
+interface SentRequest {
+  seq: number
+  messages: WireMessage[]
+  system: string
+  /** Something was cut or left out: the engine trimmed to fit, so the next request may differ. */
+  trimmed: boolean
+}
+
+/**
+ * The stable part of a request (everything before the pending message) opens the next request word
+ * for word, and the pending message's own text follows it, unless a compression (another summary
+ * or pinned block), an edit, a model, window, threshold, pin or auto-compression change, a refusal,
+ * or a cut or left-out message came between: a provider's prompt cache serves that prefix.
+ */
+function checkPrefix(previous: SentRequest | undefined, current: SentRequest, changed: boolean) {
+  if (!previous || changed || previous.trimmed || current.trimmed) return
+  if (previous.system !== current.system) return
+  if (fake.requests.some((r) => r.seq > previous.seq && r.seq < current.seq && r.outcome !== 'ok')) return
+  const stable = previous.messages.slice(0, -1)
+  expect(current.messages.slice(0, stable.length), 'the next request repeats the stable part').toEqual(stable)
+  const pending = previous.messages.at(-1)!
+  expect(ownText(current.messages[stable.length]?.content), 'then the message that was pending').toBe(
+    ownText(pending.content)
+  )
+}
+
 /**
  * The cutoff of the summary the request carried: a summary may be written right after a send
  * (the request went out with the one before), so the chat's active summary can be newer.
@@ -115,7 +150,7 @@ function checkRequest(app: App, sessionId: string, auto: boolean) {
   carried.forEach((m: ChatMessage, i) => {
     const text = messageText(m.parts)
     if (!text || m.role === 'tool' || m.parts.some((p) => p.type === 'tool-call')) return
-    const got = textOf(sent[i]!.content)
+    const got = ownText(sent[i]!.content)
     if (got !== text) expect(got, `message ${m.seq} is whole or cut with the marker`).toMatch(CUT_MARKER)
   })
 }
@@ -174,12 +209,25 @@ describe('no message leaves a request unless a summary holds it', () => {
             systemPrompt: systemPrompt || null
           })
           let auto = autoAtStart
+          let previous: SentRequest | undefined
+          let changed = false
           const afterReply = async () => {
             await app.services.chat.idle()
             const reply = app.services.chat.messages(id).at(-1)!
             expect(reply.status, reply.error?.message).toBe('complete')
             checkRequest(app, id, auto)
             checkPins(app, id)
+            const request = fake.requests.at(-1)!
+            const messages = (request.body as { messages?: WireMessage[] }).messages ?? []
+            const current: SentRequest = {
+              seq: request.seq,
+              messages,
+              system: JSON.stringify(messages.filter((m) => m.role === 'system')),
+              trimmed: (reply.sentWithoutMessages ?? 0) > 0 || CUT_MARKER.test(JSON.stringify(messages))
+            }
+            checkPrefix(previous, current, changed)
+            previous = current
+            changed = false
           }
           const send = async (tokens: number) => {
             // What the budget promised before the send: the provider's own count must stay within it.
@@ -196,6 +244,8 @@ describe('no message leaves a request unless a summary holds it', () => {
             expect(app.services.usage.nextRequest(id).usage.tokens).toBe(app.services.usage.context(id).tokens)
           }
           for (const op of ops) {
+            // Anything but a send or a tool exchange may change what the next request starts with.
+            if (op.kind !== 'send' && op.kind !== 'tool') changed = true
             if (op.kind === 'send') await send(op.tokens)
             else if (op.kind === 'tool') {
               const callId = `call-${++salt}`

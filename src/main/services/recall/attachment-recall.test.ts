@@ -66,7 +66,11 @@ describe('recall of a summarized message’s text attachment', () => {
       'What was the override passphrase for the ledger service?'
     )
     const request = buildModelRequest(conv, app.services.recall.forRequest(conv))
-    const recalled = request.messages.map((m) => String(m.content)).find((t) => t.startsWith('Recalled from earlier'))
+    const recalled = request.messages
+      .flatMap((m) =>
+        typeof m.content === 'string' ? [m.content] : m.content.map((p) => (p.type === 'text' ? p.text : ''))
+      )
+      .find((t) => t.startsWith('Recalled from earlier'))
     expect(recalled).toContain('(from the attached file “runbook.md”)')
     expect(recalled).toContain('the override passphrase is quokka-umbrella')
     // A passage, not the file: the early steps are in another chunk.

@@ -49,8 +49,11 @@ describe('recall of summarized originals (DESIGN §11)', () => {
     const conv = withDraft(app.services.usage.conversation(sessionId), text)
     return { conv, request: buildModelRequest(conv, app.services.recall.forRequest(conv)) }
   }
-  const systemTexts = (r: ReturnType<typeof buildModelRequest>) =>
-    r.messages.filter((m) => m.role === 'system').map((m) => String(m.content))
+  /** Every text the request carries: whole string contents and each text part. */
+  const texts = (r: ReturnType<typeof buildModelRequest>) =>
+    r.messages.flatMap((m) =>
+      typeof m.content === 'string' ? [m.content] : m.content.flatMap((p) => (p.type === 'text' ? [p.text] : []))
+    )
   /** The recalled day (heading and passages) that holds a text. */
   const dayHolding = (recalled: string | undefined, text: string) =>
     recalled?.split(/\n\n(?=\[)/).find((day) => day.includes(text))
@@ -62,16 +65,24 @@ describe('recall of summarized originals (DESIGN §11)', () => {
     expect(summary.content.summaryText).not.toContain('barnacle')
 
     const { conv, request: r } = request(app, session.id, "What is the name of the lighthouse keeper's cat?")
-    const recalled = systemTexts(r).find((t) => t.startsWith('Recalled from earlier'))
+    const recalled = texts(r).find((t) => t.startsWith('Recalled from earlier'))
     expect(dayHolding(recalled, DETAIL)).toMatch(/^\[8 May 2023\]\n/)
     expect(recalled).toContain(`\nassistant: ${DETAIL}`)
     expect(r.recalledIds).toHaveLength(new Set(r.recalledIds).size)
     expect(r.context.breakdown.recalled).toBeGreaterThan(0)
     expect(r.context.breakdown.recalled).toBeLessThanOrEqual(Math.floor(conv.budget.usable * 0.15))
     expect(r.context.tokens).toBeLessThanOrEqual(conv.budget.usable)
-    // Order: summary, recalled, then the retained messages and the question last.
-    expect(r.messages.findIndex((m) => String(m.content).startsWith('Recalled'))).toBe(1)
-    expect(r.messages.at(-1)).toEqual({ role: 'user', content: "What is the name of the lighthouse keeper's cat?" })
+    // Order: summary, the retained messages, then the question with the recalled passages after it
+    // (what changes every turn last, so the rest is a prefix the provider's cache serves).
+    expect(r.messages[0]).toMatchObject({ role: 'system' })
+    expect(r.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: "What is the name of the lighthouse keeper's cat?" },
+        { type: 'text', text: recalled }
+      ]
+    })
+    expect(r.stableMessages).toBe(r.messages.length - 1)
 
     // The meter names the same row while the question is still a draft, once typing pauses (each
     // keystroke stays a sum of stored counts and plans no recall).
@@ -91,7 +102,7 @@ describe('recall of summarized originals (DESIGN §11)', () => {
       start: new Date(2026, 10, 22, 9, 0).getTime()
     })
     const { request: r } = request(app, session.id, 'Where does the lighthouse cat sleep?')
-    expect(dayHolding(systemTexts(r).join('\n'), DETAIL)).toMatch(/^\[3 June 2022\]\n/)
+    expect(dayHolding(texts(r).join('\n'), DETAIL)).toMatch(/^\[3 June 2022\]\n/)
   })
 
   it('recalls nothing when recall is off, globally or for the chat, and the chat may turn it back on', async () => {

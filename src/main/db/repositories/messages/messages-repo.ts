@@ -22,7 +22,13 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     createdAt: row.createdAt,
     ...(row.sentCutTokens ? { sentCutTokens: row.sentCutTokens } : {}),
     ...(row.sentWithoutMessages ? { sentWithoutMessages: row.sentWithoutMessages } : {}),
-    ...(row.pinnedAt !== null ? { pinnedAt: row.pinnedAt } : {})
+    ...(row.pinnedAt !== null ? { pinnedAt: row.pinnedAt } : {}),
+    ...(row.cacheReadTokens !== null && row.cacheReadTokens !== undefined
+      ? { cacheReadTokens: row.cacheReadTokens }
+      : {}),
+    ...(row.cacheWriteTokens !== null && row.cacheWriteTokens !== undefined
+      ? { cacheWriteTokens: row.cacheWriteTokens }
+      : {})
   }
 }
 
@@ -87,6 +93,8 @@ export function updateMessage(
       | 'tokenCounter'
       | 'inputTokens'
       | 'outputTokens'
+      | 'cacheReadTokens'
+      | 'cacheWriteTokens'
       | 'sentCutTokens'
       | 'sentWithoutMessages'
     >
