@@ -8,6 +8,7 @@ import { silentLogger } from '../logger'
 import { spawnTs } from '../../../test/support/child-process'
 import { runCli } from '../../../test/support/run-cli'
 import { useTempDir } from '../../../test/support/temp-dir'
+import { checkChatIntegrity } from '../db/repositories/chat-integrity'
 import { getEncoder } from '../tokens/encoders'
 import { countMessage } from '../tokens/message-tokens'
 import { importChats } from './import-chats'
@@ -87,6 +88,7 @@ describe('distill import', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b))
     // The new chat is searchable at once.
     expect(app.services.history.search(id, 'lighthouse').total).toBe(total / 3)
+    expect(checkChatIntegrity(app.database.db, id)).toEqual([])
     await app.close()
   })
 
@@ -152,6 +154,7 @@ describe('distill import', () => {
     expect(again.sessions).toHaveLength(1)
     const app = openApp(dbFile)
     expect(app.services.sessions.list()).toHaveLength(2)
+    for (const s of [first, again]) expect(checkChatIntegrity(app.database.db, s.sessions[0]!.id)).toEqual([])
     // A deleted chat is forgotten: importing it later is not a duplicate.
     app.services.sessions.remove(first.sessions[0]!.id)
     app.services.sessions.remove(again.sessions[0]!.id)
@@ -173,6 +176,7 @@ describe('distill import', () => {
     expect(app.services.sessions.get(id).systemPrompt).toBe('Answer like a pirate.')
     expect(app.services.chat.messages(id).map((m) => m.role)).toEqual(['user', 'assistant'])
     expect(app.services.usage.context(id).breakdown.system).toBeGreaterThan(0)
+    expect(checkChatIntegrity(app.database.db, id)).toEqual([])
     await app.close()
   })
 
@@ -203,6 +207,7 @@ describe('distill import', () => {
       'Second wording of the question',
       'Answer to the second wording'
     ])
+    expect(checkChatIntegrity(app.database.db, out.sessions[0]!.id)).toEqual([])
     await app.close()
   })
   describe('a ChatGPT export, read a conversation at a time', () => {

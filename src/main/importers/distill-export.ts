@@ -145,11 +145,17 @@ export function parseDistillExport(text: string): DistillExport {
   const ids = new Set(all.map((m) => m.id))
   if (ids.size !== all.length) throw new ImportError('The Distill export lists a message id twice.')
   checkVersions(parsed.data, ids)
+  const snapshotIds = new Set(parsed.data.snapshots.map((s) => s.id))
+  if (snapshotIds.size !== parsed.data.snapshots.length)
+    throw new ImportError('The Distill export lists a summary id twice.')
   for (const s of parsed.data.snapshots) {
+    // Every message a summary names must be the export's own: the import points them at the copy's rows.
     const refs = [s.messageCutoffId, s.content.messageRange.firstMessageId, s.content.messageRange.lastMessageId]
-    const missing = refs.find((r) => r !== null && r !== '' && !ids.has(r))
+    const missing = refs.find((r) => r !== null && !ids.has(r))
     if (missing !== undefined)
-      throw new ImportError(`Summary ${s.id} refers to message ${missing}, which the export does not contain.`)
+      throw new ImportError(
+        `Summary ${s.id} refers to message ${missing || '(none)'}, which the export does not contain.`
+      )
   }
   return parsed.data
 }

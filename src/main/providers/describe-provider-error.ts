@@ -1,8 +1,39 @@
 import { APICallError, RetryError } from 'ai'
 import type { MessageError } from '../../shared/domain/chat-message'
 import { PROVIDER_LABELS, type ProviderId } from '../../shared/domain/provider'
-import { contextOverflow, type ContextOverflow } from './context-overflow'
+import { contextOverflow, startOf, type ContextOverflow } from './context-overflow'
 import { retryAfterMs } from './provider-timing'
+
+/**
+ * A provider's error message, cause and headers are untrusted input of any size: each is read only
+ * up to these lengths, and a message quoted to the user is cut to a readable length.
+ */
+const SCANNED_CHARS = 4_096
+const QUOTED_CHARS = 500
+/** Longer than any `retry-after` value (an HTTP date is 29 characters): not one. */
+const HEADER_CHARS = 64
+/** A wait longer than a day is not one a chat waits for: not passed on. */
+const MAX_RETRY_AFTER_MS = 86_400_000
+
+const quoted = (text: string) => (text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS)}…` : text)
+
+/** What a provider asked to wait, read from short header values only, and only when sane. */
+function retryAfter(headers: Record<string, string | undefined> | undefined, now: number): number | undefined {
+  const short = (name: string) => {
+    const value = headers?.[name]
+    return typeof value === 'string' && value.length <= HEADER_CHARS ? value : undefined
+  }
+  const ms = retryAfterMs({ 'retry-after-ms': short('retry-after-ms'), 'retry-after': short('retry-after') }, now)
+  return ms !== undefined && Number.isFinite(ms) && ms <= MAX_RETRY_AFTER_MS ? ms : undefined
+}
+
+const originOf = (url: string) => {
+  try {
+    return ` at ${new URL(url).origin}`
+  } catch {
+    return ''
+  }
+}
 
 export type ProviderErrorCode =
   | 'invalid_key'
@@ -67,7 +98,7 @@ export function describeProviderError(
       return { code: 'invalid_key', message: `${name} refused the API key (${status}). Check the key in Settings.` }
     }
     if (status === 429) {
-      const waitMs = retryAfterMs(error.responseHeaders, context.now)
+      const waitMs = retryAfter(error.responseHeaders, context.now)
       const wait = waitMs === undefined ? undefined : Math.ceil(waitMs / 1000)
       return {
         code: 'rate_limited',
@@ -81,7 +112,9 @@ export function describeProviderError(
     // The body of a successful response broke off (socket closed mid-stream).
     if (
       (status === undefined || status < 300) &&
-      /terminated|process successful response|ECONNRESET|socket/i.test(`${error.message} ${String(error.cause)}`)
+      /terminated|process successful response|ECONNRESET|socket/i.test(
+        `${startOf(error.message, SCANNED_CHARS)} ${startOf(String(error.cause), SCANNED_CHARS)}`
+      )
     ) {
       return {
         code: 'stream_broken',
@@ -96,29 +129,29 @@ export function describeProviderError(
     const code = causeCode(error.cause)
     if (
       status === undefined &&
-      (/^Cannot connect to API/.test(error.message) ||
+      (startOf(error.message, SCANNED_CHARS).startsWith('Cannot connect to API') ||
         (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH/.test(code)))
     ) {
       return {
         code: 'unreachable',
-        message: `Cannot reach ${name} at ${new URL(error.url).origin}. Is the server running?`
+        message: `Cannot reach ${name}${originOf(error.url)}. Is the server running?`
       }
     }
     return {
       code: 'provider_error',
-      message: `${name} answered with an error${status ? ` (${status})` : ''}: ${error.message}`
+      message: `${name} answered with an error${status ? ` (${status})` : ''}: ${quoted(startOf(error.message, SCANNED_CHARS))}`
     }
   }
   const code = causeCode(error)
   if (code && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH/.test(code)) {
     return { code: 'unreachable', message: `Cannot reach ${name}. Is the server running and the address right?` }
   }
-  const message = error instanceof Error ? error.message : String(error)
-  if (/terminated|socket|premature|ECONNRESET|aborted|stream/i.test(message + (code ?? ''))) {
+  const message = startOf(error instanceof Error ? error.message : String(error), SCANNED_CHARS)
+  if (/terminated|socket|premature|ECONNRESET|aborted|stream/i.test(message + (code ?? '').slice(0, 200))) {
     return {
       code: 'stream_broken',
       message: `The connection to ${name} broke while the reply was streaming. Try again.`
     }
   }
-  return { code: 'provider_error', message: `${name} failed: ${message}` }
+  return { code: 'provider_error', message: `${name} failed: ${quoted(message)}` }
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import type { AttachmentPart, MessagePart } from '../../shared/domain/chat-message'
+import type { SummaryContent } from '../../shared/domain/snapshot'
 import type { Db } from '../db/client'
-import { restoreChat } from '../db/repositories/restore-repo'
+import { restoreChat, type ChatToRestore } from '../db/repositories/restore-repo'
 import type { ImportRecord } from '../db/repositories/imports-repo'
 import { parseDistillExport, placedMessages, type DistillExport } from '../importers/distill-export'
 import { ImportError } from '../importers/openai-messages'
@@ -127,10 +128,18 @@ const withoutHashes = (parts: MessagePart[], strip: ReadonlySet<string>): Messag
       )
     : parts
 
+/** The tiered strategy's topic and bulk ids, made from a message id (`topic-<id>`, `bulk-<id>`). */
+const TIER_ID = /^(topic|bulk)-(.+)$/
+
 /**
  * Writes a prepared export as a new chat in one transaction: each message counted for the chat's
- * model, every version and summary pointing at the new ids. Resolves the earlier import instead
- * when the same chat was imported before (and `again` is not set).
+ * model, every id its rows hold (version links, each summary's messages and the summaries it
+ * restores, cascaded from or belongs to) pointing at the new chat's own rows, never at the chat
+ * it was exported from. A link to a summary the export does not hold becomes null (the chat was
+ * exported with a broken link; it must not reach into another chat). The chat is checked before
+ * anything is written (`chatProblems`): one that does not hold together is refused with an
+ * ImportError, nothing written. Resolves the earlier import instead when the same chat was
+ * imported before (and `again` is not set).
  */
 export function writeImport(
   db: Db,
@@ -142,10 +151,36 @@ export function writeImport(
   const placed = placedMessages(data)
   const strip = new Set(options.stripHashes)
   const newId = new Map(placed.map((m) => [m.message.id, nextId()]))
-  const mapMessage = (id: string) => newId.get(id) ?? id
+  // The parser checked every message reference: one that names nothing is a bug, never written as is.
+  const mapMessage = (id: string) => {
+    const mapped = newId.get(id)
+    if (mapped === undefined)
+      throw new ImportError(
+        `“${options.source}” refers to message ${id}, which the export does not contain. Nothing was imported.`
+      )
+    return mapped
+  }
   const snapshotIds = new Map(data.snapshots.map((snap) => [snap.id, nextId()]))
+  /** A link to another summary: the copy's own, or null when the export does not hold it (absent stays absent). */
+  const link = (id: string | null | undefined): string | null | undefined =>
+    id === undefined || id === null ? id : (snapshotIds.get(id) ?? null)
+  const tierId = (id: string) => {
+    const [, kind, messageId] = TIER_ID.exec(id) ?? []
+    const mapped = messageId === undefined ? undefined : newId.get(messageId)
+    return mapped === undefined ? id : `${kind}-${mapped}`
+  }
+  const tiered = (t: NonNullable<SummaryContent['tiered']>): SummaryContent['tiered'] => {
+    const { summarySnapshotId, ...rest } = t
+    const summary = link(summarySnapshotId)
+    return {
+      ...rest,
+      topics: t.topics.map((topic) => ({ ...topic, id: tierId(topic.id) })),
+      bulks: t.bulks.map((bulk) => ({ ...bulk, id: tierId(bulk.id), topicIds: bulk.topicIds.map(tierId) })),
+      ...(summary ? { summarySnapshotId: summary } : {})
+    }
+  }
   const s = data.session
-  return restoreChat(db, {
+  const chat: ChatToRestore = {
     session: {
       id: nextId(),
       title: options.title ?? s.title,
@@ -161,7 +196,7 @@ export function writeImport(
       const parts = withoutHashes(m.parts, strip)
       const count = countMessage({ role: m.role, parts }, options.spec)
       return {
-        id: newId.get(m.id)!,
+        id: mapMessage(m.id),
         seq,
         role: m.role,
         parts,
@@ -180,27 +215,22 @@ export function writeImport(
     }),
     snapshots: data.snapshots.map((snap) => {
       const c = snap.content
+      const { restoresSnapshotId, baseSnapshotId, previousSnapshotId, tiered: tiers, ...rest } = c
       return {
         id: snapshotIds.get(snap.id)!,
         kind: snap.kind,
         status: snap.status,
         content: {
-          ...c,
+          ...rest,
           messageRange: {
             firstMessageId: mapMessage(c.messageRange.firstMessageId),
             lastMessageId: mapMessage(c.messageRange.lastMessageId)
           },
-          previousSnapshotId: c.previousSnapshotId ? (snapshotIds.get(c.previousSnapshotId) ?? null) : null,
-          ...(c.tiered
-            ? {
-                tiered: {
-                  ...c.tiered,
-                  ...(c.tiered.summarySnapshotId
-                    ? { summarySnapshotId: snapshotIds.get(c.tiered.summarySnapshotId) }
-                    : {})
-                }
-              }
-            : {})
+          // Each only when the export has it: an absent field means something else than null (see snapshot.ts).
+          ...(restoresSnapshotId !== undefined ? { restoresSnapshotId: link(restoresSnapshotId) } : {}),
+          ...(baseSnapshotId !== undefined ? { baseSnapshotId: link(baseSnapshotId) } : {}),
+          ...(previousSnapshotId !== undefined ? { previousSnapshotId: link(previousSnapshotId) } : {}),
+          ...(tiers ? { tiered: tiered(tiers) } : {})
         },
         // A snapshot always covers up to a message; the parser checked it exists.
         messageCutoffId: mapMessage(snap.messageCutoffId ?? c.messageRange.lastMessageId),
@@ -210,7 +240,48 @@ export function writeImport(
     }),
     import: { contentHash: options.contentHash, source: options.source, importedAt: options.now },
     again: options.again
-  })
+  }
+  const problems = chatProblems(chat)
+  if (problems.length)
+    throw new ImportError(
+      `The chat in “${options.source}” does not hold together: ${problems.slice(0, 3).join(' ')}` +
+        `${problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : ''} Nothing was imported.`
+    )
+  return restoreChat(db, chat)
+}
+
+/**
+ * What would be wrong with a chat about to be written: any id its rows hold that does not name a
+ * row of the chat itself, or more than one active summary (or draft). The same rules as
+ * `checkChatIntegrity` (db/repositories/chat-integrity.ts) checks in the database, applied to the
+ * rows before they are written, so a chat that does not hold together is never written at all.
+ */
+export function chatProblems(chat: ChatToRestore): string[] {
+  const problems: string[] = []
+  const messages = new Set(chat.messages.map((m) => m.id))
+  const snapshots = new Set(chat.snapshots.map((s) => s.id))
+  for (const m of chat.messages) {
+    for (const [what, id] of [
+      ['version group', m.versionGroup],
+      ['version', m.hiddenIn]
+    ] as const)
+      if (id && !messages.has(id)) problems.push(`Message ${m.id} names as its ${what} message ${id}, not of the chat.`)
+  }
+  const count = (status: string) => chat.snapshots.filter((s) => s.kind === 'summary' && s.status === status).length
+  for (const s of chat.snapshots) {
+    const c = s.content
+    for (const id of [s.messageCutoffId, c.messageRange.firstMessageId, c.messageRange.lastMessageId])
+      if (!messages.has(id)) problems.push(`Summary ${s.id} names message ${id}, not of the chat.`)
+    for (const id of [c.restoresSnapshotId, c.baseSnapshotId, c.previousSnapshotId, c.tiered?.summarySnapshotId]) {
+      if (id === undefined || id === null) continue
+      if (id === s.id) problems.push(`Summary ${s.id} names itself.`)
+      else if (!snapshots.has(id)) problems.push(`Summary ${s.id} names summary ${id}, not of the chat.`)
+    }
+  }
+  if (count('active') > 1) problems.push(`The chat has ${count('active')} active summaries; at most one may be active.`)
+  if (count('draft') > 1)
+    problems.push(`The chat has ${count('draft')} summaries waiting for review; at most one is kept.`)
+  return problems
 }
 
 /** How many ids writing this export takes: its messages, its summaries and the chat. */

@@ -4,6 +4,7 @@ import type { Session } from '../../../shared/domain/session'
 import type { Snapshot, SummaryContent } from '../../../shared/domain/snapshot'
 import type { Db } from '../client'
 import * as schema from '../schema'
+import { checkChatIntegrity } from './chat-integrity'
 import { findImport, insertRestoredMessages, recordImport, type ImportRecord, type RestoredRow } from './imports-repo'
 import { insertSession } from './sessions-repo'
 import { insertSummary, setSnapshotStatus } from './snapshots-repo'
@@ -61,6 +62,9 @@ export function restoreChat(db: Db, chat: ChatToRestore): { sessionId: string } 
       insertSummary(tx, { ...snap, sessionId: chat.session.id })
       if (snap.status !== 'active') setSnapshotStatus(tx, snap.id, snap.status)
     }
+    // Every id the copy's rows hold must name a row of the copy: else Undo there would change another chat.
+    const problems = checkChatIntegrity(tx, chat.session.id)
+    if (problems.length > 0) throw new Error(`The imported chat does not hold together: ${problems.join(' ')}`)
     recordImport(tx, { sessionId: chat.session.id, ...chat.import })
     return { sessionId: chat.session.id }
   })
