@@ -14,7 +14,7 @@ import { usageEvents, usageRoutes } from './usage'
 
 export * from './define'
 export type { AppInfo } from './app'
-export type { ContextUsage } from './usage'
+export type { ChatCost, ContextUsage, TokenUsage } from './usage'
 export type { CrossChatPassage } from './projects'
 export type { CompressionPreview, CompressionReport, SummaryDraft } from './compression'
 export type { HistoryHit } from './history'

@@ -93,6 +93,37 @@ export const contextUsageSchema = z.object({
 })
 export type ContextUsage = z.infer<typeof contextUsageSchema>
 
+/** Input and output of some requests as their providers reported them, and their price where known. */
+export const tokenUsageSchema = z.object({
+  requests: z.number().int().nonnegative(),
+  /** All input tokens, the cached ones included. */
+  inputTokens: z.number().int().nonnegative(),
+  /** Of those, read from the provider's prompt cache. */
+  cacheReadTokens: z.number().int().nonnegative(),
+  /** Of those, written to it (Anthropic bills a write at 1.25× the input price). */
+  cacheWriteTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** US dollars at the chat model's catalog prices; null where they are unknown (local and custom models). */
+  costUsd: z.number().nonnegative().nullable()
+})
+export type TokenUsage = z.infer<typeof tokenUsageSchema>
+
+/** What a chat's requests took: the last reply, all replies, and the model summaries written for it. */
+export const chatCostSchema = z.object({
+  sessionId: z.string(),
+  /** Whose prices the dollars are at. */
+  modelLabel: z.string(),
+  lastReply: tokenUsageSchema.nullable(),
+  replies: tokenUsageSchema,
+  /** Model summaries (estimated from their requests; providers bill them as uncached input). */
+  summaries: tokenUsageSchema,
+  /** The replies priced as if nothing came from the cache: the difference is what the cache saved. */
+  withoutCacheUsd: z.number().nonnegative().nullable(),
+  /** Some reply's provider said how much its cache served (servers that say nothing leave it unknown). */
+  cacheReported: z.boolean()
+})
+export type ChatCost = z.infer<typeof chatCostSchema>
+
 export const usageRoutes = {
   'chat.context': route(
     z
@@ -107,7 +138,8 @@ export const usageRoutes = {
       })
       .strict(),
     contextUsageSchema
-  )
+  ),
+  'chat.cost': route(z.object({ sessionId: z.string().min(1) }).strict(), chatCostSchema)
 }
 
 export const usageEvents = {

@@ -66,6 +66,17 @@ export const summaryContentSchema = z.object({
     })
     .optional(),
   /**
+   * What asking the model for it took (a model summary only): input and output tokens, as estimated
+   * from the request, and their price where the model's prices are known. Counted toward the chat's cost.
+   */
+  modelUsage: z
+    .object({
+      inputTokens: z.number().int().nonnegative(),
+      outputTokens: z.number().int().nonnegative(),
+      costUsd: z.number().nonnegative().nullable()
+    })
+    .optional(),
+  /**
    * Text the user wrote into a summary (an edited draft or summary), carried forward verbatim by
    * later cascades as notes, never handed to the summarizer to condense. Absent: none.
    */

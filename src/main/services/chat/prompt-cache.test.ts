@@ -47,6 +47,27 @@ describe('a chat laid out for the prompt cache', () => {
     const stored = app.services.chat.messages(id).filter((m) => m.role === 'assistant')
     expect(stored.map((m) => m.cacheReadTokens)).toEqual(replies.map((r) => r.cache!.read))
     expect(stored.map((m) => m.cacheWriteTokens)).toEqual(replies.map((r) => r.cache!.write))
+
+    // The meter's details: the last reply and the chat, priced at the model's prices ($3 / $0.30 / $3.75 per M).
+    const cost = await app.router.call('chat.cost', { sessionId: id })
+    if (!cost.ok) throw new Error(cost.error.message)
+    const sum = (pick: (r: (typeof replies)[number]) => number) => replies.reduce((s, r) => s + pick(r), 0)
+    expect(cost.data.replies).toMatchObject({
+      requests: 4,
+      inputTokens: sum((r) => r.inputTokens!),
+      cacheReadTokens: sum((r) => r.cache!.read),
+      cacheWriteTokens: sum((r) => r.cache!.write)
+    })
+    const last = replies.at(-1)!
+    expect(cost.data.lastReply).toMatchObject({ requests: 1, cacheReadTokens: last.cache!.read })
+    const { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens } = cost.data.replies
+    const uncached = inputTokens - cacheReadTokens - cacheWriteTokens
+    expect(cost.data.replies.costUsd).toBeCloseTo(
+      (uncached * 3 + cacheReadTokens * 0.3 + cacheWriteTokens * 3.75 + outputTokens * 15) / 1e6,
+      9
+    )
+    expect(cost.data.withoutCacheUsd).toBeCloseTo((inputTokens * 3 + outputTokens * 15) / 1e6, 9)
+    expect(cost.data.cacheReported).toBe(true)
   })
 
   it('gives OpenAI one cache key per chat, and leaves the fields out where Settings turn them off', async () => {

@@ -83,6 +83,8 @@ export function createCompressionRunner(deps: ServiceDeps) {
           summaryText: text,
           summarizer: written.summarizer,
           warnings,
+          // This run's own request only (a regenerated summary's content starts from the one it replaces).
+          modelUsage: written.usage ? { ...written.usage, costUsd: written.costUsd ?? null } : undefined,
           compressionTimestamp: new Date(clock.now()).toISOString(),
           summaryTokenCount: summaryTokens,
           contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens, request.cutoffId))

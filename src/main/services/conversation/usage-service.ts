@@ -34,6 +34,7 @@ import type { SettingsService } from '../settings/settings-service'
 import type { RecallPlan } from '../../engine/recall/plan-recall'
 import { withDraft } from './draft-conversation'
 import { buildModelRequest } from './request-builder'
+import { chatCost } from './chat-cost'
 import { LARGE_MESSAGE_SHARE } from '../../engine/build-context'
 
 export type { Conversation } from './conversation'
@@ -298,6 +299,8 @@ export function createUsageService(
     engineMessages,
     engineMessagesInPages,
     countText: (session: Session, text: string) => countTextFor(specOf(session), 'user', text),
+    /** What the chat's requests took and cost (the meter's details). */
+    cost: (sessionId: string) => chatCost(db, sessionId, specOf(sessions.get(sessionId))),
     /** The meter's report; `recall: false` leaves out what the draft would recall (while typing). */
     context: (sessionId: string, draft?: string, options: { recall?: boolean } = {}): ContextUsage => {
       const { rawTokens: _raw, ...usage } = report(

@@ -48,6 +48,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'providers.test': ({ provider, ...typed }) => providers.test(provider, typed),
     'models.list': ({ provider }) => models.list(provider),
     'chat.context': ({ sessionId, draft, recall }) => usage.context(sessionId, draft, { recall: recall ?? false }),
+    'chat.cost': ({ sessionId }) => usage.cost(sessionId),
     'compression.preview': ({ sessionId, retentionTokens }) => compression.preview(sessionId, retentionTokens),
     'compression.run': ({ sessionId, retentionTokens, focus, summarizer }) =>
       compression.run(sessionId, { retentionOverride: retentionTokens, focus, summarizer }),

@@ -1,4 +1,5 @@
 import type { ModelSpec } from '../../../models/catalog'
+import { usageCostUsd } from '../../../models/usage-cost'
 
 /**
  * What a model summary costs in US dollars, from the catalog's prices; null where the model's
@@ -9,8 +10,10 @@ export function summaryCostUsd(
   inputTokens: number,
   outputTokens: number
 ): number | null {
-  if (spec.pricePerMTokInput === null || spec.pricePerMTokOutput === null) return null
-  return (inputTokens * spec.pricePerMTokInput + outputTokens * spec.pricePerMTokOutput) / 1_000_000
+  return usageCostUsd(
+    { ...spec, pricePerMTokCacheRead: null, pricePerMTokCacheWrite: null },
+    { inputTokens, outputTokens }
+  )
 }
 
 /** Whether writing summaries with this model costs money (unknown prices count as free: local servers). */

@@ -59,6 +59,8 @@ export interface WrittenSummary {
   warnings: string[]
   /** About what the model summary cost, where the model's prices are known. */
   costUsd?: number | null
+  /** The model's input and output tokens for it (estimated from the request). */
+  usage?: { inputTokens: number; outputTokens: number }
 }
 
 export interface WriteSummaryOptions extends SummaryDeps {
@@ -221,12 +223,9 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
     // Estimated from stored counts: every part's prompt, transcript and the summary it folded in.
     const targetTokens = summaryTargetFor(request.targetTokens, summarizerSpec)
     const size = summaryRunSize(request.messages, limitsOf(summarizerSpec, conv), { ...base, targetTokens })
-    const costUsd = summaryCostUsd(
-      summarizerSpec,
-      size.inputTokens,
-      size.outputTokens - targetTokens + countTokens(text)
-    )
-    return { text, summarizer: modelId, fellBack: false, warnings, costUsd }
+    const usage = { inputTokens: size.inputTokens, outputTokens: size.outputTokens - targetTokens + countTokens(text) }
+    const costUsd = summaryCostUsd(summarizerSpec, usage.inputTokens, usage.outputTokens)
+    return { text, summarizer: modelId, fellBack: false, warnings, costUsd, usage }
   } catch (err) {
     if (signal.aborted) throw cancelledError()
     if (err instanceof SummarizerError && err.cause !== undefined) {
