@@ -122,6 +122,10 @@ export function registerChatCommands(program: Command): void {
             // What the request built now carries, in the same unit (smaller only when something is cut or left out).
             requestTokens: conv.cost(request.context.tokens),
             countedTokens: request.context.tokens,
+            // The stable part (system prompt, summary, pinned block, retained history): what the next
+            // request repeats from this one unless a compression, an edit or a model switch comes
+            // between, and so what a provider's prompt cache can serve.
+            stablePrefixTokens: conv.cost(request.context.stableTokens),
             // The context before that compression, and the summary it would write (what follows is after it).
             ...(next
               ? {

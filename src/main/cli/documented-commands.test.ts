@@ -276,6 +276,7 @@ describe('the documented `npx distill` commands', () => {
       const next = json<{
         tokens: number
         requestTokens: number
+        stablePrefixTokens: number
         inputCut: number
         leftOut: number
         budget: { usable: number }
@@ -297,6 +298,9 @@ describe('the documented `npx distill` commands', () => {
       expect(next.requestTokens).toBeLessThanOrEqual(next.budget.usable)
       expect(next.leftOut).toBe(0)
       expect(next.inputCut).toBeGreaterThan(1000)
+      // The summary and the retained history come first: the part the next request repeats.
+      expect(next.stablePrefixTokens).toBeGreaterThan(0)
+      expect(next.stablePrefixTokens).toBeLessThan(next.requestTokens)
       const last = next.messages.at(-1)!.content
       expect(last).toMatch(/^FIRST .*\[\.\.\.[\d,]+\.\.\.\].* LAST$/s)
     },
