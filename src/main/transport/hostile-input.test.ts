@@ -14,14 +14,19 @@ async function call<T>(app: App, route: string, input: unknown): Promise<T> {
 }
 
 /** How long `app.info` takes to answer when asked while `work` runs. */
-async function answerTimeDuring(app: App, work: () => Promise<unknown>): Promise<number> {
-  const running = work()
+/**
+ * Whether another request is answered while `work` runs, before it ends: work that held the event
+ * loop would answer it only afterwards. An order, not a time: a busy machine is slow, not blocked
+ * (the stall in milliseconds is measured by the benchmarks, through the server's door).
+ */
+async function answeredDuring(app: App, work: () => Promise<unknown>): Promise<boolean> {
+  let done = false
+  const running = work().then(() => (done = true))
   await new Promise((resolve) => setImmediate(resolve))
-  const asked = performance.now()
   await app.router.call('app.info', {})
-  const answered = performance.now() - asked
+  const answeredFirst = !done
   await running
-  return answered
+  return answeredFirst
 }
 
 describe('input no request waits for', () => {
@@ -35,12 +40,12 @@ describe('input no request waits for', () => {
   it('a message of 300,000 × "b" is taken and counted while other requests are answered', async () => {
     const { app, session } = await openChat()
     fake.script([{ reply: 'ok' }])
-    const waited = await answerTimeDuring(app, async () => {
+    const answered = await answeredDuring(app, async () => {
       await call(app, 'chat.send', { sessionId: session.id, text: 'b'.repeat(300_000) })
       await app.services.chat.idle()
     })
     // Counting it in one piece took over a minute, and app.info waited for all of it.
-    expect(waited).toBeLessThan(1500)
+    expect(answered).toBe(true)
     const [message] = app.services.chat.messages(session.id)
     expect(message!.tokenCount).toBeGreaterThan(70_000)
   }, 30_000)
@@ -49,7 +54,7 @@ describe('input no request waits for', () => {
     const { app, session } = await openChat()
     fake.script([{ reply: 'ok' }])
     const data = Buffer.from('A'.repeat(2 * 1024 * 1024)).toString('base64')
-    const waited = await answerTimeDuring(app, async () => {
+    const answered = await answeredDuring(app, async () => {
       const part = await call<{ hash: string; filename: string }>(app, 'attachments.upload', {
         filename: 'a.txt',
         mediaType: 'text/plain',
@@ -62,7 +67,7 @@ describe('input no request waits for', () => {
       })
       await app.services.chat.idle()
     })
-    expect(waited).toBeLessThan(1500)
+    expect(answered).toBe(true)
     expect(fake.requests.at(-1)!.body).toBeDefined()
   }, 30_000)
 })
@@ -124,14 +129,14 @@ describe('a PDF of 14,000 pages under the size limit', () => {
     const bytes = samplePdf(Array.from({ length: 14_000 }, (_, i) => `Page ${i + 1}`))
     expect(bytes.length).toBeLessThan(5 * 1024 * 1024)
     let part: { pages?: number; hash: string } | undefined
-    const waited = await answerTimeDuring(app, async () => {
+    const answered = await answeredDuring(app, async () => {
       part = await call(app, 'attachments.upload', {
         filename: 'huge.pdf',
         mediaType: 'application/pdf',
         data: bytes.toString('base64')
       })
     })
-    expect(waited).toBeLessThan(1500) // it held the server for 30 s and 2.45 GB before
+    expect(answered).toBe(true) // it held the server for 30 s and 2.45 GB before
     expect(part!.pages).toBe(14_000)
     expect(app.services.attachments.describe(part!.hash)?.description).toMatch(
       /^Text read from 2000 of 14000 pages: Page 1$/

@@ -169,9 +169,17 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     const { app } = open()
     fake.script([{ chunks: Array.from({ length: 40 }, (_, i) => `w${i} `), delayMs: 40 }])
     const session = app.services.sessions.create()
+    // Stopped once the first words arrived, however busy the machine: the test waits for the state it asserts.
+    let deltas = 0
+    let gotTwo!: () => void
+    const twoArrived = new Promise<void>((resolve) => (gotTwo = resolve))
+    const unsubscribe = app.events.subscribe(({ event }) => {
+      if (event === 'chat.delta' && ++deltas === 2) gotTwo()
+    })
     const { reply: pending } = app.services.chat.send(session.id, 'talk slowly')
     expect(pending.status).toBe('streaming')
-    await new Promise((r) => setTimeout(r, 300))
+    await twoArrived
+    unsubscribe()
     expect(await app.services.chat.stop(session.id)).toEqual({ stopped: true })
     const stopped = app.services.chat.message(pending.id)!
     expect(stopped.status).toBe('aborted')

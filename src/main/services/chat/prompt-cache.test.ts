@@ -49,8 +49,7 @@ describe('a chat laid out for the prompt cache', () => {
     expect(stored.map((m) => m.cacheWriteTokens)).toEqual(replies.map((r) => r.cache!.write))
 
     // The meter's details: the last reply and the chat, priced at the model's prices ($3 / $0.30 / $3.75 per M).
-    const cost = await app.router.call('chat.cost', { sessionId: id })
-    if (!cost.ok) throw new Error(cost.error.message)
+    const cost = { data: app.services.usage.cost(id) }
     const sum = (pick: (r: (typeof replies)[number]) => number) => replies.reduce((s, r) => s + pick(r), 0)
     expect(cost.data.replies).toMatchObject({
       requests: 4,
