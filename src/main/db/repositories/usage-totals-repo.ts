@@ -52,3 +52,12 @@ export function summaryUsageTotals(
     sessionId
   )!
 }
+
+const LAST_REPLY_AT_SQL = `SELECT created_at AS at FROM chat_messages
+    WHERE session_id = ? AND role = 'assistant' AND seq < ? AND input_tokens IS NOT NULL
+    ORDER BY seq DESC LIMIT 1`
+
+/** When the chat's newest answered request before `beforeSeq` was made (its reply's time), if any. */
+export function lastRequestAt(db: Db, sessionId: string, beforeSeq: number): number | undefined {
+  return prepared<{ at: number }>(db, LAST_REPLY_AT_SQL).get(sessionId, beforeSeq)?.at
+}

@@ -15,6 +15,8 @@ import { createRunRequests, type RunOptions, type RunRequestDeps } from './compr
 import type { Conversation } from '../conversation/conversation'
 import { withDraft } from '../conversation/draft-conversation'
 import { findMessage } from '../../db/repositories/messages/messages-repo'
+import { lastRequestAt } from '../../db/repositories/usage-totals-repo'
+import { cacheLifetimeMs } from '../../models/cache-lifetime'
 import { createSummaryDrafts } from './summary-drafts'
 import { createDraftActions } from './draft-actions'
 import { withUserNotes } from './summaries/user-notes'
@@ -114,6 +116,28 @@ export function createCompressionService(
     changed: (sessionId) => emit('usage.changed', { sessionId }),
     retryDelaysMs: deps.preparedRetryMs
   })
+
+  /**
+   * A chat idle past its provider's cache lifetime sends its next request cold anyway: a summary
+   * written ahead (the context passed the prepare mark) goes in now, at no cost to the cache,
+   * instead of at the threshold, where it would make a warm request cold.
+   */
+  async function swapWhileCold(conv: Conversation, beforeSeq: number): Promise<RunResult | undefined> {
+    const sessionId = conv.session.id
+    if (prepared.state(sessionId)?.state !== 'ready' || reviewing(conv)) return undefined
+    const last = lastRequestAt(db, sessionId, beforeSeq)
+    const lifetime = cacheLifetimeMs(conv.spec.provider, conv.spec.extendedCacheRetention)
+    if (last === undefined || clock.now() - last <= lifetime) return undefined
+    const ready = prepared.take(conv)
+    if (!ready) return undefined
+    try {
+      background.cancel(sessionId)
+      return await runner.run(ready)
+    } catch (err) {
+      log.warn('The prepared summary could not be used', err instanceof Error ? err.message : err)
+      return undefined
+    }
+  }
 
   /**
    * The compression a send past the threshold left for after it: the same auto run (quick offline
@@ -226,7 +250,7 @@ export function createCompressionService(
           budget: conv.budget,
           settings: settingsFor()
         })
-        if (!decision.compress) return undefined
+        if (!decision.compress) return await swapWhileCold(conv, beforeSeq)
         // The send never waits for a model: a quick offline summary goes in now, and the model's
         // replaces it in the background (the rolling strategy; the others are offline already).
         const quick = (options.summarizer ?? 'llm') === 'llm' && modelSummaries(conv) && !options.waitForModel
