@@ -8,6 +8,7 @@ import { useChatSettings, useGlobalSettings } from '../../stores/chat-settings'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { counterDescription } from '../usage/usage-breakdown'
+import { CostDetails } from '../usage/cost-details'
 import { ThresholdSource } from '../usage/threshold-source'
 import { isEstimate } from '../usage/usage-level'
 import { preparedNote } from '../usage/prepared-note'
@@ -201,7 +202,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
         {usage.summarizedMessages > 0 && (
           <li>
             {usage.recalledIds.length > 0
-              ? 'Recalled: summarized originals that match the draft are sent again verbatim, dated, after the summary.'
+              ? 'Recalled: summarized originals that match the draft are sent again verbatim, dated, at the end of the request with your message (the history before them stays the same, so the provider can serve it from its cache).'
               : 'Type a message to see which summarized originals it would recall.'}
           </li>
         )}
@@ -209,6 +210,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
         {usage.recounting && <li>{recountNote(usage)}</li>}
         <li>{counterDescription(usage.counter, estimate)}</li>
       </ul>
+      <CostDetails sessionId={sessionId} />
     </>
   )
 }

@@ -22,7 +22,8 @@ export interface ContextPart {
 }
 
 /**
- * What the next request holds and the room around it, in the order of the window: the request, the
+ * What the next request holds and the room around it, in the order of the window: the request (in
+ * the order it goes on the wire: recalled passages last, with the pending input), the
  * free rest of the usable budget (where the threshold sits), then the safety margin and the output
  * reserved for the reply. The parts sum to the window unless the request is over budget.
  */
@@ -50,7 +51,13 @@ export function contextParts(usage: ContextUsage): ContextPart[] {
           }
         ]
       : []),
+    { key: 'history', label: `Retained messages (${messages})`, tokens: breakdown.history, inRequest: true },
+    // Images and files of the retained messages, as their providers count them.
+    ...(breakdown.attachments
+      ? [{ key: 'attachments' as const, label: 'Attachments', tokens: breakdown.attachments, inRequest: true }]
+      : []),
     // Found for the draft among the summarized originals; there is nothing to recall before a summary.
+    // They ride at the end, with the pending message, so the history before them stays a cached prefix.
     ...(summarized > 0 || recalled > 0
       ? [
           {
@@ -60,11 +67,6 @@ export function contextParts(usage: ContextUsage): ContextPart[] {
             inRequest: true
           }
         ]
-      : []),
-    { key: 'history', label: `Retained messages (${messages})`, tokens: breakdown.history, inRequest: true },
-    // Images and files of the retained messages, as their providers count them.
-    ...(breakdown.attachments
-      ? [{ key: 'attachments' as const, label: 'Attachments', tokens: breakdown.attachments, inRequest: true }]
       : []),
     { key: 'draft', label: 'Pending input (draft)', tokens: breakdown.draft, inRequest: true },
     { key: 'overhead', label: 'Request framing', tokens: breakdown.overhead, inRequest: true },

@@ -1,14 +1,32 @@
 import { useEffect, useId, useState } from 'react'
 import { toast } from 'sonner'
-import type { ProviderStatus } from '../../../../shared/domain/provider'
+import { create } from 'zustand'
+import type { ProviderId, ProviderStatus } from '../../../../shared/domain/provider'
 import { errorMessage, isApiError } from '../../api/api-error'
 import { DEFAULT_BASE_URLS, PROVIDER_ENV } from '../../lib/providers'
 import { useProvidersStore } from '../../stores/providers-store'
+import { useSettingsStore } from '../../stores/settings-store'
 import { useDraftPart } from '../../components/settings-draft'
 import { checkResultText, keyStatusText, readinessText } from './provider-status-text'
 import './provider-card.css'
 
 type Field = 'apiKey' | 'baseURL'
+
+/** Providers whose requests carry prompt-cache fields Distill can leave out (Anthropic's breakpoints, OpenAI's cache key). */
+const PROMPT_CACHING: ReadonlySet<ProviderId> = new Set(['openai', 'anthropic'])
+
+/**
+ * Unsaved "Prompt caching" choices of every card. One setting holds them all (`promptCaching`), and
+ * the page's parts' patches are merged key by key, so each card writes the others' choices with its own.
+ */
+const useCachingDraft = create<{ edits: Partial<Record<ProviderId, boolean>> }>()(() => ({ edits: {} }))
+
+function editCaching(provider: ProviderId, value: boolean | undefined) {
+  useCachingDraft.setState((s) => {
+    const { [provider]: _old, ...edits } = s.edits
+    return { edits: value === undefined ? edits : { ...edits, [provider]: value } }
+  })
+}
 
 /** The address saved in Settings, which the field edits (one from the environment is only shown). */
 function savedAddress(status: ProviderStatus): string {
@@ -34,6 +52,11 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
   const id = useId()
   const env = PROVIDER_ENV[status.id]
   const local = status.id === 'openai-compatible'
+  const settings = useSettingsStore((s) => s.settings)
+  const cachingEdit = useCachingDraft((s) => s.edits[status.id])
+  const savedCaching = settings?.promptCaching[status.id] !== false
+  const caching = cachingEdit ?? savedCaching
+  const showCaching = PROMPT_CACHING.has(status.id) && settings !== null
 
   // Saved elsewhere (another window): follow, unless the user is editing the field.
   if (status !== base) {
@@ -123,6 +146,19 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
       setProblem(null)
     }
   })
+
+  const { saving: cachingBusy } = useDraftPart(`prompt-caching-${status.id}`, caching !== savedCaching, {
+    label: `${status.label} prompt caching`,
+    prepare: () => ({
+      patch: {
+        promptCaching: { ...useSettingsStore.getState().settings?.promptCaching, ...useCachingDraft.getState().edits }
+      },
+      saved: () => editCaching(status.id, undefined)
+    }),
+    discard: () => editCaching(status.id, undefined)
+  })
+  // The card leaves the page (Settings closed): its unsaved choice goes with it.
+  useEffect(() => () => editCaching(status.id, undefined), [status.id])
 
   const keyHint =
     status.keySource === 'environment'
@@ -279,6 +315,28 @@ export function ProviderCard({ status }: { status: ProviderStatus }) {
           </p>
         </div>
       </div>
+      {showCaching && (
+        <div className="provider-option">
+          <input
+            id={`${id}-caching`}
+            type="checkbox"
+            className="provider-option-box"
+            checked={caching}
+            disabled={cachingBusy}
+            aria-describedby={`${id}-caching-hint`}
+            onChange={(event) =>
+              editCaching(status.id, event.target.checked === savedCaching ? undefined : event.target.checked)
+            }
+          />
+          <label htmlFor={`${id}-caching`} className="provider-field-label">
+            Prompt caching
+          </label>
+          <p id={`${id}-caching-hint`} className="setting-hint">
+            Marks the repeated start of each request so the provider bills it at its cached price. Turn off for a proxy
+            that refuses unknown fields.
+          </p>
+        </div>
+      )}
       {problem && (
         <p className="field-error provider-problem" role="alert">
           Not saved: {problem}

@@ -3,7 +3,9 @@ import { formatTokens } from '../../lib/format-tokens'
 import { useChatStore } from '../../stores/chat/chat-store'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
+import { lastReplyLine } from './cost-text'
 import { UsageBreakdown } from './usage-breakdown'
+import { useChatCost } from './use-chat-cost'
 import { isEstimate, percentOf, usageLevel, usageValueText } from './usage-level'
 import './context-meter.css'
 
@@ -21,6 +23,8 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
   const hideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const countedFor = useRef<string | null>(null)
   const popoverId = useId()
+  // What the last reply took, asked for while the popover is open.
+  const cost = useChatCost(sessionId, open)
 
   // At once when the chat opens, then a moment after each keystroke.
   useEffect(() => {
@@ -112,7 +116,7 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
         </span>
       </div>
       <div id={popoverId} role="tooltip" className="usage-popover" hidden={!open}>
-        <UsageBreakdown usage={usage} />
+        <UsageBreakdown usage={usage} lastReply={lastReplyLine(cost)} />
       </div>
     </div>
   )

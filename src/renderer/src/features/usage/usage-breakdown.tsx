@@ -31,8 +31,11 @@ function Row({ label, value, sign, strong }: { label: string; value: number; sig
   )
 }
 
-/** The popover under the meter: what is in the context, and the budget it must fit. */
-export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
+/**
+ * The popover under the meter: what is in the context, and the budget it must fit; then one quiet
+ * line about what the last reply took from the provider's prompt cache (`lastReply`, once known).
+ */
+export function UsageBreakdown({ usage, lastReply }: { usage: ContextUsage; lastReply?: string | null }) {
   const { breakdown, budget } = usage
   const estimate = isEstimate(usage)
   return (
@@ -55,17 +58,18 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
             value={breakdown.pinned}
           />
         )}
+        <Row
+          label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`}
+          value={breakdown.history}
+        />
+        {!!breakdown.attachments && <Row label="Attachments" value={breakdown.attachments} />}
+        {/* At the end of the request, with the message: where the wire puts them, after the cached history. */}
         {(breakdown.recalled > 0 || usage.summarizedMessages > 0) && (
           <Row
             label={`Recalled from history (${usage.recalledIds.length} ${usage.recalledIds.length === 1 ? 'message' : 'messages'})`}
             value={breakdown.recalled}
           />
         )}
-        <Row
-          label={`History (${usage.messages} ${usage.messages === 1 ? 'message' : 'messages'})`}
-          value={breakdown.history}
-        />
-        {!!breakdown.attachments && <Row label="Attachments" value={breakdown.attachments} />}
         <Row label="Draft" value={breakdown.draft} />
         <Row label="Request framing" value={breakdown.overhead} />
         <Row label={estimate ? 'In context (estimated)' : 'In context'} value={usage.tokens} strong />
@@ -77,6 +81,7 @@ export function UsageBreakdown({ usage }: { usage: ContextUsage }) {
         <Row label="Usable" value={budget.usable} strong />
         <Row label={`Compression threshold (${budget.thresholdPercent}%)`} value={budget.threshold} />
       </dl>
+      {lastReply && <p className="usage-cost">{lastReply}</p>}
       <ul className="usage-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
         {usage.pins && usage.pins.percent > usage.pins.limit && (
