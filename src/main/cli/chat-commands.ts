@@ -33,8 +33,9 @@ export function registerChatCommands(program: Command): void {
     .argument('<file>')
     .option('--title <title>', 'title of the imported chat (single conversations)')
     .option('--again', 'import conversations that were imported before')
+    .option('--join-project', 'put a Distill export in the project it names (joined by name, or made)')
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: { title?: string; again?: boolean; json?: boolean }) => {
+    .action(async (file: string, opts: { title?: string; again?: boolean; joinProject?: boolean; json?: boolean }) => {
       if (await importDistillChat(program, file, opts)) return
       // A ChatGPT export is read twice, a conversation at a time: checked whole, then written.
       const streamed = startsLikeChatGPTExport(file)

@@ -9,7 +9,7 @@ import { fileStart } from './read-chatgpt-export'
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
-function describe(imported: ImportedDistillChat): string {
+function describe(imported: ImportedDistillChat & { joined: boolean }): string {
   const extras = [
     plural(imported.messages, 'message', 'messages'),
     ...(imported.versions ? [`${plural(imported.versions, 'message', 'messages')} in other versions`] : []),
@@ -19,7 +19,12 @@ function describe(imported: ImportedDistillChat): string {
   const missing = imported.missingFiles
     ? `\n${plural(imported.missingFiles, 'file was', 'files were')} not in the export (it predates exported files): only ${imported.missingFiles === 1 ? 'its name is' : 'their names are'} kept.`
     : ''
-  return `Imported "${imported.title}" (${extras.join(', ')}) as ${imported.id}${missing}`
+  const project = imported.project
+    ? imported.joined
+      ? `\nIt is in the project "${imported.project}".`
+      : `\nThe file names the project "${imported.project}"; the chat was left out of it (use --join-project to put it there).`
+    : ''
+  return `Imported "${imported.title}" (${extras.join(', ')}) as ${imported.id}${missing}${project}`
 }
 
 /**
@@ -30,7 +35,7 @@ function describe(imported: ImportedDistillChat): string {
 export async function importDistillChat(
   program: Command,
   file: string,
-  opts: { title?: string; json?: boolean; again?: boolean }
+  opts: { title?: string; json?: boolean; again?: boolean; joinProject?: boolean }
 ): Promise<boolean> {
   // Another format (a ChatGPT export may pass 1 GB) is not read whole here.
   if (!fileStart(file).trimStart().startsWith('{')) return false
@@ -38,7 +43,13 @@ export async function importDistillChat(
   if (!looksLikeDistillExport(bytes.toString('utf8'))) return false
   const imported = await withApp(
     program,
-    async (app) => importChat(app.services, bytes, { source: basename(file), again: opts.again, title: opts.title }),
+    async (app) =>
+      importChat(app.services, bytes, {
+        source: basename(file),
+        again: opts.again,
+        title: opts.title,
+        joinProject: opts.joinProject
+      }),
     {
       command: 'import'
     }
@@ -47,6 +58,7 @@ export async function importDistillChat(
       throw new ImportError(`${err.message.replace(/ Nothing was imported\.$/, '')} Use --again to import it anyway.`)
     throw err
   })
-  print(opts.json, { sessions: [imported] }, () => describe(imported))
+  const joined = !!opts.joinProject && imported.project !== null
+  print(opts.json, { sessions: [{ ...imported, joined }] }, () => describe({ ...imported, joined }))
   return true
 }

@@ -128,7 +128,9 @@ export const sessionRoutes = {
       title: z.string(),
       messages: z.number().int(),
       snapshots: z.number().int(),
-      attachments: z.number().int()
+      attachments: z.number().int(),
+      /** The project the file names; the chat is not put in it unless the user says so. */
+      project: z.string().nullable()
     })
   )
 }

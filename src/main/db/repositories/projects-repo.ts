@@ -17,14 +17,18 @@ export function findProject(db: Db, id: string): Project | undefined {
   return row ? toProject(row) : undefined
 }
 
-/** The first project of that name, ignoring case (an import joins it rather than making a twin). */
+/** A name as compared: Unicode case folding and compatibility forms ("ÄLPHA" is "älpha", "ﬁle" is "file"). */
+export const foldName = (name: string) => name.trim().normalize('NFKC').toLowerCase().normalize('NFKC')
+
+/** The first project of that name, ignoring case in every script (a project list is short: compared here, not in SQL). */
 export function findProjectByName(db: Db, name: string): Project | undefined {
+  const wanted = foldName(name)
   const row = db
     .select()
     .from(projects)
-    .where(sql`lower(${projects.name}) = lower(${name.trim()})`)
     .orderBy(asc(projects.createdAt))
-    .get()
+    .all()
+    .find((p) => foldName(p.name) === wanted)
   return row ? toProject(row) : undefined
 }
 

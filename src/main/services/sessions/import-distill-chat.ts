@@ -22,6 +22,11 @@ export interface ImportedDistillChat {
   attachments: number
   /** Files an older export named without carrying them: their names are kept. */
   missingFiles: number
+  /**
+   * The project the file names. The chat is not put in it: its text would reach the project's other
+   * chats through Recall across the project, so the user decides (the app offers it after the import).
+   */
+  project: string | null
 }
 
 export interface ImportDistillOptions {
@@ -33,6 +38,8 @@ export interface ImportDistillOptions {
   title?: string
   /** The bytes are a `sessions.import` request body, `{ "text": "…" }`, not the file itself. */
   wrapped?: boolean
+  /** Put the chat in the project the file names (joined by name, or made): only when the user said so. */
+  joinProject?: boolean
 }
 
 export interface DistillImportServices {
@@ -40,7 +47,7 @@ export interface DistillImportServices {
   attachments: AttachmentStore
   models: ModelsService
   settings: SettingsService
-  /** To put the chat back in a project of the exported name (joined, or made). */
+  /** To put the chat in the project the file names, when asked (joined, or made). */
   projects?: ProjectsService
 }
 
@@ -141,8 +148,8 @@ export async function importDistillChat(
       contentHash: prepared.contentHash
     })
     if ('earlier' in written) throw new AlreadyImported(written.earlier)
-    const project = prepared.session.project && services.projects?.join(prepared.session.project)
-    if (project) services.sessions.update(written.sessionId, { projectId: project.id })
+    const joined = options.joinProject && prepared.session.project && services.projects?.join(prepared.session.project)
+    if (joined) services.sessions.update(written.sessionId, { projectId: joined.id })
     const session = services.sessions.imported(written.sessionId)
     return {
       id: session.id,
@@ -151,7 +158,8 @@ export async function importDistillChat(
       versions: prepared.versions,
       snapshots: prepared.snapshots,
       attachments: prepared.files.length,
-      missingFiles: stripHashes.length
+      missingFiles: stripHashes.length,
+      project: prepared.session.project ?? null
     }
   } catch (err) {
     thread.drop(key)

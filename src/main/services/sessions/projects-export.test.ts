@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { App } from '../../app'
 import { manualClock, useTempDir } from '../../../../test/support/temp-dir'
 import { useOpenApps } from '../../../../test/support/test-apps'
+import { importDistillChat } from './import-distill-chat'
 
 describe('export and import carry the chat’s project', () => {
   const tempDir = useTempDir()
@@ -20,29 +21,41 @@ describe('export and import carry the chat’s project', () => {
     return (res.data as { id: string }).id
   }
 
-  it('names the project in the export; an import joins the project of that name, or makes it', async () => {
+  it('names the project in the export; an import leaves the chat out of it unless asked, then joins it or makes it', async () => {
     const source = open('source.db')
-    const project = source.services.projects.create('Greece 2026', true)
+    const project = source.services.projects.create('Älpha 2026', true)
     const chat = source.services.sessions.create('Trip planning')
     source.services.sessions.update(chat.id, { projectId: project.id })
     await source.services.chat.append(chat.id, { role: 'user', parts: [{ type: 'text', text: 'Ferry at 7:40.' }] })
     const text = await exported(source, chat.id)
-    expect(JSON.parse(text).session.project).toBe('Greece 2026')
+    expect(JSON.parse(text).session.project).toBe('Älpha 2026')
 
-    // Another database without the project: it is made (Recall across chats stays off until the user allows it).
+    // Imported as is: unfiled (its text would otherwise reach the project's chats through Recall), the name said.
     const target = open('target.db')
-    const first = await imported(target, text)
-    const made = target.services.projects.list()
-    expect(made).toEqual([expect.objectContaining({ name: 'Greece 2026', recallAcrossChats: false })])
-    expect(target.services.sessions.get(first).projectId).toBe(made[0]!.id)
+    const res = await target.router.call('sessions.import', { text })
+    if (!res.ok) throw new Error(res.error.message)
+    expect(res.data).toMatchObject({ project: 'Älpha 2026' })
+    expect(target.services.sessions.get((res.data as { id: string }).id).projectId).toBeNull()
+    expect(target.services.projects.list()).toEqual([])
 
-    // The same database: the chat joins the existing project, no twin is made.
-    const again = await source.router.call('sessions.import', {
-      text: text.replace('Ferry at 7:40.', 'Ferry at 8:10.')
+    // Asked to join: another database makes it (Recall across chats off until the user allows it)…
+    const joined = await importDistillChat(target.services, new TextEncoder().encode(text), {
+      source: 'trip.json',
+      joinProject: true,
+      again: true
     })
-    if (!again.ok) throw new Error(again.error.message)
+    const made = target.services.projects.list()
+    expect(made).toEqual([expect.objectContaining({ name: 'Älpha 2026', recallAcrossChats: false })])
+    expect(target.services.sessions.get(joined.id).projectId).toBe(made[0]!.id)
+
+    // …and the same database joins the existing one, whatever the case of the name in any script: no twin.
+    const shouting = text.replace('"Älpha 2026"', '"ÄLPHA 2026"').replace('Ferry at 7:40.', 'Ferry at 8:10.')
+    const again = await importDistillChat(source.services, new TextEncoder().encode(shouting), {
+      source: 'trip.json',
+      joinProject: true
+    })
     expect(source.services.projects.list()).toHaveLength(1)
-    expect(source.services.sessions.get((again.data as { id: string }).id).projectId).toBe(project.id)
+    expect(source.services.sessions.get(again.id).projectId).toBe(project.id)
   })
 
   it('a chat in no project exports without the field, and an export without it imports unfiled', async () => {
