@@ -179,4 +179,19 @@ describe('summary drafts', () => {
 
     expect((await app.services.compression.undo(session.id)).active?.id).toBe(first.snapshot.id)
   })
+
+  it('refuses, with the numbers, a summary the user wrote that could not go in a request whole', async () => {
+    const { app, session } = open()
+    for (let i = 1; i <= 4; i++) await turn(app, session.id, question(i), LONG_REPLY(i))
+    const first = await app.services.compression.run(session.id, { summarizer: 'extractive' })
+    const huge = 'The lighthouse keeper kept a log of every ship. '.repeat(400)
+    await expect(app.services.compression.editSummary(session.id, huge)).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(
+        /^This summary would take \d+% of the [\d,]+ tokens .* at most 50%.* Shorten it by about [\d,]+ tokens\.$/
+      )
+    })
+    // Nothing was written: the summary in force is the one before, and a send summarizes no more than before.
+    expect(app.services.compression.active(session.id).summary?.id).toBe(first.snapshot.id)
+  })
 })

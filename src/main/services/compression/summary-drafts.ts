@@ -15,6 +15,9 @@ import type { ServiceDeps } from '../service-deps'
 import { withUserNotes } from './summaries/user-notes'
 
 /** The active summary covers more than the draft (quick summaries went in while it waited). */
+/** The most of a chat's usable budget a summary the user wrote may take (it goes in every later request whole). */
+export const USER_SUMMARY_SHARE = 0.5
+
 const folds = (conv: Conversation, draft: Snapshot) => !!conv.summary && conv.summary.cutoffSeq > draft.cutoffSeq
 
 const gone = () => new AppError('not_found', 'The draft summary is no longer there; a newer one may have replaced it.')
@@ -82,10 +85,28 @@ export function createSummaryDrafts(
     }
   }
 
+  /**
+   * The tokens of a summary the user wrote, refused with the numbers when it could not go in a request
+   * whole beside recent messages: it is kept as written in every later summary, so one larger than
+   * the room would be cut in every request and make every send summarize again.
+   */
+  function fitting(conv: Conversation, text: string): number {
+    const tokens = conv.summaryTokensOf(text)
+    const room = Math.floor(conv.budget.countedUsable * USER_SUMMARY_SHARE)
+    if (tokens > room) {
+      const percent = Math.round((100 * tokens) / Math.max(1, conv.budget.countedUsable))
+      throw new AppError(
+        'invalid_input',
+        `This summary would take ${percent}% of the ${conv.cost(conv.budget.countedUsable).toLocaleString('en-US')} tokens a request of this chat may use; a summary may take at most ${Math.round(USER_SUMMARY_SHARE * 100)}%, so that recent messages still fit beside it. Shorten it by about ${conv.cost(tokens - room).toLocaleString('en-US')} tokens.`
+      )
+    }
+    return tokens
+  }
+
   function edit(sessionId: string, draftId: string, text: string): SummaryDraft {
     const draft = draftOf(sessionId, draftId)
     if (text !== draft.content.summaryText || !draft.content.editedByUser) {
-      const tokens = deps.conversation(sessionId).summaryTokensOf(text)
+      const tokens = fitting(deps.conversation(sessionId), text)
       updateDraft(db, draft.id, { content: asUsers(draft.content, text, tokens), tokenCount: tokens })
       changed(sessionId, false)
     }
@@ -139,7 +160,7 @@ export function createSummaryDrafts(
       const active = activeSummary(db, sessionId)
       if (!active) throw new AppError('nothing_to_do', 'There is no summary to edit.')
       const conv = deps.conversation(sessionId)
-      const tokens = conv.summaryTokensOf(text)
+      const tokens = fitting(conv, text)
       const id = ids()
       db.transaction((tx) => {
         setSnapshotStatus(tx, active.id, 'superseded')
