@@ -1,4 +1,5 @@
 import type { MessagePart } from '../../shared/domain/chat-message'
+import { withoutControlCharacters } from '../../shared/domain/chat-message'
 import { ImportError, type ImportedMessage } from './openai-messages'
 
 interface ExportNode {
@@ -94,7 +95,7 @@ export function parseChatGPTConversation(value: unknown, index: number): Importe
     const parts: MessagePart[] =
       role === 'tool'
         ? [{ type: 'tool-result', toolCallId: 'chatgpt', toolName: 'tool', output: texts.join('\n') }]
-        : [{ type: 'text', text: texts.join('\n') }]
+        : [{ type: 'text', text: withoutControlCharacters(texts.join('\n')) }]
     messages.push({ role, parts, ...(m.create_time ? { createdAt: Math.round(m.create_time * 1000) } : {}) })
   }
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { MessagePart, MessageRole } from '../../shared/domain/chat-message'
+import { withoutControlCharacters } from '../../shared/domain/chat-message'
 
 /** One message in OpenAI's chat format, as people export and paste them. */
 const contentPartSchema = z.union([
@@ -109,7 +110,7 @@ function convert(raw: Array<{ value: unknown; where: string }>): ImportedMessage
         ]
       }
     }
-    const parts: MessagePart[] = texts.map((text) => ({ type: 'text', text }))
+    const parts: MessagePart[] = texts.map((text) => ({ type: 'text', text: withoutControlCharacters(text) }))
     for (const call of m.tool_calls ?? []) {
       toolNames.set(call.id, call.function.name)
       parts.push({

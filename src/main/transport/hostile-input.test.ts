@@ -143,3 +143,25 @@ describe('a PDF of 14,000 pages under the size limit', () => {
     )
   }, 120_000)
 })
+
+describe('characters that make text show what it does not hold', () => {
+  const open = useTestApps()
+
+  it('are kept out of messages, chat titles and project names, whatever the door', async () => {
+    const app = open({ env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
+    const session = await call<{ id: string }>(app, 'sessions.create', { title: 'Trip \u202Egnp.exe' })
+    expect(app.services.sessions.get(session.id).title).toBe('Trip gnp.exe')
+    await call(app, 'sessions.rename', { id: session.id, title: '\u2066Budget\u2069 2026' })
+    expect(app.services.sessions.get(session.id).title).toBe('Budget 2026')
+    const project = await call<{ id: string; name: string }>(app, 'projects.create', { name: 'Älpha\u202E' })
+    expect(project.name).toBe('Älpha')
+
+    // A message holding the marks search highlights are made of cannot fake one.
+    fake.script([{ reply: 'ok' }])
+    await call(app, 'chat.send', { sessionId: session.id, text: 'the \u0002lighthouse\u0003 keeper' })
+    await app.services.chat.idle()
+    expect(app.services.chat.messages(session.id)[0]!.parts).toEqual([{ type: 'text', text: 'the lighthouse keeper' }])
+    const found = await call<{ hits?: unknown }>(app, 'sessions.search', { query: 'keeper' })
+    expect(JSON.stringify(found)).not.toMatch(/\\u0002lighthouse/)
+  })
+})

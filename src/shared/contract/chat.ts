@@ -1,5 +1,10 @@
 import { z } from 'zod'
-import { chatMessageSchema, MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG } from '../domain/chat-message'
+import {
+  chatMessageSchema,
+  MAX_MESSAGE_CHARS,
+  MESSAGE_TOO_LONG,
+  withoutControlCharacters
+} from '../domain/chat-message'
 import { MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS } from '../domain/attachments'
 import { sentAttachmentSchema } from './attachments'
 import { route } from './define'
@@ -9,6 +14,7 @@ export const messageTextSchema = z
   .string()
   .refine((t) => t.trim().length > 0, 'Message cannot be empty')
   .refine((t) => t.length <= MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG)
+  .transform(withoutControlCharacters)
 
 const sessionInput = z.object({ sessionId: z.string().min(1) }).strict()
 
@@ -20,7 +26,10 @@ export const chatRoutes = {
     z
       .object({
         sessionId: z.string().min(1),
-        text: z.string().refine((t) => t.length <= MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG),
+        text: z
+          .string()
+          .refine((t) => t.length <= MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG)
+          .transform(withoutControlCharacters),
         /** Files uploaded with attachments.upload; a message with attachments may have no text. */
         attachments: z.array(sentAttachmentSchema).max(MAX_ATTACHMENTS_PER_MESSAGE, TOO_MANY_ATTACHMENTS).optional()
       })

@@ -2,6 +2,16 @@ import { z } from 'zod'
 
 /** The largest message a user may send, in characters. Longer input is refused with a clear error. */
 export const MAX_MESSAGE_CHARS = 1_000_000
+
+// C0 controls other than tab, line feed and carriage return, and DEL: no text a person writes holds
+// them, and two of them (\u0002, \u0003) are the marks search highlights are made of.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g
+
+/** A message's text as stored, whatever door it came through: without control characters. */
+export function withoutControlCharacters(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, '')
+}
 /** What the composer and the importer say about a message over MAX_MESSAGE_CHARS. */
 export const MESSAGE_TOO_LONG = `Message is too long (${MAX_MESSAGE_CHARS.toLocaleString('en-US')} characters at most)`
 

@@ -1,3 +1,4 @@
+import { withoutHiddenCharacters } from '../../../shared/domain/attachments'
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { Project } from '../../../shared/domain/project'
 import type { Db } from '../client'
@@ -18,7 +19,8 @@ export function findProject(db: Db, id: string): Project | undefined {
 }
 
 /** A name as compared: Unicode case folding and compatibility forms ("ÄLPHA" is "älpha", "ﬁle" is "file"). */
-export const foldName = (name: string) => name.trim().normalize('NFKC').toLowerCase().normalize('NFKC')
+export const foldName = (name: string) =>
+  withoutHiddenCharacters(name).trim().normalize('NFKC').toLowerCase().normalize('NFKC')
 
 /** The first project of that name, ignoring case in every script (a project list is short: compared here, not in SQL). */
 export function findProjectByName(db: Db, name: string): Project | undefined {
@@ -32,8 +34,12 @@ export function findProjectByName(db: Db, name: string): Project | undefined {
   return row ? toProject(row) : undefined
 }
 
+/** A project name as stored: without control or bidirectional-control characters (as a chat title). */
+const named = <T extends { name?: string }>(row: T): T =>
+  row.name === undefined ? row : { ...row, name: withoutHiddenCharacters(row.name).trim() || 'Untitled project' }
+
 export function insertProject(db: Db, row: ProjectRow): Project {
-  return toProject(db.insert(projects).values(row).returning().get())
+  return toProject(db.insert(projects).values(named(row)).returning().get())
 }
 
 export function updateProject(
@@ -41,7 +47,7 @@ export function updateProject(
   id: string,
   patch: Partial<Pick<ProjectRow, 'name' | 'recallAcrossChats'>>
 ): Project | undefined {
-  const row = db.update(projects).set(patch).where(eq(projects.id, id)).returning().get()
+  const row = db.update(projects).set(named(patch)).where(eq(projects.id, id)).returning().get()
   return row ? toProject(row) : undefined
 }
 

@@ -1,3 +1,4 @@
+import { withoutHiddenCharacters } from '../../../shared/domain/attachments'
 import { and, desc, eq, inArray, like, sql, type SQL } from 'drizzle-orm'
 import type { Session, SessionSummary } from '../../../shared/domain/session'
 import { messageText, type MessagePart } from '../../../shared/domain/chat-message'
@@ -27,8 +28,15 @@ export function toSession(row: SessionRow): Session {
   }
 }
 
+/**
+ * A title as stored, whatever door it came through (typed, generated, imported): without control or
+ * bidirectional-control characters, which would make the sidebar show something else than it holds.
+ */
+const shown = <T extends { title?: string }>(row: T): T =>
+  row.title === undefined ? row : { ...row, title: withoutHiddenCharacters(row.title).trim() || 'Untitled' }
+
 export function insertSession(db: Db, row: NewSessionRow): Session {
-  return toSession(db.insert(sessions).values(row).returning().get())
+  return toSession(db.insert(sessions).values(shown(row)).returning().get())
 }
 
 export function findSession(db: Db, id: string): Session | undefined {
@@ -41,7 +49,7 @@ export function updateSession(
   id: string,
   patch: Partial<Omit<NewSessionRow, 'id' | 'createdAt'>>
 ): Session | undefined {
-  const row = db.update(sessions).set(patch).where(eq(sessions.id, id)).returning().get()
+  const row = db.update(sessions).set(shown(patch)).where(eq(sessions.id, id)).returning().get()
   return row ? toSession(row) : undefined
 }
 
