@@ -10,6 +10,8 @@ export interface CacheableRequest {
   stableMessages: number
   /** The pending message's last part is the recalled passages (this turn's only). */
   recalled?: boolean
+  /** The summary message and where the parts appended to earlier summaries begin in it. */
+  summarySplits?: { index: number; at: readonly number[] }
 }
 
 export interface PromptCacheOptions {
@@ -57,22 +59,53 @@ function markLastPart(message: ModelMessage, upto?: number): ModelMessage {
  * last exchange from the cache and writes only that exchange.
  */
 function anthropicBreakpoints(request: CacheableRequest): CachedRequest {
-  const messages = [...request.messages]
+  const { messages, stableMessages, summaryEnd } = splitSummary(request)
   const leadingSystem = messages.findIndex((m) => m.role !== 'system')
   const systemEnd = (leadingSystem < 0 ? messages.length : leadingSystem) - 1
   let system: CachedRequest['system'] = request.system
   if (systemEnd >= 0) messages[systemEnd] = markLastPart(messages[systemEnd]!)
   else if (request.system) system = { role: 'system', content: request.system, providerOptions: BREAKPOINT }
-  const lastStable = request.stableMessages - 1
+  // The pinned block after the summary: the summary's own end is a mark too, so the request after the
+  // next compression (which appends to the summary) still finds it.
+  if (summaryEnd !== undefined && summaryEnd < systemEnd) messages[summaryEnd] = markLastPart(messages[summaryEnd]!)
+  const lastStable = stableMessages - 1
   if (lastStable > systemEnd) messages[lastStable] = markLastPart(messages[lastStable]!)
   // The pending message's own parts: a recalled block, when there is one, is its last part.
-  const pending = messages.findLastIndex((m, i) => i >= request.stableMessages && m.role === 'user')
+  const pending = messages.findLastIndex((m, i) => i >= stableMessages && m.role === 'user')
   const message = pending >= 0 ? messages[pending] : undefined
   if (message && message.role === 'user') {
     const own = typeof message.content === 'string' ? 1 : message.content.length - (request.recalled ? 1 : 0)
     if (own > 0) messages[pending] = markLastPart(message, typeof message.content === 'string' ? undefined : own)
   }
   return { ...(system !== undefined ? { system } : {}), messages }
+}
+
+/**
+ * The summary as one system block per part: a summary that grew by appending keeps each earlier
+ * version as the start of its text, and a block boundary where each ended is what lets Anthropic
+ * find the cache an earlier request wrote (its cache is keyed by whole blocks).
+ */
+function splitSummary(request: CacheableRequest): {
+  messages: ModelMessage[]
+  stableMessages: number
+  summaryEnd?: number
+} {
+  const split = request.summarySplits
+  const summary = split ? request.messages[split.index] : undefined
+  if (!split || !summary || summary.role !== 'system')
+    return { messages: [...request.messages], stableMessages: request.stableMessages }
+  const text = summary.content
+  const bounds = [0, ...split.at, text.length]
+  const pieces: ModelMessage[] = bounds
+    .slice(1)
+    .map((end, i) => ({ role: 'system' as const, content: text.slice(bounds[i], end) }))
+    .filter((m) => m.content.length > 0)
+  const messages = [...request.messages.slice(0, split.index), ...pieces, ...request.messages.slice(split.index + 1)]
+  return {
+    messages,
+    stableMessages: request.stableMessages + pieces.length - 1,
+    summaryEnd: split.index + pieces.length - 1
+  }
 }
 
 /**

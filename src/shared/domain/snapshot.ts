@@ -66,6 +66,12 @@ export const summaryContentSchema = z.object({
     })
     .optional(),
   /**
+   * Where parts appended to the summary begin in `summaryText` (characters): the text before each
+   * was an earlier summary, kept word for word, so a request can split the summary there for the
+   * prompt cache (Anthropic breakpoints). Absent: written whole.
+   */
+  appendedAt: z.array(z.number().int().nonnegative()).optional(),
+  /**
    * What asking the model for it took (a model summary only): input and output tokens, as estimated
    * from the request, and their price where the model's prices are known. Counted toward the chat's cost.
    */

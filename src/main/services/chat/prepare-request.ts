@@ -6,7 +6,7 @@ import type { UsageService } from '../conversation/usage-service'
 /** What a reply is asked with, and what the chat needs to say about it. */
 export interface PreparedRequest extends Pick<
   ModelRequest,
-  'system' | 'messages' | 'stableMessages' | 'recalled' | 'inputCut' | 'leftOut'
+  'system' | 'messages' | 'stableMessages' | 'recalled' | 'summarySplits' | 'inputCut' | 'leftOut'
 > {
   /** The reply gets what the budget reserved for it, so request + reply fit the window. */
   maxOutputTokens: number
@@ -41,6 +41,7 @@ export function createRequestPreparer(deps: {
       messages: request.messages,
       stableMessages: request.stableMessages,
       recalled: request.recalled,
+      ...(request.summarySplits ? { summarySplits: request.summarySplits } : {}),
       ...(request.inputCut ? { inputCut: request.inputCut } : {}),
       ...(request.leftOut ? { leftOut: request.leftOut } : {}),
       maxOutputTokens: conv.budget.reservedOutput,

@@ -74,7 +74,13 @@ export async function streamIntoReply(
     if (controller.signal.aborted) return { outcome: 'aborted', text: '' } as const
     // The provider's prompt cache serves what repeats the previous request: say where it ends.
     const cached = withPromptCache(
-      { system: request.system, messages, stableMessages: request.stableMessages, recalled: request.recalled },
+      {
+        system: request.system,
+        messages,
+        stableMessages: request.stableMessages,
+        recalled: request.recalled,
+        ...(request.summarySplits ? { summarySplits: request.summarySplits } : {})
+      },
       {
         provider,
         enabled: deps.settings.get().promptCaching[provider] !== false,

@@ -1,6 +1,6 @@
 import { restoresSnapshotId, type RunType, type Snapshot, type SummarizerKind } from '../../../shared/domain/snapshot'
 import { cascadeBase, insertSummary, topicBoundaries } from '../../db/repositories/snapshots-repo'
-import { planCompression, type CompressionPlan } from '../../engine/plan-compression'
+import { EXPECTED_SUMMARY_RATIO, planCompression, type CompressionPlan } from '../../engine/plan-compression'
 import { type EngineMessage, totalTokens } from '../../engine/types'
 import type { RetryPolicy } from '../../providers/stream-reply'
 import type { ModelsService } from '../settings/models-service'
@@ -17,6 +17,16 @@ import type { Conversation } from '../conversation/conversation'
 import type { UsageService } from '../conversation/usage-service'
 import type { ExtractiveThread } from '../../workers/extractive-thread'
 import { runStrategyJob, type StrategyJob } from '../../workers/strategy-job'
+
+/** Between a summary and the part appended to it. */
+export const APPEND_SEPARATOR = '\n\n'
+const APPEND_SEPARATOR_TOKENS = 2
+/** An appended part is written to at least this many tokens (a shorter one would say little). */
+const MIN_SEGMENT_TOKENS = 150
+/** An appended part may condense what it covers to this share at the tightest. */
+const APPEND_MIN_RATIO = 0.15
+/** A model summary written again (or first) takes this share of its room: the rest is for appended parts. */
+export const CONDENSE_SHARE = 0.6
 
 export interface RunOptions {
   type: RunType
@@ -162,6 +172,43 @@ export function createRunRequests(deps: RunRequestDeps) {
     }
   }
 
+  /**
+   * How an automatic model summary grows (DESIGN §5, issue 34): while the summary has room, the new
+   * span's summary is appended to it and the text before stays word for word, so the request after
+   * the compression repeats everything up to the new part and a provider's prompt cache serves it;
+   * when it has no room left, it is written again from the previous one plus the span (the
+   * cascade), to CONDENSE_SHARE of its room, which leaves room for the next appends.
+   */
+  function appendPlan(
+    prev: Snapshot | undefined,
+    prevTokens: number,
+    targetTokens: number,
+    spanTokens: number,
+    growing: boolean
+  ): { targetTokens: number; append?: { before: string; at: number[] } } {
+    if (!growing) return { targetTokens }
+    const condensed = Math.max(MIN_SEGMENT_TOKENS, Math.floor(targetTokens * CONDENSE_SHARE))
+    const appendable =
+      prev &&
+      prev.content.strategy === 'rolling' &&
+      !prev.content.userNotes &&
+      !prev.content.editedByUser &&
+      !prev.content.tiered &&
+      prev.content.summarizer !== 'extractive' &&
+      prev.content.summarizer !== 'truncate'
+    if (!appendable) return { targetTokens: condensed }
+    // The new part is written to the usual ratio of what it covers, or as tightly as the room allows,
+    // but no tighter than APPEND_MIN_RATIO: then the whole summary is written again instead.
+    const wanted = Math.max(MIN_SEGMENT_TOKENS, Math.ceil(spanTokens * APPEND_MIN_RATIO))
+    const room = targetTokens - prevTokens - APPEND_SEPARATOR_TOKENS
+    if (room < wanted) return { targetTokens: condensed }
+    const before = prev.content.summaryText
+    return {
+      targetTokens: Math.min(room, Math.max(wanted, Math.ceil(spanTokens * EXPECTED_SUMMARY_RATIO))),
+      append: { before, at: [...(prev.content.appendedAt ?? []), before.length] }
+    }
+  }
+
   /** The rolling strategy (and the truncation baseline): the plan's messages plus the previous summary. */
   function rollingRun(conv: Conversation, options: RunOptions): RunRequest | undefined {
     const plan = planFor(conv, options)
@@ -177,6 +224,14 @@ export function createRunRequests(deps: RunRequestDeps) {
         ? reselectBase(conv.summary, plan.toSummarize.length, (s) => cascadeBase(db, s))
         : undefined
     const base = again ? again.base : conv.summary
+    // Automatic model summaries grow by appending (not a summary the user asked for, with a focus or not).
+    const growth = appendPlan(
+      conv.summary ?? undefined,
+      conv.summaryTokens,
+      plan.targetSummaryTokens,
+      totalTokens(plan.toSummarize),
+      summarizer === 'llm' && options.type === 'auto' && !options.focus?.trim()
+    )
     return {
       conv,
       type: options.type,
@@ -187,14 +242,15 @@ export function createRunRequests(deps: RunRequestDeps) {
           again && conv.summary
             ? await usage.engineMessagesInPages(conv.session.id, again.base?.cutoffSeq ?? 0, conv.summary.cutoffSeq)
             : []
-        return writeSummary({
+        const written = await writeSummary({
           ...summaryDeps,
           conv,
           request: {
+            // Appended: the model summarizes the new span alone; the summary before it stays as it is.
             // The user's notes are carried as they are (the commit adds them), not condensed.
-            previousSummary: base ? summarizableText(base.content) : undefined,
+            previousSummary: base && !growth.append ? summarizableText(base.content) : undefined,
             messages: [...reread, ...plan.toSummarize],
-            targetTokens: plan.targetSummaryTokens,
+            targetTokens: growth.targetTokens,
             focus: options.focus,
             messagesIncluded
           },
@@ -202,6 +258,7 @@ export function createRunRequests(deps: RunRequestDeps) {
           onModelFailure: options.type === 'auto' && !options.modelOnly ? 'extractive' : 'throw',
           signal
         })
+        return growth.append ? { ...written, text: growth.append.before + APPEND_SEPARATOR + written.text } : written
       },
       content: {
         messageRange: {
@@ -217,7 +274,8 @@ export function createRunRequests(deps: RunRequestDeps) {
         focus: options.focus?.trim() || null,
         retentionTokens: plan.retentionTokens,
         contextTokensBefore: tokensBefore,
-        ...(conv.summary?.content.userNotes ? { userNotes: conv.summary.content.userNotes } : {})
+        ...(conv.summary?.content.userNotes ? { userNotes: conv.summary.content.userNotes } : {}),
+        ...(growth.append ? { appendedAt: growth.append.at } : {})
       },
       warnings: plan.warnings,
       cutoffId: last.id,
@@ -243,6 +301,15 @@ export function createRunRequests(deps: RunRequestDeps) {
     const base = from ?? cascadeBase(db, active)
     const messages = await usage.engineMessagesInPages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
     await conv.loadHistory()
+    const target = Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens)
+    // The model summary that replaces a quick one grows from the summary before it, as a prepared one would.
+    const growth = appendPlan(
+      base,
+      base ? conv.summaryTokensOf(base.content.summaryText) : 0,
+      target,
+      totalTokens(messages),
+      upgrade && !focus?.trim() && !active.content.focus
+    )
     const {
       summaryText: _text,
       summarizer: _summarizer,
@@ -253,6 +320,9 @@ export function createRunRequests(deps: RunRequestDeps) {
       previousSnapshotId: _p,
       userNotes: _notes,
       editedByUser: _edited,
+      // Written again whole: no part of it is an earlier summary word for word any more.
+      appendedAt: _appended,
+      modelUsage: _usage,
       ...kept
     } = active.content
     return {
@@ -260,23 +330,26 @@ export function createRunRequests(deps: RunRequestDeps) {
       type: upgrade ? 'auto' : 'regenerate',
       messages: messages.length,
       tokensBefore: upgrade ? active.content.contextTokensBefore : active.content.contextTokensAfter,
-      summarize: (signal) =>
-        writeSummary({
+      summarize: async (signal) => {
+        const written = await writeSummary({
           ...summaryDeps,
           conv,
           request: {
-            previousSummary: base ? summarizableText(base.content) : undefined,
+            previousSummary: base && !growth.append ? summarizableText(base.content) : undefined,
             messages,
-            targetTokens: Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens),
+            targetTokens: growth.targetTokens,
             focus: focus ?? active.content.focus ?? undefined,
             messagesIncluded: active.content.messagesIncluded
           },
           ...(upgrade ? { summarizer: 'llm' as const } : from ? { summarizer: 'extractive' as const } : {}),
           onModelFailure: 'throw',
           signal
-        }),
+        })
+        return growth.append ? { ...written, text: growth.append.before + APPEND_SEPARATOR + written.text } : written
+      },
       content: {
         ...kept,
+        ...(growth.append ? { appendedAt: growth.append.at } : {}),
         focus: focus?.trim() || active.content.focus,
         restoresSnapshotId: upgrade ? restoresSnapshotId(active.content) : active.id,
         baseSnapshotId: base?.id ?? null,

@@ -24,7 +24,8 @@ const gone = () => new AppError('not_found', 'The draft summary is no longer the
 
 /** The user's text as a summary's content: theirs, so later cascades carry it verbatim. */
 function asUsers(content: SummaryContent, text: string, tokens: number): SummaryContent {
-  return { ...content, summaryText: text, summaryTokenCount: tokens, userNotes: text, editedByUser: true }
+  const { appendedAt: _appended, ...rest } = content
+  return { ...rest, summaryText: text, summaryTokenCount: tokens, userNotes: text, editedByUser: true }
 }
 
 /**

@@ -15,6 +15,11 @@ export interface ModelRequest {
   stableMessages: number
   /** The pending message's last text part is the recalled passages. */
   recalled: boolean
+  /**
+   * Where the summary message (`messages[index]`) may be split into blocks for a prompt cache: the
+   * starts of the parts appended to earlier summaries, each of which an earlier request ended with.
+   */
+  summarySplits?: { index: number; at: number[] }
   context: BuiltContext
   /** Summarized originals this request carries again (empty when recall found nothing or gave way). */
   recalledIds: string[]
@@ -41,6 +46,14 @@ function withOlderPins(conv: Conversation, pendingId: string | undefined) {
     (m) => !inTail.has(m.id) && m.id !== pendingId && m.seq < (tail[0]?.seq ?? Infinity)
   )
   return older.length ? [...older, ...tail] : tail
+}
+
+/** The summary's appended parts as split points of its message, when it is sent whole. */
+function splitsOf(conv: Conversation, content: string, index: number): ModelRequest['summarySplits'] {
+  const summary = conv.summary?.content
+  if (!summary?.appendedAt?.length || content !== SUMMARY_PREFIX + summary.summaryText) return undefined
+  const at = summary.appendedAt.filter((n) => n > 0 && n < summary.summaryText.length)
+  return at.length ? { index, at: at.map((n) => SUMMARY_PREFIX.length + n) } : undefined
 }
 
 /** Appends a text part to the last user message from `from` on (a user message of its own when there is none). */
@@ -87,10 +100,12 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
   const messages: ModelMessage[] = []
   let stableMessages = 0
   let recalled: string | undefined
+  let summarySplits: ModelRequest['summarySplits']
   for (const part of context.messages) {
     if (part.kind === 'system') {
       system = part.content
     } else if (part.kind === 'summary' || part.kind === 'pinned') {
+      if (part.kind === 'summary') summarySplits = splitsOf(conv, part.content, messages.length)
       messages.push({ role: 'system', content: part.content })
     } else if (part.kind === 'recalled') {
       recalled = part.content
@@ -135,6 +150,7 @@ export function buildModelRequest(conv: Conversation, recall?: RecallPlan): Mode
     messages,
     stableMessages,
     recalled: recalled !== undefined,
+    ...(summarySplits ? { summarySplits } : {}),
     context,
     recalledIds,
     ...(inputCut ? { inputCut } : {}),
