@@ -37,10 +37,14 @@ async function chatState(page: Page, sessionId: string) {
   return { messages, cutoff: summary?.cutoffSeq ?? 0 }
 }
 
+/** A message's own text as sent: Recall's passages ride as the pending message's last part. */
+const ownText = (content: unknown) =>
+  textOf(Array.isArray(content) ? content.filter((p) => !textOf(p).startsWith('Recalled')) : content)
+
 const turnsOf = (request: FakeProvider['requests'][number]) =>
   (request.body as { messages: Array<{ role: string; content: unknown }> }).messages
     .filter((m) => m.role !== 'system')
-    .map((m) => textOf(m.content))
+    .map((m) => ownText(m.content))
 
 /** The reply request for `turn` (summaries written in the background are requests too), but its system messages. */
 function replyRequest(fake: FakeProvider, turn: number) {

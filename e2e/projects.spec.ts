@@ -41,11 +41,11 @@ async function moveToProject(page: Page, title: string, project: string, shot?: 
   await expect(dialog).toBeHidden()
 }
 
-/** The recalled block a request carried (a system message), or ''. */
+/** The recalled block a request carried (the last text part of its pending message), or ''. */
 function recalledBlock(body: unknown): string {
   const messages = (body as { messages: Array<{ role: string; content: unknown }> }).messages
-  const block = messages.find((m) => m.role === 'system' && String(m.content).startsWith('Recalled'))
-  return block ? String(block.content) : ''
+  const parts = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ text?: string }>) : []))
+  return parts.find((p) => p.text?.startsWith('Recalled'))?.text ?? ''
 }
 
 /** What the model was sent for the newest request holding this text. */
