@@ -15,8 +15,7 @@ import { createRunRequests, type RunOptions, type RunRequestDeps } from './compr
 import type { Conversation } from '../conversation/conversation'
 import { withDraft } from '../conversation/draft-conversation'
 import { findMessage } from '../../db/repositories/messages/messages-repo'
-import { lastRequestAt } from '../../db/repositories/usage-totals-repo'
-import { cacheLifetimeMs } from '../../models/cache-lifetime'
+import { cacheWentCold } from './cache-went-cold'
 import { createSummaryDrafts } from './summary-drafts'
 import { createDraftActions } from './draft-actions'
 import { withUserNotes } from './summaries/user-notes'
@@ -117,21 +116,12 @@ export function createCompressionService(
     retryDelaysMs: deps.preparedRetryMs
   })
 
-  /**
-   * A chat idle past its provider's cache lifetime sends its next request cold anyway: a summary
-   * written ahead (the context passed the prepare mark) goes in now, at no cost to the cache,
-   * instead of at the threshold, where it would make a warm request cold.
-   */
-  async function swapWhileCold(conv: Conversation, beforeSeq: number): Promise<RunResult | undefined> {
-    const sessionId = conv.session.id
-    if (prepared.state(sessionId)?.state !== 'ready' || reviewing(conv)) return undefined
-    const last = lastRequestAt(db, sessionId, beforeSeq)
-    const lifetime = cacheLifetimeMs(conv.spec.provider, conv.spec.extendedCacheRetention)
-    if (last === undefined || clock.now() - last <= lifetime) return undefined
+  /** A summary written ahead, swapped in now (undefined when there is none, or it could not be used). */
+  async function usePrepared(conv: Conversation): Promise<RunResult | undefined> {
     const ready = prepared.take(conv)
     if (!ready) return undefined
     try {
-      background.cancel(sessionId)
+      background.cancel(conv.session.id)
       return await runner.run(ready)
     } catch (err) {
       log.warn('The prepared summary could not be used', err instanceof Error ? err.message : err)
@@ -250,23 +240,20 @@ export function createCompressionService(
           budget: conv.budget,
           settings: settingsFor()
         })
-        if (!decision.compress) return await swapWhileCold(conv, beforeSeq)
+        if (!decision.compress) {
+          // Idle past the provider's cache lifetime, the request is cold anyway: a summary written
+          // ahead goes in now rather than at the threshold, where it would make a warm request cold.
+          const ahead = prepared.state(sessionId)?.state === 'ready' && !reviewing(conv)
+          return ahead && cacheWentCold(db, conv, beforeSeq, clock.now()) ? await usePrepared(conv) : undefined
+        }
         // The send never waits for a model: a quick offline summary goes in now, and the model's
         // replaces it in the background (the rolling strategy; the others are offline already).
         const quick = (options.summarizer ?? 'llm') === 'llm' && modelSummaries(conv) && !options.waitForModel
         // A summary written ahead for this point goes in at once.
         // Reviewing, a prepared summary waits as a draft: the send takes the quick path instead.
-        const ready = options.waitForModel || reviewing(conv) ? undefined : prepared.take(conv)
-        if (ready) {
-          try {
-            background.cancel(sessionId)
-            return await runner.run(ready)
-          } catch (err) {
-            log.warn(
-              'The prepared summary could not be used; summarizing now',
-              err instanceof Error ? err.message : err
-            )
-          }
+        if (!options.waitForModel && !reviewing(conv)) {
+          const swapped = await usePrepared(conv)
+          if (swapped) return swapped
         }
         // Past the threshold but still within the usable budget, nothing needs to leave this request:
         // it goes out as it is, and the summary is written right after it, for the next one (a send
