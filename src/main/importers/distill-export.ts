@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import { messagePartSchema, messageRoleSchema, messageStatusSchema } from '../../shared/domain/chat-message'
+import {
+  MAX_MESSAGE_CHARS,
+  MESSAGE_TOO_LONG,
+  messagePartSchema,
+  messageRoleSchema,
+  messageStatusSchema
+} from '../../shared/domain/chat-message'
 import { providerIdSchema } from '../../shared/domain/provider'
 import { sessionTitleSchema, strategySchema } from '../../shared/domain/session'
 import { snapshotSchema } from '../../shared/domain/snapshot'
@@ -120,6 +126,10 @@ export function looksLikeDistillExport(text: string): boolean {
  * Validates a Distill export. A newer version is refused with a sentence saying so (never half-read);
  * snapshots that point at messages the file does not hold are refused too.
  */
+/** Characters of a message's text parts (what the send limit counts). */
+const messageChars = (parts: readonly { type: string; text?: string }[]) =>
+  parts.reduce((n, p) => n + (p.type === 'text' ? (p.text?.length ?? 0) : 0), 0)
+
 export function parseDistillExport(text: string): DistillExport {
   let data: unknown
   try {
@@ -142,6 +152,13 @@ export function parseDistillExport(text: string): DistillExport {
     throw new ImportError(`The Distill export is malformed${where}: ${issue.message}`)
   }
   const all = [...parsed.data.messages, ...(parsed.data.versions ?? [])]
+  // The limit a send holds to holds here too: a longer message stalled every request of its chat.
+  const huge = all.findIndex((m) => messageChars(m.parts) > MAX_MESSAGE_CHARS)
+  if (huge >= 0) {
+    throw new ImportError(
+      `Message ${huge + 1} of the export has ${messageChars(all[huge]!.parts).toLocaleString('en-US')} characters; ${MESSAGE_TOO_LONG.toLowerCase()}. Nothing was imported.`
+    )
+  }
   const ids = new Set(all.map((m) => m.id))
   if (ids.size !== all.length) throw new ImportError('The Distill export lists a message id twice.')
   checkVersions(parsed.data, ids)

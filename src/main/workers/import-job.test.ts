@@ -170,4 +170,19 @@ describe('importing a Distill export', () => {
       importDistillChat(app.services, Buffer.from(JSON.stringify(twice)), { source: 'chat.distill.json' })
     ).rejects.toThrow('The Distill export lists a summary id twice.')
   })
+
+  it('refuses a message longer than a send may be, as the send does, and writes nothing', async () => {
+    const app = open(join(tempDir(), 'long.db'))
+    const source = await chatWithCascade(app)
+    const data = JSON.parse(app.services.sessions.export(source, 'json').text) as {
+      messages: Array<{ parts: Array<{ type: string; text?: string }> }>
+    }
+    data.messages.at(-1)!.parts = [{ type: 'text', text: 'x'.repeat(1_000_001) }]
+    await expect(
+      importDistillChat(app.services, Buffer.from(JSON.stringify(data)), { source: 'chat.distill.json' })
+    ).rejects.toThrow(
+      /^Message \d+ of the export has 1,000,001 characters; message is too long .* Nothing was imported\.$/
+    )
+    expect(app.services.sessions.list().map((s) => s.id)).toEqual([source])
+  })
 })
