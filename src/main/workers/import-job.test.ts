@@ -185,4 +185,21 @@ describe('importing a Distill export', () => {
     )
     expect(app.services.sessions.list().map((s) => s.id)).toEqual([source])
   })
+
+  it('refuses pins past the share of the budget they may take, as pinning does', async () => {
+    const app = open(join(tempDir(), 'pins.db'))
+    const source = await chatWithCascade(app)
+    const data = JSON.parse(app.services.sessions.export(source, 'json').text) as {
+      messages: Array<{ parts: Array<{ type: string; text?: string }>; pinnedAt?: number }>
+    }
+    const last = data.messages.at(-1)!
+    last.parts = [{ type: 'text', text: 'harbor lantern copper meadow '.repeat(12_000) }]
+    last.pinnedAt = 1
+    await expect(
+      importDistillChat(app.services, Buffer.from(JSON.stringify(data)), { source: 'chat.distill.json' })
+    ).rejects.toThrow(
+      /^The chat in “chat\.distill\.json” pins messages that would take \d+% .* at most 25% .*Nothing was imported\.$/
+    )
+    expect(app.services.sessions.list().map((s) => s.id)).toEqual([source])
+  })
 })

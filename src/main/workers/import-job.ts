@@ -8,6 +8,8 @@ import { parseDistillExport, placedMessages, type DistillExport } from '../impor
 import { ImportError } from '../importers/openai-messages'
 import type { ModelSpec } from '../models/catalog'
 import { countMessage } from '../tokens/message-tokens'
+import { computeBudget } from '../engine/budget'
+import { pinSharePercent } from '../engine/pinned'
 
 /** A file of an export, checked: its bytes are what its hash says. */
 export interface ImportedFile {
@@ -119,6 +121,8 @@ export interface WriteOptions {
   again: boolean
   source: string
   contentHash: string
+  /** The share of the usable budget pins may take (Settings), and the safety margin the budget keeps. */
+  pins?: { limitPercent: number; safetyMarginPercent: number }
 }
 
 const withoutHashes = (parts: MessagePart[], strip: ReadonlySet<string>): MessagePart[] =>
@@ -241,6 +245,7 @@ export function writeImport(
     import: { contentHash: options.contentHash, source: options.source, importedAt: options.now },
     again: options.again
   }
+  overPinned(chat, options)
   const problems = chatProblems(chat)
   if (problems.length)
     throw new ImportError(
@@ -248,6 +253,28 @@ export function writeImport(
         `${problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : ''} Nothing was imported.`
     )
   return restoreChat(db, chat)
+}
+
+/**
+ * Pins past the share of the budget they may take are refused at import as when pinning: a tampered
+ * export could otherwise pin everything, and every request would carry it all word for word.
+ */
+function overPinned(chat: ChatToRestore, options: WriteOptions): void {
+  if (!options.pins) return
+  const pinned = chat.messages.reduce((n, m) => (m.pinnedAt !== null && !m.hiddenIn ? n + (m.tokenCount ?? 0) : n), 0)
+  if (pinned === 0) return
+  const { usable } = computeBudget({
+    contextWindow: options.spec.contextWindow,
+    maxOutput: options.spec.maxOutput,
+    safetyMarginPercent: options.pins.safetyMarginPercent,
+    thresholdPercent: 95
+  })
+  const percent = pinSharePercent(pinned, usable)
+  if (percent > options.pins.limitPercent) {
+    throw new ImportError(
+      `The chat in “${options.source}” pins messages that would take ${percent}% of the ${usable.toLocaleString('en-US')} tokens a request of ${options.spec.label} may use; pinned messages may take at most ${options.pins.limitPercent}% (Settings → Compression). Nothing was imported.`
+    )
+  }
 }
 
 /**

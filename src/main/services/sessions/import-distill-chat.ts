@@ -145,7 +145,11 @@ export async function importDistillChat(
       stripHashes,
       again: options.again ?? false,
       source: options.source,
-      contentHash: prepared.contentHash
+      contentHash: prepared.contentHash,
+      pins: {
+        limitPercent: services.settings.get().pinShareLimit,
+        safetyMarginPercent: services.settings.get().safetyMarginPercent
+      }
     })
     if ('earlier' in written) throw new AlreadyImported(written.earlier)
     const joined = options.joinProject && prepared.session.project && services.projects?.join(prepared.session.project)
