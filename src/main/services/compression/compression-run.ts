@@ -51,6 +51,9 @@ export interface RunRequest {
  * Runs compressions: begin (event, cancellable), summarize, commit the snapshot and the status of
  * the one it replaces atomically, report. One flow for auto, manual, regenerate and the strategies.
  */
+/** The marker a text cut in the middle carries (engine/truncate.ts). */
+const CUT_MARKER = /\[\.\.\.[\d,]+\.\.\.\]/g
+
 export function createCompressionRunner(deps: ServiceDeps) {
   const { db, clock, ids, emit, log } = deps
   const running = new Map<string, AbortController>()
@@ -63,6 +66,14 @@ export function createCompressionRunner(deps: ServiceDeps) {
     const { conv } = request
     // The user's notes of the summary it cascades from go with it, verbatim (an edit is all the user's).
     const text = request.content.editedByUser ? written.text : withUserNotes(written.text, request.content.userNotes)
+    // A summary that says nothing (only a cut marker left, as when a window shrank below its pins)
+    // would replace the messages it covers with nothing: it is not written.
+    if (!/[\p{L}\p{N}]/u.test(text.replace(CUT_MARKER, ''))) {
+      throw new AppError(
+        'internal',
+        'The summary came out empty, so it was not written; the messages stay as they are.'
+      )
+    }
     const summaryTokens = conv.summaryTokensOf(text)
     const id = ids()
     db.transaction((tx) => {

@@ -273,6 +273,16 @@ describe('compression against the real stack', () => {
     expect(await undo()).toBe('OLD BASE')
   })
 
+  it('never writes a summary that says nothing (only a cut marker)', async () => {
+    const { app, session } = open()
+    await turn(app, session.id, 'hello', 'hi')
+    fake.script([{ for: 'summary', reply: '\n[...175...]\n' }])
+    await expect(app.services.compression.run(session.id)).rejects.toMatchObject({
+      message: expect.stringMatching(/^The summary came out empty/)
+    })
+    expect(app.services.compression.snapshots(session.id)).toEqual([])
+  })
+
   it('reports a failed manual summary and writes nothing (FR-5.1.2)', async () => {
     const { app, events, session } = open()
     await turn(app, session.id, 'hello', 'hi')
