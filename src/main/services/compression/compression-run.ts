@@ -68,7 +68,8 @@ export function createCompressionRunner(deps: ServiceDeps) {
     const text = request.content.editedByUser ? written.text : withUserNotes(written.text, request.content.userNotes)
     // A summary that says nothing (only a cut marker left, as when a window shrank below its pins)
     // would replace the messages it covers with nothing: it is not written.
-    if (!/[\p{L}\p{N}]/u.test(text.replace(CUT_MARKER, ''))) {
+    const markerless = text.replace(CUT_MARKER, '')
+    if (markerless.length < text.length && !/[\p{L}\p{N}]/u.test(markerless)) {
       throw new AppError(
         'internal',
         'The summary came out empty, so it was not written; the messages stay as they are.'
