@@ -1,21 +1,15 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import { generateText } from 'ai'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { estimateInputTokens, type FakeProvider, startFakeProvider } from './index'
+import { describe, expect, it } from 'vitest'
+import { estimateInputTokens, startFakeProvider } from './index'
+import { useFakeServer } from './use-fake-server'
 import { resolvePlan } from './script-queue'
 import { splitEvenly, splitWords } from './reply'
 
-let server: FakeProvider
-beforeAll(async () => {
-  server = await startFakeProvider()
-})
-afterAll(async () => {
-  await server.close()
-})
-beforeEach(() => server.reset())
+const server = useFakeServer()
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}${path}`, {
+  fetch(`${server().url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body)
@@ -56,7 +50,7 @@ describe('token counting endpoints (plain fetch)', () => {
     })
     expect(res.status).toBe(200)
     expect(await res.json()).toMatchObject({ totalTokens: expectedTokens })
-    expect(server.requests.at(-1)).toMatchObject({
+    expect(server().requests.at(-1)).toMatchObject({
       provider: 'gemini-count-tokens',
       model: 'gemini-2.5-flash',
       query: {}
@@ -110,7 +104,7 @@ describe('HTTP control endpoints', () => {
     const queued = await post('/__script', [{ reply: 'First.' }, { reply: 'Second.' }])
     expect(await queued.json()).toMatchObject({ ok: true, queued: 2, pending: 2 })
 
-    const openai = createOpenAI({ baseURL: server.baseURLs.openai, apiKey: 'sk-secret' })
+    const openai = createOpenAI({ baseURL: server().baseURLs.openai, apiKey: 'sk-secret' })
     expect((await generateText({ model: openai.chat('gpt-4o-mini'), prompt: 'a', maxRetries: 0 })).text).toBe('First.')
     const anthropicRes = await post(
       '/v1/messages',
@@ -119,7 +113,7 @@ describe('HTTP control endpoints', () => {
     )
     expect(((await anthropicRes.json()) as { content: Array<{ text: string }> }).content[0]?.text).toBe('Second.')
 
-    const recorded = (await (await fetch(`${server.url}/__requests`)).json()) as Array<Record<string, unknown>>
+    const recorded = (await (await fetch(`${server().url}/__requests`)).json()) as Array<Record<string, unknown>>
     expect(recorded.map((r) => [r.provider, r.model, r.reply])).toEqual([
       ['openai-chat', 'gpt-4o-mini', 'First.'],
       ['anthropic', 'claude', 'Second.']
@@ -142,9 +136,9 @@ describe('HTTP control endpoints', () => {
   })
 
   it('POST /__reset drops pending steps and the request log', async () => {
-    server.script([{ reply: 'never used' }])
+    server().script([{ reply: 'never used' }])
     await post('/__reset', {})
-    expect(server.requests).toHaveLength(0)
+    expect(server().requests).toHaveLength(0)
     const gen = await post(
       '/v1/chat/completions',
       { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
@@ -156,7 +150,7 @@ describe('HTTP control endpoints', () => {
   })
 
   it('serves GET /v1/models in OpenAI list format', async () => {
-    const res = await fetch(`${server.url}/v1/models`, { headers: { authorization: 'Bearer k' } })
+    const res = await fetch(`${server().url}/v1/models`, { headers: { authorization: 'Bearer k' } })
     expect(await res.json()).toMatchObject({
       object: 'list',
       data: expect.arrayContaining([{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake-provider' }])

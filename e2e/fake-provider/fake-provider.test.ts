@@ -3,8 +3,9 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { APICallError, generateText, type LanguageModel, streamText } from 'ai'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { estimateInputTokens, estimateOutputTokens, type FakeProvider, startFakeProvider } from './index'
+import { describe, expect, it } from 'vitest'
+import { estimateInputTokens, estimateOutputTokens } from './index'
+import { useFakeServer } from './use-fake-server'
 
 const SYSTEM = 'You are a terse assistant.'
 const PROMPT = 'Summarise the plot of Hamlet in one sentence, please.'
@@ -14,14 +15,7 @@ const EXPECTED_INPUT = estimateInputTokens([
   { role: 'user', text: PROMPT }
 ])
 
-let server: FakeProvider
-beforeAll(async () => {
-  server = await startFakeProvider()
-})
-afterAll(async () => {
-  await server.close()
-})
-beforeEach(() => server.reset())
+const server = useFakeServer()
 
 type Factory = (apiKey: string) => LanguageModel
 
@@ -30,30 +24,33 @@ const providers: Array<[string, string, Factory]> = [
   [
     'openai.chat',
     'openai-chat',
-    (apiKey) => createOpenAI({ baseURL: server.baseURLs.openai, apiKey }).chat('gpt-4o-mini')
+    (apiKey) => createOpenAI({ baseURL: server().baseURLs.openai, apiKey }).chat('gpt-4o-mini')
   ],
   [
     'openai.responses',
     'openai-responses',
-    (apiKey) => createOpenAI({ baseURL: server.baseURLs.openai, apiKey })('gpt-4o-mini')
+    (apiKey) => createOpenAI({ baseURL: server().baseURLs.openai, apiKey })('gpt-4o-mini')
   ],
   [
     'anthropic',
     'anthropic',
-    (apiKey) => createAnthropic({ baseURL: server.baseURLs.anthropic, apiKey })('claude-sonnet-4-5')
+    (apiKey) => createAnthropic({ baseURL: server().baseURLs.anthropic, apiKey })('claude-sonnet-4-5')
   ],
   [
     'google',
     'gemini',
-    (apiKey) => createGoogleGenerativeAI({ baseURL: server.baseURLs.google, apiKey })('gemini-2.5-flash')
+    (apiKey) => createGoogleGenerativeAI({ baseURL: server().baseURLs.google, apiKey })('gemini-2.5-flash')
   ],
   [
     'openai-compatible',
     'openai-chat',
     (apiKey) =>
-      createOpenAICompatible({ name: 'local', baseURL: server.baseURLs.openaiCompatible, apiKey, includeUsage: true })(
-        'llama3.2'
-      )
+      createOpenAICompatible({
+        name: 'local',
+        baseURL: server().baseURLs.openaiCompatible,
+        apiKey,
+        includeUsage: true
+      })('llama3.2')
   ]
 ]
 
@@ -100,7 +97,7 @@ describe.each(providers)('%s through the real SDK', (_label, recordedAs, model) 
     expect(r.deltas.length).toBeGreaterThan(3)
     expect(r.usage?.inputTokens).toBe(EXPECTED_INPUT)
     expect(r.usage?.outputTokens).toBe(estimateOutputTokens(REPLY))
-    const rec = server.requests.at(-1)
+    const rec = server().requests.at(-1)
     expect(rec).toMatchObject({
       provider: recordedAs,
       stream: true,
@@ -115,11 +112,11 @@ describe.each(providers)('%s through the real SDK', (_label, recordedAs, model) 
     expect(r.text).toBe(REPLY)
     expect(r.usage.inputTokens).toBe(EXPECTED_INPUT)
     expect(r.usage.outputTokens).toBe(estimateOutputTokens(REPLY))
-    expect(server.requests.at(-1)).toMatchObject({ provider: recordedAs, stream: false })
+    expect(server().requests.at(-1)).toMatchObject({ provider: recordedAs, stream: false })
   })
 
   it('plays scripted chunks verbatim with overridden usage', async () => {
-    server.script([{ chunks: ['Hel', 'lo, ', 'world', '!'], usage: { input: 42, output: 7 }, delayMs: 5 }])
+    server().script([{ chunks: ['Hel', 'lo, ', 'world', '!'], usage: { input: 42, output: 7 }, delayMs: 5 }])
     const r = await drain({ model: model('sk-test'), prompt: PROMPT, maxRetries: 0 })
     expect(r.deltas).toEqual(['Hel', 'lo, ', 'world', '!'])
     expect(r.usage).toMatchObject({ inputTokens: 42, outputTokens: 7 })
@@ -132,13 +129,13 @@ describe.each(providers)('%s through the real SDK', (_label, recordedAs, model) 
   it('rejects the bad key with a 401 APICallError', async () => {
     const e = await rejection(generateText({ model: model('bad-key'), prompt: PROMPT, maxRetries: 0 }))
     expect(APICallError.isInstance(e) && e.statusCode).toBe(401)
-    expect(server.requests.at(-1)?.headers).not.toHaveProperty('authorization')
-    expect(server.requests.at(-1)?.headers).not.toHaveProperty('x-api-key')
-    expect(server.requests.at(-1)?.headers).not.toHaveProperty('x-goog-api-key')
+    expect(server().requests.at(-1)?.headers).not.toHaveProperty('authorization')
+    expect(server().requests.at(-1)?.headers).not.toHaveProperty('x-api-key')
+    expect(server().requests.at(-1)?.headers).not.toHaveProperty('x-goog-api-key')
   })
 
   it('surfaces a scripted 429 with its retry-after header', async () => {
-    server.script([{ fault: 'http429', retryAfterSeconds: 7 }])
+    server().script([{ fault: 'http429', retryAfterSeconds: 7 }])
     const e = await rejection(generateText({ model: model('sk-test'), prompt: PROMPT, maxRetries: 0 }))
     expect(APICallError.isInstance(e)).toBe(true)
     const err = e as APICallError
@@ -148,21 +145,21 @@ describe.each(providers)('%s through the real SDK', (_label, recordedAs, model) 
   })
 
   it('lets the SDK retry past a 429 into the next scripted step', async () => {
-    server.script([{ fault: 'http429', retryAfterSeconds: 0 }, { reply: 'Second time lucky.' }])
+    server().script([{ fault: 'http429', retryAfterSeconds: 0 }, { reply: 'Second time lucky.' }])
     const r = await drain({ model: model('sk-test'), prompt: PROMPT, maxRetries: 1 })
     expect(r.text).toBe('Second time lucky.')
-    expect(server.requests.map((q) => q.outcome)).toEqual(['http429', 'ok'])
+    expect(server().requests.map((q) => q.outcome)).toEqual(['http429', 'ok'])
   })
 
   it('reports a 500 as a stream error part', async () => {
-    server.script([{ fault: 'http500' }])
+    server().script([{ fault: 'http500' }])
     const r = await drain({ model: model('sk-test'), prompt: PROMPT, maxRetries: 0 })
     expect(r.errors).toHaveLength(1)
     expect(APICallError.isInstance(r.errors[0]) && r.errors[0].statusCode).toBe(500)
   })
 
   it('turns a cut connection into a failed stream after partial text', async () => {
-    server.script([{ fault: 'cut' }])
+    server().script([{ fault: 'cut' }])
     const r = await drain({ model: model('sk-test'), prompt: PROMPT, maxRetries: 0 })
     expect(r.usage).toBeUndefined()
     // The SDK wraps undici's "terminated" in an APICallError carrying the original 200 status.
@@ -173,7 +170,7 @@ describe.each(providers)('%s through the real SDK', (_label, recordedAs, model) 
   })
 
   it('holds a stalled stream open until the client aborts', async () => {
-    server.script([{ fault: 'stall' }])
+    server().script([{ fault: 'stall' }])
     const started = Date.now()
     const r = await drain({
       model: model('sk-test'),
@@ -195,15 +192,15 @@ describe.each(providers)('%s through the real SDK', (_label, recordedAs, model) 
 })
 
 describe('non-streamed faults', () => {
-  const model = () => createAnthropic({ baseURL: server.baseURLs.anthropic, apiKey: 'sk-test' })('claude-sonnet-4-5')
+  const model = () => createAnthropic({ baseURL: server().baseURLs.anthropic, apiKey: 'sk-test' })('claude-sonnet-4-5')
 
   it('a cut JSON body makes generateText reject', async () => {
-    server.script([{ fault: 'cut' }])
+    server().script([{ fault: 'cut' }])
     await expect(generateText({ model: model(), prompt: PROMPT, maxRetries: 0 })).rejects.toThrow()
   })
 
   it('a stalled JSON answer is ended by the abort signal', async () => {
-    server.script([{ fault: 'stall' }])
+    server().script([{ fault: 'stall' }])
     const started = Date.now()
     await expect(
       generateText({ model: model(), prompt: PROMPT, maxRetries: 0, abortSignal: AbortSignal.timeout(200) })
@@ -219,7 +216,7 @@ describe('non-streamed faults', () => {
 
 describe('[fake:slow]', () => {
   it('streams 40 chunks about 50 ms apart', async () => {
-    const model = createOpenAI({ baseURL: server.baseURLs.openai, apiKey: 'sk-test' }).chat('gpt-4o-mini')
+    const model = createOpenAI({ baseURL: server().baseURLs.openai, apiKey: 'sk-test' }).chat('gpt-4o-mini')
     const started = Date.now()
     const r = await drain({ model, prompt: 'take your time [fake:slow]', maxRetries: 0 })
     expect(r.deltas).toHaveLength(40)

@@ -3,28 +3,22 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { APICallError, generateText, type LanguageModel, type ModelMessage, streamText } from 'ai'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SUMMARY_SYSTEM_PROMPT, summaryPrompt } from '../../src/main/engine/prompts'
 import { anthropicMessages } from './anthropic'
 import { anthropicCacheBlocks } from './anthropic-cache'
-import { estimateInputTokens, type FakeProvider, startFakeProvider } from './index'
+import { estimateInputTokens, startFakeProvider } from './index'
+import { useFakeServer } from './use-fake-server'
 
 /** About 1300 estimated tokens: over every provider's 1024-token minimum on its own. */
 const SYSTEM = Array.from({ length: 100 }, (_, i) => `Rule ${i}: answer briefly and cite the rule.`).join(' ')
 const ephemeral = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const
 const MINUTE = 60_000
 
-let server: FakeProvider
-beforeAll(async () => {
-  server = await startFakeProvider()
-})
-afterAll(async () => {
-  await server.close()
-})
-beforeEach(() => server.reset())
+const server = useFakeServer()
 
 const post = (path: string, body: unknown, headers: Record<string, string> = { authorization: 'Bearer k' }) =>
-  fetch(`${server.url}${path}`, {
+  fetch(`${server().url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body)
@@ -35,20 +29,21 @@ function followUp(first: ModelMessage[], reply: string, next: string): ModelMess
   return [...first, { role: 'assistant', content: reply }, { role: 'user', content: next }]
 }
 
-const openai = () => createOpenAI({ baseURL: server.baseURLs.openai, apiKey: 'k' })
-const anthropic = () => createAnthropic({ baseURL: server.baseURLs.anthropic, apiKey: 'k' })('claude-sonnet-4-5')
+const openai = () => createOpenAI({ baseURL: server().baseURLs.openai, apiKey: 'k' })
+const anthropic = () => createAnthropic({ baseURL: server().baseURLs.anthropic, apiKey: 'k' })('claude-sonnet-4-5')
 
 const implicit: Array<[string, () => LanguageModel, (tokens: number) => number]> = [
   ['openai.chat', () => openai().chat('gpt-4o-mini'), (t) => t - (t % 128)],
   ['openai.responses', () => openai()('gpt-4o-mini'), (t) => t - (t % 128)],
   [
     'openai-compatible',
-    () => createOpenAICompatible({ name: 'local', baseURL: server.baseURLs.openaiCompatible, apiKey: 'k' })('llama3.2'),
+    () =>
+      createOpenAICompatible({ name: 'local', baseURL: server().baseURLs.openaiCompatible, apiKey: 'k' })('llama3.2'),
     (t) => t - (t % 128)
   ],
   [
     'google',
-    () => createGoogleGenerativeAI({ baseURL: server.baseURLs.google, apiKey: 'k' })('gemini-2.5-flash'),
+    () => createGoogleGenerativeAI({ baseURL: server().baseURLs.google, apiKey: 'k' })('gemini-2.5-flash'),
     (t) => t
   ]
 ]
@@ -58,7 +53,7 @@ describe.each(implicit)('%s: implicit prefix caching', (_label, model, rule) => 
     const first: ModelMessage[] = [{ role: 'user', content: 'What is rule 7?' }]
     const a = await generateText({ model: model(), system: SYSTEM, messages: first, maxRetries: 0 })
     expect(a.usage.inputTokenDetails.cacheReadTokens ?? 0).toBe(0)
-    const total1 = server.requests[0]!.inputTokens!
+    const total1 = server().requests[0]!.inputTokens!
     expect(total1).toBeGreaterThan(1024)
 
     const b = await generateText({
@@ -68,9 +63,9 @@ describe.each(implicit)('%s: implicit prefix caching', (_label, model, rule) => 
       maxRetries: 0
     })
     expect(b.usage.inputTokenDetails.cacheReadTokens).toBe(rule(total1))
-    expect(b.usage.inputTokens).toBe(server.requests[1]!.inputTokens)
+    expect(b.usage.inputTokens).toBe(server().requests[1]!.inputTokens)
     expect(b.usage.inputTokenDetails.noCacheTokens).toBe(b.usage.inputTokens! - rule(total1))
-    expect(server.requests.map((r) => r.cache)).toEqual([
+    expect(server().requests.map((r) => r.cache)).toEqual([
       { read: 0, write: 0, breakpoints: 0 },
       { read: rule(total1), write: 0, breakpoints: 0 }
     ])
@@ -86,11 +81,11 @@ describe.each(implicit)('%s: implicit prefix caching', (_label, model, rule) => 
   it('forgets a prefix after 5 idle minutes, and a read keeps it alive', async () => {
     const ask = () => generateText({ model: model(), system: SYSTEM, prompt: 'Rule 1?', maxRetries: 0 })
     await ask()
-    server.advanceCache(4 * MINUTE)
+    server().advanceCache(4 * MINUTE)
     expect((await ask()).usage.inputTokenDetails.cacheReadTokens).toBeGreaterThan(0)
-    server.advanceCache(4 * MINUTE)
+    server().advanceCache(4 * MINUTE)
     expect((await ask()).usage.inputTokenDetails.cacheReadTokens).toBeGreaterThan(0)
-    server.advanceCache(5 * MINUTE + 1)
+    server().advanceCache(5 * MINUTE + 1)
     expect((await ask()).usage.inputTokenDetails.cacheReadTokens ?? 0).toBe(0)
   })
 })
@@ -108,7 +103,7 @@ describe('implicit caching details', () => {
   })
 
   it('counts floor(shared chars / 4) of a message that differs part-way (Gemini: no rounding)', async () => {
-    const model = createGoogleGenerativeAI({ baseURL: server.baseURLs.google, apiKey: 'k' })('gemini-2.5-flash')
+    const model = createGoogleGenerativeAI({ baseURL: server().baseURLs.google, apiKey: 'k' })('gemini-2.5-flash')
     await generateText({ model, system: SYSTEM, prompt: 'Hello there', maxRetries: 0 })
     const r = await generateText({ model, system: SYSTEM, prompt: 'Hello world', maxRetries: 0 })
     const head = estimateInputTokens([{ role: 'system', text: SYSTEM }])
@@ -130,7 +125,7 @@ describe('implicit caching details', () => {
     expect(await cached()).toBe(0)
     expect(await cached('chat-a')).toBeGreaterThan(0)
     expect(await cached()).toBeGreaterThan(0)
-    expect(server.requests.map((r) => (r.body as { prompt_cache_key?: string }).prompt_cache_key)).toEqual([
+    expect(server().requests.map((r) => (r.body as { prompt_cache_key?: string }).prompt_cache_key)).toEqual([
       'chat-a',
       'chat-b',
       undefined,
@@ -149,7 +144,7 @@ describe('implicit caching details', () => {
         maxRetries: 0
       })
     await ask()
-    server.advanceCache(60 * MINUTE)
+    server().advanceCache(60 * MINUTE)
     expect((await ask()).usage.inputTokenDetails.cacheReadTokens).toBeGreaterThan(0)
   })
 
@@ -199,7 +194,7 @@ describe('anthropic: explicit cache_control breakpoints', () => {
 
   it('writes the prefix up to the breakpoint, then reads it back from the next turn', async () => {
     const a = await generateText({ model: anthropic(), system: SYSTEM, messages: first, maxRetries: 0 })
-    const total1 = server.requests[0]!.inputTokens!
+    const total1 = server().requests[0]!.inputTokens!
     expect(a.usage.inputTokens).toBe(total1)
     expect(a.usage.inputTokenDetails).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: total1, noCacheTokens: 0 })
 
@@ -208,14 +203,14 @@ describe('anthropic: explicit cache_control breakpoints', () => {
     >
     messages[2]!.providerOptions = ephemeral
     const b = await generateText({ model: anthropic(), system: SYSTEM, messages, maxRetries: 0 })
-    const total2 = server.requests[1]!.inputTokens!
+    const total2 = server().requests[1]!.inputTokens!
     expect(b.usage.inputTokens).toBe(total2)
     expect(b.usage.inputTokenDetails).toMatchObject({
       cacheReadTokens: total1,
       cacheWriteTokens: total2 - total1,
       noCacheTokens: 0
     })
-    expect(server.requests[1]!.cache).toEqual({ read: total1, write: total2 - total1, breakpoints: 1 })
+    expect(server().requests[1]!.cache).toEqual({ read: total1, write: total2 - total1, breakpoints: 1 })
   })
 
   it('reports the split in message_start when streaming, and input after the breakpoint as uncached', async () => {
@@ -239,7 +234,7 @@ describe('anthropic: explicit cache_control breakpoints', () => {
       const r = await generateText({ model: anthropic(), system: SYSTEM, prompt: 'Rule 12?', maxRetries: 0 })
       expect(r.usage.inputTokenDetails).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 0 })
     }
-    expect(server.requests.map((r) => r.cache)).toEqual([
+    expect(server().requests.map((r) => r.cache)).toEqual([
       { read: 0, write: 0, breakpoints: 0 },
       { read: 0, write: 0, breakpoints: 0 }
     ])
@@ -272,10 +267,10 @@ describe('anthropic: explicit cache_control breakpoints', () => {
         maxRetries: 0
       })
     await ask()
-    server.advanceCache(5 * MINUTE + 1)
+    server().advanceCache(5 * MINUTE + 1)
     expect((await ask()).usage.inputTokenDetails).toMatchObject({ cacheReadTokens: 0 })
 
-    server.clearCache()
+    server().clearCache()
     const written = await ask('1h')
     expect(written.usage.raw).toMatchObject({
       cache_creation: {
@@ -283,7 +278,7 @@ describe('anthropic: explicit cache_control breakpoints', () => {
         ephemeral_1h_input_tokens: written.usage.inputTokenDetails.cacheWriteTokens
       }
     })
-    server.advanceCache(50 * MINUTE)
+    server().advanceCache(50 * MINUTE)
     expect((await ask('1h')).usage.inputTokenDetails.cacheReadTokens).toBeGreaterThan(0)
   })
 
@@ -328,7 +323,7 @@ describe('anthropic: explicit cache_control breakpoints', () => {
     }
     await ask(turns(1))
     expect(await ask(turns(21))).toBeGreaterThan(0)
-    server.clearCache()
+    server().clearCache()
     await ask(turns(1))
     expect(await ask(turns(23))).toBe(0)
   })
@@ -359,7 +354,7 @@ describe('anthropic: explicit cache_control breakpoints', () => {
   })
 
   it('scales cached parts with the usage factor so they still add up', async () => {
-    server.setUsageFactor(1.7)
+    server().setUsageFactor(1.7)
     const messages: ModelMessage[] = [
       { role: 'system', content: SYSTEM, providerOptions: ephemeral },
       { role: 'user', content: 'Rule 14?' }
@@ -369,7 +364,7 @@ describe('anthropic: explicit cache_control breakpoints', () => {
     const { cacheReadTokens, cacheWriteTokens, noCacheTokens } = r.usage.inputTokenDetails
     expect(cacheReadTokens).toBe(Math.round(estimateInputTokens([{ role: 'system', text: SYSTEM }]) * 1.7))
     expect(cacheReadTokens! + cacheWriteTokens! + noCacheTokens!).toBe(r.usage.inputTokens)
-    expect(r.usage.inputTokens).toBe(server.requests[1]!.inputTokens)
+    expect(r.usage.inputTokens).toBe(server().requests[1]!.inputTokens)
   })
 })
 
@@ -474,7 +469,7 @@ describe('autoSummaries', () => {
   })
 
   it('is off by default: a summary request takes the next reply step', async () => {
-    server.script([{ reply: 'Scripted reply.' }])
+    server().script([{ reply: 'Scripted reply.' }])
     const model = openai().chat('gpt-4o-mini')
     const summary = await generateText({ model, system: SUMMARY_SYSTEM_PROMPT, prompt, maxRetries: 0 })
     expect(summary.text).toBe('Scripted reply.')
