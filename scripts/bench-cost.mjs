@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { execFileSync } from 'node:child_process'
-import { addMeasurements, measureRequests } from './lib/measure-requests.mjs'
+import { addMeasurements, catalogInputPrices, measureRequests } from './lib/measure-requests.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const argv = process.argv.slice(2)
@@ -74,6 +74,11 @@ function shared(...path) {
 
 const MODELS = { 'openai-compatible': 'fake-model', anthropic: 'claude-sonnet-4-5' }
 const project = resolve(value('--project', ROOT))
+/** Each model's input price from the measured app's catalog: a summary written by a cheaper model is priced as such. */
+const catalogFile = join(project, 'src', 'main', 'models', 'catalog.json')
+const inputPrice = existsSync(catalogFile)
+  ? catalogInputPrices(JSON.parse(readFileSync(catalogFile, 'utf8')))
+  : () => undefined
 const data = resolve(value('--data', shared('data', 'locomo-dev')))
 const formats = list('--formats', 'openai-compatible,anthropic')
 const strategies = list('--strategies', 'rolling,tiered,importance')
@@ -544,7 +549,7 @@ async function runOne({ fake, rpc, events, env, dbFile, file, conv, format, stra
     stable = again.length === recorded.length ? stable + 1 : 0
     recorded = again
   }
-  const measured = measureRequests(recorded, { turns: turns.length })
+  const measured = measureRequests(recorded, { turns: turns.length, inputPrice })
   const replaySeconds = Number(seconds(started))
 
   // Asked: the context built for each question, as the next message of this chat.
@@ -723,11 +728,11 @@ const tables = windows.map((window) => {
   const lines = [
     `### ${num(window)}-token window`,
     '',
-    '| Format | Strategy | Requests (summaries) | Input tokens | Prefix repeat | Cache-served | Billed | Ideal billed | Billed / ideal | Billed, writes ×1.25 | Summaries /100 turns | Asked |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Format | Strategy | Requests (summaries) | Input tokens | Prefix repeat | Cache-served | Billed | Ideal billed | Billed / ideal | Priced / ideal | Billed, writes ×1.25 | Summaries /100 turns | Asked |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.format} | ${r.strategy} | ${num(r.requests)} (${num(r.summaryRequests)}) | ${num(r.inputTokens)} | ${pct(r.prefixShare)} | ${pct(r.cacheShare)} | ${num(r.billed)} | ${num(r.idealBilled)} | ×${(r.billedOverIdeal ?? 0).toFixed(2)} | ${r.cacheWriteTokens === null ? '–' : num(r.billedWithWrites)} | ${r.summariesPer100Turns === null ? '–' : r.summariesPer100Turns.toFixed(1)} | ${pct(r.asked)} |`
+        `| ${r.format} | ${r.strategy} | ${num(r.requests)} (${num(r.summaryRequests)}) | ${num(r.inputTokens)} | ${pct(r.prefixShare)} | ${pct(r.cacheShare)} | ${num(r.billed)} | ${num(r.idealBilled)} | ×${(r.billedOverIdeal ?? 0).toFixed(2)} | ×${(r.pricedOverIdeal ?? 0).toFixed(2)} | ${r.cacheWriteTokens === null ? '–' : num(r.billedWithWrites)} | ${r.summariesPer100Turns === null ? '–' : r.summariesPer100Turns.toFixed(1)} | ${pct(r.asked)} |`
     )
   ]
   return { window, rows, text: lines.join('\n') }
@@ -735,7 +740,7 @@ const tables = windows.map((window) => {
 const turnsTotal = [...new Map(runs.map((r) => [r.conversation, r.turns])).values()].reduce((s, n) => s + n, 0)
 const notes = [
   `Distill at ${commit}${project === ROOT ? '' : ` (${project})`}; ${files.join(', ')}${Number.isFinite(turnCap) ? `, first ${turnCap} turns` : ''} (${num(turnsTotal)} user turns per format and strategy); questions per conversation: ${questionsArg}.`,
-  `Cached input is billed at 0.1×: ${cacheReported ? "the fake provider's report (cache.read) where it gives one, else" : 'the fake provider reports no cache, so'} the prefix each reply request repeats from the previous one. Ideal: every reply request cached up to its last two messages. Summary requests are billed whole and are not in the ideal.`
+  `Cached input is billed at 0.1×: ${cacheReported ? "the fake provider's report (cache.read) where it gives one, else" : 'the fake provider reports no cache, so'} the prefix each reply request repeats from the previous one. Ideal: every reply request cached up to its last two messages. Summary requests are billed like replies where the fake reports what its cache served (a summary asked inside the chat's request), else whole; they are not in the ideal. Priced: each request's billed input at its model's input price from the catalog, in the chat model's input tokens (the catalog has Claude Sonnet write its summaries with Claude Haiku, a third of the price).`
 ]
 const markdown = `${tables.map((t) => t.text).join('\n\n')}\n\n${notes.join('\n')}\n`
 log(`bench-cost: done in ${seconds(benchStarted)} s`)

@@ -6,6 +6,12 @@ const TRANSCRIPT =
 const PREVIOUS =
   /\*\*Summary of the conversation so far\*\*[^\n]*\n([\s\S]*?)\n\*\*New messages since that summary:\*\*/
 const SPEAKER = /^(User|Assistant|System|Tool): /
+/** How a summary asked inside the chat's request starts, and what it asks (src/main/engine/prompts.ts). */
+export const IN_CHAT_SUMMARY_START = '[Distill: summary request, not a message to answer]'
+const IN_CHAT_COUNT = /Summarize the first (?:(\d+) messages|message)/
+const IN_CHAT_MERGE = /merge that summary/
+/** The chat's summary message starts with this (src/main/engine/build-context.ts). */
+const SUMMARY_PREFIX = 'Summary of the earlier conversation'
 const MAX_SENTENCE = 200
 
 /** A message's first sentence (or first line), at most 200 chars. */
@@ -34,12 +40,34 @@ function transcriptMessages(transcript: string): Array<[string, string]> {
  */
 export function autoSummary(messages: readonly ChatMessage[], maxChars: number): string {
   const prompt = messages.filter((m) => m.role === 'user').at(-1)?.text ?? ''
+  const inChat = inChatAsk(messages, prompt)
   const transcript = TRANSCRIPT.exec(prompt)?.[1]
-  const parts = transcript
-    ? transcriptMessages(transcript)
-    : messages.filter((m) => m.role !== 'system').map((m): [string, string] => [m.role, m.text])
+  const parts = inChat
+    ? inChat.parts
+    : transcript
+      ? transcriptMessages(transcript)
+      : messages.filter((m) => m.role !== 'system').map((m): [string, string] => [m.role, m.text])
   const lines = parts.map(([who, text]) => `- ${who}: ${firstSentence(text)}`).filter((l) => !/: $/.test(l))
-  const previous = PREVIOUS.exec(prompt)?.[1]?.trim()
+  const previous = inChat ? inChat.previous : PREVIOUS.exec(prompt)?.[1]?.trim()
   const summary = [...(previous ? [previous] : []), ...lines].join('\n') || 'Nothing to summarize.'
   return maxChars > 0 && summary.length > maxChars ? summary.slice(0, maxChars) : summary
+}
+
+/**
+ * A summary asked inside the chat's request: the first N of the chat's messages, and the chat's
+ * summary when the request asks to merge it.
+ */
+function inChatAsk(
+  messages: readonly ChatMessage[],
+  prompt: string
+): { parts: Array<[string, string]>; previous?: string } | undefined {
+  if (!prompt.startsWith(IN_CHAT_SUMMARY_START)) return undefined
+  const match = IN_CHAT_COUNT.exec(prompt)
+  const count = match ? Number(match[1] ?? 1) : 0
+  const chat = messages.filter((m) => m.role !== 'system').slice(0, -1)
+  const parts = chat.slice(0, count).map((m): [string, string] => [m.role === 'user' ? 'User' : 'Assistant', m.text])
+  if (!IN_CHAT_MERGE.test(prompt)) return { parts }
+  const system = messages.find((m) => m.role === 'system' && m.text.includes(SUMMARY_PREFIX))?.text ?? ''
+  const previous = system.slice(system.indexOf(SUMMARY_PREFIX)).split('\n').slice(1).join('\n').trim()
+  return { parts, ...(previous ? { previous } : {}) }
 }

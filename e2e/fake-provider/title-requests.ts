@@ -1,3 +1,4 @@
+import { IN_CHAT_SUMMARY_START } from './auto-summary'
 import type { ChatMessage } from './types'
 
 /**
@@ -21,6 +22,10 @@ export function defaultTitle(messages: readonly ChatMessage[]): string {
 /** Distill's summarization requests start their system prompt with this (src/main/engine/prompts.ts). */
 export const SUMMARY_PROMPT_START = 'You are a conversation summarization assistant.'
 
+/** A summary asked inside the chat's request ends with a user message that starts so (see auto-summary.ts). */
 export function isSummaryRequest(messages: readonly ChatMessage[]): boolean {
-  return messages.some((m) => m.role === 'system' && m.text.trimStart().startsWith(SUMMARY_PROMPT_START))
+  return (
+    messages.some((m) => m.role === 'system' && m.text.trimStart().startsWith(SUMMARY_PROMPT_START)) ||
+    (messages.at(-1)?.role === 'user' && messages.at(-1)!.text.startsWith(IN_CHAT_SUMMARY_START))
+  )
 }

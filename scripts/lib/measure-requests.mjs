@@ -60,8 +60,15 @@ export function requestTokens(messages) {
   return messages.reduce((sum, m) => sum + messageTokens(m), REQUEST_OVERHEAD)
 }
 
+/** A summary asked inside the chat's own request ends with a user message that starts so (src/main/engine/prompts.ts). */
+export const IN_CHAT_SUMMARY_START = '[Distill: summary request, not a message to answer]'
+
 export function isSummaryRequest(messages) {
-  return messages.some((m) => m.role === 'system' && m.text.trimStart().startsWith(SUMMARY_PROMPT_START))
+  const last = messages.at(-1)
+  return (
+    messages.some((m) => m.role === 'system' && m.text.trimStart().startsWith(SUMMARY_PROMPT_START)) ||
+    (last?.role === 'user' && last.text.startsWith(IN_CHAT_SUMMARY_START))
+  )
 }
 
 /**
@@ -107,9 +114,10 @@ const num = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined)
  * Only generation requests count (OpenAI chat completions and Anthropic messages; model lists and
  * token counts are free). Reply requests are billed with their cached part at 0.1× (the fake's
  * `cache.read` when it reports one, else the prefix shared with the previous reply request);
- * summary requests, and any other generation request, are billed whole.
+ * summary requests, and any other generation request, are billed with what the fake reports its
+ * cache served at 0.1× (a summary asked inside the chat's request), the rest whole.
  */
-export function measureRequests(recorded, { turns = 0 } = {}) {
+export function measureRequests(recorded, { turns = 0, inputPrice } = {}) {
   const generation = recorded.filter(
     (r) => r && r.method === 'POST' && (r.provider === 'openai-chat' || r.provider === 'anthropic')
   )
@@ -135,12 +143,21 @@ export function measureRequests(recorded, { turns = 0 } = {}) {
     cachedTokens: 0,
     billed: 0,
     billedWithWrites: 0,
+    /** Billed, each request at its model's input price in the chat model's input tokens (a cheaper summarization model costs less). */
+    pricedBilled: 0,
     idealBilled: 0,
     largestRequest: 0,
     turns,
     perRequest: []
   }
   let prev
+  /** The chat's model: the one reply requests name; a request to another model is weighed by its input price against it. */
+  const chatModel = generation.find((r) => !isSummaryRequest(canonicalMessages(r.body)))?.body?.model
+  const weightOf = (model) => {
+    const base = inputPrice?.(chatModel)
+    const own = inputPrice?.(model)
+    return base && own !== undefined ? own / base : 1
+  }
   for (const r of generation) {
     const messages = canonicalMessages(r.body)
     const estimate = requestTokens(messages)
@@ -172,11 +189,14 @@ export function measureRequests(recorded, { turns = 0 } = {}) {
       m.cachedTokens += cached
       const billed = total - cached + CACHED_RATE * cached
       m.billed += billed
+      m.pricedBilled += billed * weightOf(r.body?.model)
       m.billedWithWrites += billed + (WRITE_RATE - 1) * (write ?? 0)
       m.idealBilled += total - ideal + CACHED_RATE * ideal
       Object.assign(row, { prefix, ideal, cached })
       prev = messages
     } else {
+      // What the fake reports its cache served is billed as cached (a summary asked inside the chat's request).
+      const cached = Math.min(total, read ?? 0)
       if (kind === 'summary') {
         m.summaryRequests++
         m.summaryInputTokens += total
@@ -184,14 +204,19 @@ export function measureRequests(recorded, { turns = 0 } = {}) {
         m.otherRequests++
         m.otherInputTokens += total
       }
-      m.billed += total
-      m.billedWithWrites += total
+      const billed = total - cached + CACHED_RATE * cached
+      m.billed += billed
+      m.pricedBilled += billed * weightOf(r.body?.model)
+      m.billedWithWrites += billed + (WRITE_RATE - 1) * (write ?? 0)
+      if (cached) Object.assign(row, { cached })
+      if (r.body?.model !== chatModel) row.model = r.body?.model
     }
     m.perRequest.push(row)
   }
   m.prefixShare = m.replyInputTokens ? m.prefixTokens / m.replyInputTokens : null
   m.cacheShare = m.cacheReadTokens !== null && m.inputTokens ? m.cacheReadTokens / m.inputTokens : null
   m.billedOverIdeal = m.idealBilled ? m.billed / m.idealBilled : null
+  m.pricedOverIdeal = m.idealBilled ? m.pricedBilled / m.idealBilled : null
   m.summariesPer100Turns = turns ? (100 * m.summaryRequests) / turns : null
   return m
 }
@@ -215,6 +240,7 @@ export function addMeasurements(list) {
     'cachedTokens',
     'billed',
     'billedWithWrites',
+    'pricedBilled',
     'idealBilled',
     'turns'
   ]
@@ -227,6 +253,15 @@ export function addMeasurements(list) {
   m.prefixShare = m.replyInputTokens ? m.prefixTokens / m.replyInputTokens : null
   m.cacheShare = m.cacheReadTokens !== null && m.inputTokens ? m.cacheReadTokens / m.inputTokens : null
   m.billedOverIdeal = m.idealBilled ? m.billed / m.idealBilled : null
+  m.pricedOverIdeal = m.idealBilled ? m.pricedBilled / m.idealBilled : null
   m.summariesPer100Turns = m.turns ? (100 * m.summaryRequests) / m.turns : null
   return m
+}
+
+/** Input prices (USD per million tokens) by model id, from the app's catalog (src/main/models/catalog.json). */
+export function catalogInputPrices(catalog) {
+  const prices = new Map()
+  for (const m of catalog.models ?? [])
+    if (typeof m.pricePerMTokInput === 'number') prices.set(m.id, m.pricePerMTokInput)
+  return (model) => prices.get(model)
 }

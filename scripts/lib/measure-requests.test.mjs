@@ -3,6 +3,8 @@ import { describe, it } from 'node:test'
 import {
   addMeasurements,
   canonicalMessages,
+  catalogInputPrices,
+  IN_CHAT_SUMMARY_START,
   idealCachedTokens,
   measureRequests,
   requestTokens,
@@ -123,5 +125,34 @@ describe('measureRequests', () => {
     assert.equal(sum.requests, 4)
     assert.equal(sum.cacheReadTokens, 20)
     assert.ok(Math.abs(sum.billedOverIdeal - m.billedOverIdeal) < 1e-9)
+  })
+
+  it('bills a summary asked inside the chat by its cache report, and prices a cheaper summarization model as such', () => {
+    const inChat = [
+      ...second,
+      { role: 'assistant', content: text(40) },
+      { role: 'user', content: `${IN_CHAT_SUMMARY_START} Summarize.` }
+    ]
+    const recorded = [
+      openai(1, first, { inputTokens: 16 }),
+      openai(2, second, { inputTokens: 42 }),
+      openai(3, inChat, { inputTokens: 80, cache: { read: 60, write: 0, breakpoints: 0 } }),
+      { ...openai(4, summary, { inputTokens: 126 }), body: { model: 'cheap-model', messages: summary } }
+    ]
+    const prices = catalogInputPrices({
+      models: [
+        { id: 'fake-model', pricePerMTokInput: 3 },
+        { id: 'cheap-model', pricePerMTokInput: 1 }
+      ]
+    })
+    const m = measureRequests(recorded, { turns: 2, inputPrice: prices })
+    assert.equal(m.summaryRequests, 2)
+    // Replies: 16 + (26 + 1.6); the in-chat summary: 20 + 6; the own one: 126 whole, a third in price.
+    const replies = 16 + 26 + 1.6
+    assert.ok(Math.abs(m.billed - (replies + 26 + 126)) < 1e-9)
+    assert.ok(Math.abs(m.pricedBilled - (replies + 26 + 42)) < 1e-9)
+    assert.ok(Math.abs(m.pricedOverIdeal - m.pricedBilled / m.idealBilled) < 1e-9)
+    // Without prices every request weighs the same.
+    assert.ok(Math.abs(measureRequests(recorded).pricedBilled - m.billed) < 1e-9)
   })
 })

@@ -2,14 +2,21 @@ import type { FakeProvider } from '../../e2e/fake-provider'
 import type { EventEnvelope } from '../../src/shared/contract'
 import type { App } from '../../src/main/app'
 import { useTestApps } from './test-apps'
+import { IN_CHAT_SUMMARY_START } from '../../src/main/engine/prompts'
 
 /** A reply long enough that a few turns fill a 4,096-token window. */
 export const LONG_REPLY = (i: number) =>
   `Answer ${i}: ` +
   'This is a fairly detailed answer that goes on for a while to fill the context window quickly. '.repeat(6)
 
-const isSummaryRequest = (r: { body: unknown }) =>
-  JSON.stringify(r.body).includes('conversation summarization assistant')
+// A summary request of its own, or one asked inside the chat's request (its last message says so).
+const isSummaryRequest = (r: { body: unknown }) => {
+  const body = JSON.stringify(r.body)
+  return (
+    body.includes('conversation summarization assistant') ||
+    body.includes(JSON.stringify(IN_CHAT_SUMMARY_START).slice(1, -1))
+  )
+}
 
 /**
  * Apps on the real stack whose chat model is a small-window model of the fake provider, with

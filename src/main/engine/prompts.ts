@@ -1,7 +1,5 @@
-/** Spec 002 Appendix B: the default summarization prompt, with room for a cascade and a focus. */
-export const SUMMARY_SYSTEM_PROMPT = `You are a conversation summarization assistant. Your task is to create a concise yet comprehensive summary of the conversation history provided below.
-
-**Guidelines:**
+/** What every summary keeps (spec 002 Appendix B's guidelines). */
+const SUMMARY_GUIDELINES = `**Guidelines:**
 1. Preserve all key facts, decisions, and important context
 2. Maintain chronological order of significant events
 3. Keep technical details, code examples, and specific implementation decisions
@@ -10,6 +8,11 @@ export const SUMMARY_SYSTEM_PROMPT = `You are a conversation summarization assis
 6. Focus on actionable information and outcomes
 7. Omit pleasantries, greetings, and off-topic discussions
 8. Keep names, numbers, dates, identifiers and quantities exactly as written`
+
+/** Spec 002 Appendix B: the default summarization prompt, with room for a cascade and a focus. */
+export const SUMMARY_SYSTEM_PROMPT = `You are a conversation summarization assistant. Your task is to create a concise yet comprehensive summary of the conversation history provided below.
+
+${SUMMARY_GUIDELINES}`
 
 export const SUMMARY_FORMAT = `Please provide a summary in the following format:
 
@@ -68,4 +71,54 @@ export function summaryPrompt(input: SummaryPromptInput): string {
     `Stay under about ${input.targetTokens} tokens. Write only the summary.`
   )
   return parts.join('\n')
+}
+
+/**
+ * How a summary asked inside the chat's own request starts (issue 34): that request repeats the
+ * chat's last request word for word, so the provider's prompt cache serves it, and ends with this
+ * instruction as its last user message. Tools and tests know such a request by it.
+ */
+export const IN_CHAT_SUMMARY_START = '[Distill: summary request, not a message to answer]'
+
+export interface InChatSummaryPromptInput {
+  /** How many messages after the summary (or from the start) the summary covers. */
+  count: number
+  /** The first and last of them, as transcript lines (they are quoted by their start). */
+  first: string
+  last: string
+  /** 'merge': one summary of the summary above and the messages; 'append': only the messages; 'none': no summary yet. */
+  mode: 'merge' | 'append' | 'none'
+  targetTokens: number
+}
+
+/** A message's start, quoted so the model can find it in the conversation above. */
+function quoteStart(line: string): string {
+  const flat = line.replace(/\s+/g, ' ').trim()
+  return flat.length > 80 ? `"${flat.slice(0, 80)}…"` : `"${flat}"`
+}
+
+/** The instruction that ends a summary request asked inside the chat (the chat's messages come before it). */
+export function inChatSummaryPrompt(input: InChatSummaryPromptInput): string {
+  const where = input.mode === 'none' ? 'of the conversation above' : 'after the summary of the earlier conversation'
+  const span =
+    input.count === 1
+      ? `the first message ${where} (${quoteStart(input.first)})`
+      : `the first ${input.count} messages ${where} (from ${quoteStart(input.first)} to ${quoteStart(input.last)})`
+  const how =
+    input.mode === 'merge'
+      ? 'Write one updated summary: merge that summary with those messages, keeping what still matters.'
+      : input.mode === 'append'
+        ? 'Your text is appended to that summary, which stays as it is: do not repeat what it already says.'
+        : ''
+  return [
+    IN_CHAT_SUMMARY_START,
+    `Summarize ${span}. ${how}`.trim(),
+    'Leave out every later message: those stay in the conversation word for word.',
+    '',
+    SUMMARY_GUIDELINES,
+    '',
+    SUMMARY_FORMAT,
+    '',
+    `Stay under about ${input.targetTokens} tokens. Write only the summary.`
+  ].join('\n')
 }

@@ -72,13 +72,16 @@ export const summaryContentSchema = z.object({
    */
   appendedAt: z.array(z.number().int().nonnegative()).optional(),
   /**
-   * What asking the model for it took (a model summary only): input and output tokens, as estimated
-   * from the request, and their price where the model's prices are known. Counted toward the chat's cost.
+   * What asking the model for it took (a model summary only): input and output tokens, as the
+   * provider reported them or else estimated from the request, and their price where the model's prices are known. Counted toward the chat's cost.
    */
   modelUsage: z
     .object({
       inputTokens: z.number().int().nonnegative(),
       outputTokens: z.number().int().nonnegative(),
+      /** Of the input, what the provider's prompt cache served and what it wrote (a summary asked inside the chat). */
+      cacheReadTokens: z.number().int().nonnegative().optional(),
+      cacheWriteTokens: z.number().int().nonnegative().optional(),
       costUsd: z.number().nonnegative().nullable()
     })
     .optional(),

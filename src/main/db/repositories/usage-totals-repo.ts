@@ -33,7 +33,9 @@ const LAST_REPLY_SQL = `SELECT input_tokens AS inputTokens, cache_read_tokens AS
 // Model summaries record what asking for them took (content_json.modelUsage); drafts and superseded ones were billed too.
 const SUMMARY_TOTALS_SQL = `SELECT count(*) AS requests,
          coalesce(sum(json_extract(content_json, '$.modelUsage.inputTokens')), 0) AS inputTokens,
-         coalesce(sum(json_extract(content_json, '$.modelUsage.outputTokens')), 0) AS outputTokens
+         coalesce(sum(json_extract(content_json, '$.modelUsage.outputTokens')), 0) AS outputTokens,
+         coalesce(sum(json_extract(content_json, '$.modelUsage.cacheReadTokens')), 0) AS cacheReadTokens,
+         coalesce(sum(json_extract(content_json, '$.modelUsage.cacheWriteTokens')), 0) AS cacheWriteTokens
     FROM session_snapshots WHERE session_id = ? AND json_extract(content_json, '$.modelUsage') IS NOT NULL`
 
 export function replyUsageTotals(db: Db, sessionId: string): ReplyUsageTotals {
@@ -44,13 +46,16 @@ export function lastReplyUsage(db: Db, sessionId: string): ReplyUsage | undefine
   return prepared<ReplyUsage>(db, LAST_REPLY_SQL).get(sessionId)
 }
 
-export function summaryUsageTotals(
-  db: Db,
-  sessionId: string
-): { requests: number; inputTokens: number; outputTokens: number } {
-  return prepared<{ requests: number; inputTokens: number; outputTokens: number }>(db, SUMMARY_TOTALS_SQL).get(
-    sessionId
-  )!
+export interface SummaryUsageTotals {
+  requests: number
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
+}
+
+export function summaryUsageTotals(db: Db, sessionId: string): SummaryUsageTotals {
+  return prepared<SummaryUsageTotals>(db, SUMMARY_TOTALS_SQL).get(sessionId)!
 }
 
 const LAST_REPLY_AT_SQL = `SELECT created_at AS at FROM chat_messages

@@ -256,6 +256,8 @@ export function createRunRequests(deps: RunRequestDeps) {
           },
           summarizer,
           onModelFailure: options.type === 'auto' && !options.modelOnly ? 'extractive' : 'throw',
+          // The span is the chat request's oldest history: the model may be asked inside that request.
+          ...(!again && !options.focus?.trim() ? { inChat: { mode: growth.append ? 'append' : 'merge' } } : {}),
           signal
         })
         return growth.append ? { ...written, text: growth.append.before + APPEND_SEPARATOR + written.text } : written

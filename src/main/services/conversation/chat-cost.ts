@@ -34,7 +34,7 @@ export function chatCost(db: Db, sessionId: string, spec: ModelSpec): ChatCost {
       cacheWriteTokens: replies.cacheWriteTokens,
       outputTokens: replies.outputTokens
     }),
-    summaries: priced({ ...summaries, cacheReadTokens: 0, cacheWriteTokens: 0 }),
+    summaries: priced(summaries),
     withoutCacheUsd: withoutCache,
     cacheReported: replies.cacheReported > 0
   }

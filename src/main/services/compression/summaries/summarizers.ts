@@ -85,6 +85,12 @@ export function replyTokens(targetTokens: number, limits: SummarizerLimits): num
   return Math.min(limits.maxOutput, Math.ceil(targetTokens * 1.5) + 64)
 }
 
+/** Whether a request of this many server tokens and the summary's reply fit the model's window, less the margin. */
+export function fitsSummarizerWindow(limits: SummarizerLimits, promptTokens: number, targetTokens: number): boolean {
+  const window = limits.contextWindow - Math.ceil(limits.contextWindow * WINDOW_MARGIN)
+  return promptTokens + replyTokens(targetTokens, limits) <= window
+}
+
 /** The request a summary is written with: its size, focus, and the tokenizer that counts it. */
 interface PromptShape {
   targetTokens: number
@@ -222,6 +228,17 @@ export function summaryRunSize(
   }
 }
 
+/** How a summary is streamed from its model: the same timeouts and retries as chat replies. */
+export interface SummaryStream {
+  model: LanguageModel
+  signal: AbortSignal
+  stallMs: number
+  firstChunkMs?: number
+  retry?: RetryPolicy
+  now(): number
+  onDelta(text: string): void
+}
+
 /**
  * The llm summarizer: spec 002 Appendix B's prompt, streamed so the UI can show it arriving, with
  * the same timeout and retry policy as chat replies. Every request fits the summarization model's
@@ -229,19 +246,13 @@ export function summaryRunSize(
  * in (the same cascade as FR-1.4.2), and only the last part streams to the UI.
  */
 export async function llmSummary(
-  request: SummarizeRequest & {
-    model: LanguageModel
-    /** The summarization model's window and max output: every request fits both. */
-    limits: SummarizerLimits
-    signal: AbortSignal
-    stallMs: number
-    firstChunkMs?: number
-    retry?: RetryPolicy
-    now(): number
-    onDelta(text: string): void
-    /** A request of several is about to be sent (`done` of `total` are written). */
-    onPart?(done: number, total: number): void
-  }
+  request: SummarizeRequest &
+    SummaryStream & {
+      /** The summarization model's window and max output: every request fits both. */
+      limits: SummarizerLimits
+      /** A request of several is about to be sent (`done` of `total` are written). */
+      onPart?(done: number, total: number): void
+    }
 ): Promise<string> {
   let room = promptRoom(request.limits, request)
   const fixed = promptTokens(request) + FRAMING_TOKENS

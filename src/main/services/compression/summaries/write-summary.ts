@@ -12,9 +12,14 @@ import type { ProvidersService } from '../../settings/providers-service'
 import type { Clock, Emit, Logger } from '../../service-deps'
 import type { SettingsService } from '../../settings/settings-service'
 import { summaryCostUsd } from './summary-cost'
+import type { ModelSpec } from '../../../models/catalog'
+import { usageCostUsd } from '../../../models/usage-cost'
+import { inChatSummary, inChatSummaryRequest, type InChatSummaryResult } from './in-chat-summary'
 import {
   extractiveSummary,
+  fitsSummarizerWindow,
   llmSummary,
+  replyTokens,
   SummarizerError,
   summaryRunSize,
   summaryTargetFor,
@@ -59,8 +64,11 @@ export interface WrittenSummary {
   warnings: string[]
   /** About what the model summary cost, where the model's prices are known. */
   costUsd?: number | null
-  /** The model's input and output tokens for it (estimated from the request). */
-  usage?: { inputTokens: number; outputTokens: number }
+  /**
+   * The model's input and output tokens for it: as the provider reported them (with what its prompt
+   * cache served) when it was asked inside the chat's request, else estimated from the request.
+   */
+  usage?: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
 }
 
 export interface WriteSummaryOptions extends SummaryDeps {
@@ -74,6 +82,12 @@ export interface WriteSummaryOptions extends SummaryDeps {
    */
   onModelFailure: 'extractive' | 'throw'
   signal: AbortSignal
+  /**
+   * The span is the chat request's oldest history: the model is asked inside the chat's own request
+   * (in-chat-summary.ts) when it is the chat's model and the request fits, to merge the span with the
+   * active summary or to write it alone for appending.
+   */
+  inChat?: { mode: 'merge' | 'append' }
 }
 
 /** The model that writes a chat's summaries: the one set in Settings, the model's own choice, or the chat's model. */
@@ -107,7 +121,7 @@ export function summaryEstimate(
     return { summaryRequests: 0, summarizationModel: null, estimatedCostUsd: null }
   }
   const modelId = summarizationModelOf(settings, conv)
-  const spec = models.spec(conv.spec.provider, modelId)
+  const spec = summarizerSpecOf(models, conv, modelId)
   const targetTokens = summaryTargetFor(request.targetTokens, spec)
   const size = summaryRunSize(request.messages, limitsOf(spec, conv), {
     ...request,
@@ -119,6 +133,11 @@ export function summaryEstimate(
     summarizationModel: modelId,
     estimatedCostUsd: summaryCostUsd(spec, size.inputTokens, size.outputTokens)
   }
+}
+
+/** The summarization model's spec: the chat's own (with the window set for the chat) when it is the chat's model. */
+function summarizerSpecOf(models: ModelsService, conv: Conversation, modelId: string): ModelSpec {
+  return modelId === conv.spec.id ? conv.spec : models.spec(conv.spec.provider, modelId)
 }
 
 /**
@@ -179,24 +198,61 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
   }
   if (!providers.status(provider).ready)
     return fallback(`No ${provider} key is set for the summarization model ${modelId}.`)
-  const summarizerSpec = models.spec(provider, modelId)
+  const summarizerSpec = summarizerSpecOf(models, conv, modelId)
   const model = createLanguageModel(providers.connection(provider), modelId)
+  const limits = limitsOf(summarizerSpec, conv)
+  const timing = {
+    signal,
+    stallMs: options.stallMs ?? DEFAULT_STALL_MS,
+    firstChunkMs: options.stallMs ?? firstChunkTimeoutMs(provider, 'summary'),
+    retry: options.retry,
+    now: () => options.clock.now()
+  }
+  const onDelta = (delta: string) => emit('compression.progress', { sessionId: conv.session.id, delta })
+  // Asked inside the chat's request: only with the chat's own model (its cache) and within its window.
+  const inChatFor = (targetTokens: number) => {
+    if (!options.inChat || modelId !== conv.spec.id) return undefined
+    const asked = inChatSummaryRequest(conv, { span: request.messages, mode: options.inChat.mode, targetTokens })
+    return asked && fitsSummarizerWindow(limits, conv.cost(asked.countedTokens), targetTokens) ? asked : undefined
+  }
+  const reported: InChatSummaryResult[] = []
   // A summary the summarization model can write: within its window and its max output.
-  const run = (wanted: number, targetTokens = summaryTargetFor(wanted, summarizerSpec)) =>
-    llmSummary({
+  const run = async (wanted: number, targetTokens = summaryTargetFor(wanted, summarizerSpec)) => {
+    const inChat = inChatFor(targetTokens)
+    if (inChat) {
+      const result = await inChatSummary(inChat, {
+        ...timing,
+        model,
+        cache: {
+          provider,
+          enabled: settings.get().promptCaching[provider] !== false,
+          sessionId: conv.session.id,
+          extendedRetention: conv.spec.extendedCacheRetention
+        },
+        maxOutputTokens: replyTokens(targetTokens, limits),
+        onDelta
+      })
+      reported.push(result)
+      return result.text
+    }
+    return llmSummary({
       ...base,
+      ...timing,
       targetTokens,
       model,
-      limits: limitsOf(summarizerSpec, conv),
-      signal,
-      stallMs: options.stallMs ?? DEFAULT_STALL_MS,
-      firstChunkMs: options.stallMs ?? firstChunkTimeoutMs(provider, 'summary'),
-      retry: options.retry,
-      now: () => options.clock.now(),
-      onDelta: (delta) => emit('compression.progress', { sessionId: conv.session.id, delta }),
+      limits,
+      onDelta,
       onPart: (done, total) =>
         emit('compression.progress', { sessionId: conv.session.id, delta: '', part: { done, total } })
     })
+  }
+  // Estimated from stored counts: every part's prompt, transcript and the summary it folded in.
+  const estimatedUsage = (text: string) => {
+    const targetTokens = summaryTargetFor(request.targetTokens, summarizerSpec)
+    const size = summaryRunSize(request.messages, limits, { ...base, targetTokens })
+    const usage = { inputTokens: size.inputTokens, outputTokens: size.outputTokens - targetTokens + countTokens(text) }
+    return { usage, costUsd: summaryCostUsd(summarizerSpec, usage.inputTokens, usage.outputTokens) }
+  }
   try {
     let text = await run(request.targetTokens)
     const warnings: string[] = []
@@ -220,11 +276,7 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
     text = options.extractive
       ? await options.extractive.details(details, signal)
       : runDetailsJob({ ...details, messages: request.messages.map((m) => ({ role: m.role, text: m.text })) })
-    // Estimated from stored counts: every part's prompt, transcript and the summary it folded in.
-    const targetTokens = summaryTargetFor(request.targetTokens, summarizerSpec)
-    const size = summaryRunSize(request.messages, limitsOf(summarizerSpec, conv), { ...base, targetTokens })
-    const usage = { inputTokens: size.inputTokens, outputTokens: size.outputTokens - targetTokens + countTokens(text) }
-    const costUsd = summaryCostUsd(summarizerSpec, usage.inputTokens, usage.outputTokens)
+    const { usage, costUsd } = reportedUsage(reported, summarizerSpec) ?? estimatedUsage(text)
     return { text, summarizer: modelId, fellBack: false, warnings, costUsd, usage }
   } catch (err) {
     if (signal.aborted) throw cancelledError()
@@ -233,4 +285,20 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
     }
     return fallback(err instanceof Error ? err.message : String(err))
   }
+}
+
+/** What the provider reported for summaries asked inside the chat, summed; undefined when it said nothing. */
+function reportedUsage(
+  reported: readonly InChatSummaryResult[],
+  spec: ModelSpec
+): Pick<WrittenSummary, 'usage' | 'costUsd'> | undefined {
+  if (reported.length === 0 || reported.some((r) => r.inputTokens === undefined)) return undefined
+  const sum = (pick: (r: InChatSummaryResult) => number | undefined) => reported.reduce((n, r) => n + (pick(r) ?? 0), 0)
+  const usage = {
+    inputTokens: sum((r) => r.inputTokens),
+    outputTokens: sum((r) => r.outputTokens),
+    cacheReadTokens: sum((r) => r.cacheReadTokens),
+    cacheWriteTokens: sum((r) => r.cacheWriteTokens)
+  }
+  return { usage, costUsd: usageCostUsd(spec, usage) }
 }
