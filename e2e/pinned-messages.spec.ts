@@ -97,3 +97,29 @@ test('a pinned message is in every request of a long chat, past several summarie
   await limit.scrollIntoViewIfNeeded()
   await snapBoth(page, 'pinned-settings')
 })
+
+test('pins more than a shrunk window can carry are said to be cut, beside the message box and in the inspector', async ({
+  page,
+  distill
+}) => {
+  await page.goto(distill.url)
+  await rpc(page, 'settings.update', { customModels: [LOCAL], pinShareLimit: 60 })
+  const sessionId = await newChat(page)
+  await rpc(page, 'sessions.update', { id: sessionId, provider: LOCAL.provider, modelId: LOCAL.id })
+  await sendInComposer(page, longMessage(1))
+  const message = messageWith(page, 'End of turn 1').first()
+  await message.hover()
+  await message.getByRole('button', { name: 'Pin message' }).click()
+  await expect(message.getByText('Pinned', { exact: true })).toBeVisible()
+
+  // The chat's window set far below the pin: every request must cut it in the middle, and says so.
+  await rpc(page, 'sessions.update', { id: sessionId, contextWindow: 600 })
+  await expect(
+    page.getByRole('status').filter({ hasText: /more than this model's window can carry: about [\d,]+ tokens/ })
+  ).toBeVisible()
+  await page.getByRole('meter', { name: 'Context usage' }).click()
+  await expect(page.getByRole('dialog')).toContainText(
+    /about [\d,]+ tokens from their middle are left out of every request/
+  )
+  await snapBoth(page, 'pinned-cut')
+})

@@ -58,8 +58,19 @@ export const contextUsageSchema = z.object({
     /** Pinned messages, sent verbatim in every request (included in none of the above). */
     pinned: z.number().int().optional()
   }),
-  /** Pinned messages: how many, their share of the usable budget and the limit set (absent when none). */
-  pins: z.object({ count: z.number().int(), percent: z.number().int(), limit: z.number().int() }).optional(),
+  /**
+   * Pinned messages: how many, their share of the usable budget and the limit set (absent when none);
+   * `cutTokens`: what the next request leaves out of their middle, when they are more than the window
+   * can carry (a window made smaller since they were pinned).
+   */
+  pins: z
+    .object({
+      count: z.number().int(),
+      percent: z.number().int(),
+      limit: z.number().int(),
+      cutTokens: z.number().int().positive().optional()
+    })
+    .optional(),
   /** The messages recalled for the draft, in time order. */
   recalledIds: z.array(z.string()),
   /** Of those, the passages from other chats of the chat's project, and the ones left out of the next request. */

@@ -90,6 +90,36 @@ describe('pinned messages', () => {
     expect(sent.map((m) => textOf(m.content)).join('\n')).toContain(messageText(pinned.parts))
   })
 
+  it('says when pins are more than a shrunk window can carry, by how much, and the request cuts them by about that', async () => {
+    fake.reset()
+    const { app, id } = chat()
+    app.services.settings.update({
+      customModels: [MODEL, { ...MODEL, id: 'local-tiny', contextWindow: 2048, maxOutput: 256 }],
+      pinShareLimit: 60
+    })
+    app.services.chat.send(id, words(900, 3))
+    await app.services.chat.idle()
+    const pinned = app.services.chat.messages(id)[0]!
+    app.services.pins.pin(id, pinned.id, true)
+    expect(app.services.usage.context(id).pins!.cutTokens).toBeUndefined()
+    // A window smaller than the pin: every request must cut it, and the meter, inspector and chat say so.
+    app.services.sessions.update(id, { modelId: 'local-tiny', contextWindow: 600 })
+    const pins = app.services.usage.context(id).pins!
+    expect(pins.cutTokens).toBeGreaterThan(100)
+    expect(pinsNote(pins)).toMatch(
+      /^Pinned messages take \d+% of this chat's context, more than this model's window can carry: about [\d,]+ tokens from their middle are left out of every request\./
+    )
+    app.services.chat.send(id, 'And now?')
+    await app.services.chat.idle()
+    const sent = (fake.requests.at(-1)!.body as { messages: Array<{ content: unknown }> }).messages
+    const text = sent.map((m) => textOf(m.content)).join('\n')
+    expect(text).not.toContain(messageText(pinned.parts))
+    // What went is the pin's start and end: about cutTokens fewer tokens (four characters a token here).
+    const pinChars = messageText(pinned.parts).length
+    const sentPinChars = text.length - 'And now?'.length
+    expect(Math.abs(pinChars - sentPinChars - pins.cutTokens! * 4)).toBeLessThan(pins.cutTokens! * 4 * 0.5)
+  })
+
   it('with auto-compression off, a pinned message among the oldest that no longer fit is still sent', async () => {
     fake.reset()
     const { app, id } = chat()

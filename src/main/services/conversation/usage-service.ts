@@ -242,7 +242,7 @@ export function createUsageService(
     const files = Math.min(c.historyTokens, deps.attachmentTokens?.(sessionId, c.summary?.cutoffSeq ?? 0, c.spec) ?? 0)
     // Over the budget with the draft: would the draft itself be cut? (exact: the request was built)
     const draftCut = draftTokens > 0 ? (request?.inputCut?.tokens ?? 0) : 0
-    const pins = pinsReport(c, settings.get().pinShareLimit)
+    const pins = pinsReport(c, settings.get().pinShareLimit, request)
     return {
       sessionId,
       provider: c.spec.provider,

@@ -189,7 +189,7 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
       <ul className="usage-notes inspector-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
         {usage.pins && (
-          <li className={usage.pins.percent > usage.pins.limit ? 'usage-note-over' : undefined}>
+          <li className={usage.pins.percent > usage.pins.limit || usage.pins.cutTokens ? 'usage-note-over' : undefined}>
             {pinsNote(usage.pins)}
           </li>
         )}

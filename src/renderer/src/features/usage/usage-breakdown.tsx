@@ -84,7 +84,7 @@ export function UsageBreakdown({ usage, lastReply }: { usage: ContextUsage; last
       {lastReply && <p className="usage-cost">{lastReply}</p>}
       <ul className="usage-notes">
         {overBudgetNote(usage) && <li className="usage-note-over">{overBudgetNote(usage)}</li>}
-        {usage.pins && usage.pins.percent > usage.pins.limit && (
+        {usage.pins && (usage.pins.percent > usage.pins.limit || !!usage.pins.cutTokens) && (
           <li className="usage-note-over">{pinsNote(usage.pins)}</li>
         )}
         {!usage.modelKnown && (

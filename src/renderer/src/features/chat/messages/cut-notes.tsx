@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../../../../shared/domain/chat-message'
+import { pinsCut } from '../../../../../shared/domain/pins'
 import { useUsageStore } from '../../../stores/usage-store'
 import './cut-notes.css'
 
@@ -15,6 +16,20 @@ export function DraftCutWarning({ sessionId, draft }: { sessionId: string; draft
     <p className="cut-note draft-cut-warning" role="status">
       Too long for this model’s window: about {tokens(cut)} from the middle of this message will be left out when it is
       sent. The chat keeps the whole text.
+    </p>
+  )
+}
+
+/**
+ * Beside the message box: the pins are more than the model's window can carry, so every request
+ * sends them cut in the middle (a window made smaller since they were pinned). Said before a send.
+ */
+export function PinsCutWarning({ sessionId }: { sessionId: string }) {
+  const pins = useUsageStore((s) => s.usage[sessionId]?.pins)
+  if (!pins?.cutTokens) return null
+  return (
+    <p className="cut-note pins-cut-warning" role="status">
+      {pinsCut(pins.percent, pins.cutTokens)}
     </p>
   )
 }
