@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { contentWords, recallQuery } from './recall-query'
+import { ASKED_EDGE_CHARS, askedText, contentWords, recallQuery, recallTerms } from './recall-query'
 
 describe('recallQuery', () => {
   it('keeps the content words of a question, OR-ed, with prefix terms for longer words', () => {
@@ -66,5 +66,16 @@ describe('recallQuery on small talk', () => {
     expect(recallQuery('Bye! Thanks, appreciate the offer.')).toBeUndefined()
     expect(recallQuery('Sure thing! Any time you need help, just let me know.')).toBeUndefined()
     expect(recallQuery('Bye! Say hi to Pepper.')).toBeDefined()
+  })
+})
+
+describe('askedText', () => {
+  it('reads a long message by its start and its end, where a question around a pasted text sits', () => {
+    const pasted = 'lorem ipsum dolor sit amet '.repeat(40_000)
+    const text = `Here is the contract from Halvorsen:\n${pasted}\nWhat did the warehouse in Tromsø cost?`
+    const asked = askedText(text)
+    expect(asked.length).toBeLessThanOrEqual(2 * ASKED_EDGE_CHARS + 1)
+    expect(recallTerms(asked)).toEqual(expect.arrayContaining(['"halvorsen"*', '"warehouse"*', '"tromsø"*']))
+    expect(askedText('A short question?')).toBe('A short question?')
   })
 })

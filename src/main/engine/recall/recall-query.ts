@@ -28,6 +28,19 @@ export const PREFIX_MIN_LENGTH = 5
 /** More terms make the query slower without finding better passages. */
 export const MAX_TERMS = 16
 
+/** Of a long message, the query reads this many characters from its start and as many from its end. */
+export const ASKED_EDGE_CHARS = 10_000
+
+/**
+ * What a message asks, as far as a query needs it: a long one's start and end, where a question
+ * around a pasted text sits (the terms are capped at MAX_TERMS anyway). Reading all of a
+ * 1,000,000-character message for them held every other request up for ~150 ms.
+ */
+export function askedText(text: string): string {
+  if (text.length <= 2 * ASKED_EDGE_CHARS) return text
+  return `${text.slice(0, ASKED_EDGE_CHARS)}\n${text.slice(-ASKED_EDGE_CHARS)}`
+}
+
 /** The content words of a text, lower-cased, in first-seen order, without repeats. */
 export function contentWords(text: string): string[] {
   const words =

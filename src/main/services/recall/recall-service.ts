@@ -16,7 +16,7 @@ import {
 } from '../../engine/recall/plan-recall'
 import { dateLabel, datesMentioned } from '../../engine/recall/recall-date'
 import { quotedIn } from '../../engine/recall/excerpt'
-import { contentWords, recallQuery } from '../../engine/recall/recall-query'
+import { askedText, contentWords, recallQuery } from '../../engine/recall/recall-query'
 import { addressCounts, nameCandidates, roleOfName } from '../../engine/recall/speaker-names'
 import type { Session } from '../../../shared/domain/session'
 import type { ServiceDeps } from '../service-deps'
@@ -187,8 +187,9 @@ export function createRecallService(
     if (!pending || !enabled(conv.session)) return EMPTY_RECALL
     if (!summary && !recallsAcrossChats(db, conv.session)) return EMPTY_RECALL
     // A name the chat addresses one side by finds the other side's greetings, not that person's own words.
-    const speaker = summary ? namedSpeaker(conv.session.id, summary.id, pending.text) : { names: [] }
-    const query = recallQuery(pending.text, speaker.names) ?? recallQuery(pending.text)
+    const asked = askedText(pending.text)
+    const speaker = summary ? namedSpeaker(conv.session.id, summary.id, asked) : { names: [] }
+    const query = recallQuery(asked, speaker.names) ?? recallQuery(asked)
     if (!query) return EMPTY_RECALL
     // Counted tokens, like every part of the request the context builder fits.
     const budget = recallRoom({
@@ -215,8 +216,8 @@ export function createRecallService(
       },
       present: summary ? [summary.content.summaryText] : [],
       ...(summary ? { quoted: quotedBy(conv.session.id, summary.id, summary.content.summaryText) } : {}),
-      mentioned: datesMentioned(pending.text),
-      terms: contentWords(pending.text),
+      mentioned: datesMentioned(asked),
+      terms: contentWords(asked),
       speaker: 'role' in speaker ? speaker.role : undefined
     })
   }
