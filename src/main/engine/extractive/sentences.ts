@@ -4,7 +4,7 @@
  */
 
 import { HEADING_PATTERN, parseDate, type Day } from './dates'
-import { namesFromHeader, type SpeakerNames } from './speaker-labels'
+import { namesFromHeader, openersFromHeader, type SpeakerNames } from './speaker-labels'
 
 export type Speaker = 'system' | 'user' | 'assistant' | 'tool'
 
@@ -171,11 +171,14 @@ export function summaryUnits(summary: string, ctx: SplitContext, firstGroup: num
   let stated = false
   let day: Day | undefined
   let names: SpeakerNames = {}
+  // Labels that were stock openers taken for names ("- Understood: …"), and the side they stand for.
+  const misnamed = new Map<string, 'user' | 'assistant'>()
   for (const raw of summary.split('\n')) {
     const header = HEADER_PATTERN.exec(raw.trim())
     if (header) {
       covered = (covered ?? 0) + Number(header[1])
       names = { ...names, ...namesFromHeader(raw) }
+      for (const [word, role] of openersFromHeader(raw)) misnamed.set(word, role)
       if (raw.includes(STATED_DATES)) stated = true
       continue
     }
@@ -185,7 +188,8 @@ export function summaryUnits(summary: string, ctx: SplitContext, firstGroup: num
       continue
     }
     const labelled = /^\s*[-*•]\s+([A-Z][A-Za-z]{1,20}):\s+(.*)$/.exec(raw)
-    const label = labelled?.[1] ?? 'Summary'
+    const side = labelled ? misnamed.get(labelled[1]!) : undefined
+    const label = side ? LABELS[side] : (labelled?.[1] ?? 'Summary')
     const body = labelled?.[2] ?? cleanLine(raw)
     if (isNoise(body.trim()) || /^#{1,6}\s/.test(raw.trim())) continue
     // Our own output joins non-adjacent sentences of a message with " … ".
