@@ -1,3 +1,4 @@
+import { notifyChatNotice } from './features/chat/chat-notice'
 import { useEffect } from 'react'
 import { AccessNeeded } from './components/access-needed'
 import { AppToaster } from './components/app-toaster'
@@ -57,7 +58,8 @@ export function App() {
   useEffect(() => {
     const unwire = wireEvents({
       autoCompressed: notifyAutoCompression,
-      autoCompressionFailed: notifyAutoCompressionFailed
+      autoCompressionFailed: notifyAutoCompressionFailed,
+      chatNotice: notifyChatNotice
     })
     // Once the sidebar is there, while the window waits for a click: the first chat opens as fast as the next.
     void start().then(warmUpMessageRendering)

@@ -68,5 +68,7 @@ export const chatEvents = {
   /** A message was created or changed (status, final text, token counts). */
   'chat.message': z.object({ message: chatMessageSchema }),
   /** More text of a streaming reply. */
-  'chat.delta': z.object({ sessionId: z.string(), messageId: z.string(), delta: z.string() })
+  'chat.delta': z.object({ sessionId: z.string(), messageId: z.string(), delta: z.string() }),
+  /** Something the chat learned that the user should know (a server's window smaller than the one set). */
+  'chat.notice': z.object({ sessionId: z.string(), text: z.string() })
 }

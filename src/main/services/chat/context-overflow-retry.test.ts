@@ -46,7 +46,7 @@ describe('a provider that counts a request past its window', () => {
     expect(budget.calibration!.factor).toBeGreaterThan(1.5)
   })
 
-  it('says so in plain words when asking again cannot help (counts that are the model’s own)', async () => {
+  it("learns a proxy's smaller window even for a model counted exactly, and sends the message again within it", async () => {
     fake.setContextWindow(300)
     const app = open({ env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseURLs.openai } })
     const { id } = app.services.sessions.create()
@@ -54,11 +54,43 @@ describe('a provider that counts a request past its window', () => {
     app.services.chat.send(id, prose(600))
     await app.services.chat.idle()
     const reply = app.services.chat.messages(id).at(-1)!
-    expect(reply.status).toBe('error')
-    expect(reply.error?.code).toBe('context_overflow')
-    expect(reply.error?.message).toMatch(
-      /^OpenAI found the request longer than the model's window \(it counts [\d,]+ tokens/
-    )
-    expect(fake.requests).toHaveLength(1) // exact counts: the same request would be refused again
+    expect(reply.status, reply.error?.message).toBe('complete')
+    expect(fake.requests.map((r) => r.outcome)).toEqual(['error', 'ok'])
+    expect(app.services.sessions.get(id).contextWindow).toBe(300)
+    // Exact counts: nothing to calibrate, only the window was wrong.
+    expect(app.services.usage.context(id).budget.calibration).toBeNull()
+  })
+
+  it("learns a server's smaller window from its refusal, tells the user, and keeps the count honest", async () => {
+    fake.setContextWindow(600)
+    const app = open({
+      env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' }
+    })
+    const notices: string[] = []
+    app.events.subscribe((e) => {
+      if (e.event === 'chat.notice') notices.push((e.payload as { text: string }).text)
+    })
+    app.services.settings.update({
+      customModels: [{ provider: 'openai-compatible', id: 'local-4k', contextWindow: 4096, maxOutput: 512 }],
+      summarizer: 'extractive'
+    })
+    const { id } = app.services.sessions.create()
+    app.services.sessions.update(id, { provider: 'openai-compatible', modelId: 'local-4k' })
+    app.services.chat.send(id, prose(200))
+    await app.services.chat.idle()
+
+    const reply = app.services.chat.messages(id).at(-1)!
+    expect(reply.status, reply.error?.message).toBe('complete')
+    const [refused, accepted] = fake.requests.slice(-2)
+    expect(refused!.outcome).toBe('error')
+    expect(accepted!.outcome).toBe('ok')
+    expect(app.services.sessions.get(id).contextWindow).toBe(600)
+    expect(notices).toEqual([expect.stringMatching(/it takes 600 tokens, not 4,096 as set\. This chat now uses 600/)])
+    // The calibration moved by the server's own count of the refused request, not by a guess from its window.
+    const { budget } = app.services.usage.context(id)
+    const sent = (refused!.body as { messages: unknown[] }).messages.length
+    expect(sent).toBeGreaterThan(0)
+    expect(budget.window).toBe(600)
+    expect(budget.calibration?.factor ?? 1).toBeLessThan(2)
   })
 })

@@ -16,6 +16,7 @@ import { modelKey, type ModelSpec } from '../../models/catalog'
 import { Calibrator } from '../../tokens/calibration'
 import { createTokenCounter, type TokenCounter } from '../../tokens/token-counter'
 import { pinsReport } from './pin-share'
+import { refusalLesson } from './refusal-lesson'
 import { createConversationReader, type Conversation } from './conversation'
 import { countersFor, countTextFor } from './head-counter'
 import { countMessage, localCounterFor } from '../../tokens/message-tokens'
@@ -355,16 +356,36 @@ export function createUsageService(
      */
     requestRefused(session: Session, sentTokens: number, overflow: ContextOverflow): boolean {
       const spec = specOf(session)
-      const { budget } = conversation(session.id)
-      if (budget.exact) return false
-      const key = modelKey(spec.provider, spec.id)
-      const providerInput =
-        overflow.inputTokens ?? Math.ceil(((overflow.maxInput ?? budget.window - budget.reservedOutput) + 1) * 1.1)
-      calibrator.refused(key, sentTokens, providerInput)
-      const entry = calibrator.toJSON()[key]
-      if (entry) writeCalibration(db, key, entry, deps.clock.now())
+      const c = conversation(session.id)
+      const { budget } = c
+      const lesson = refusalLesson(
+        {
+          sentTokens,
+          sentProviderTokens: c.cost(sentTokens),
+          window: budget.window,
+          reservedOutput: budget.reservedOutput,
+          overflow
+        },
+        spec.label
+      )
+      // The server's window is smaller than the one set: the chat uses the server's, and says so.
+      if (lesson.window !== undefined) {
+        sessions.update(session.id, {
+          contextWindow: lesson.window,
+          ...(session.maxOutput !== null && session.maxOutput > lesson.window / 2 ? { maxOutput: null } : {})
+        })
+        log.warn(`${spec.provider}/${spec.id} refused a request: chat ${session.id} now uses a ${lesson.window}-token window`)
+        emit('chat.notice', { sessionId: session.id, text: lesson.note! })
+      }
+      const calibrate = !budget.exact && lesson.providerInput !== undefined
+      if (calibrate) {
+        const key = modelKey(spec.provider, spec.id)
+        calibrator.refused(key, sentTokens, lesson.providerInput!)
+        const entry = calibrator.toJSON()[key]
+        if (entry) writeCalibration(db, key, entry, deps.clock.now())
+      }
       emit('usage.changed', { sessionId: session.id })
-      return true
+      return calibrate || lesson.window !== undefined
     },
 
     /** Counts still in flight (tests, shutdown). */

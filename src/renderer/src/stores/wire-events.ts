@@ -43,6 +43,8 @@ function reloadModelsIfNeeded(settings: Settings): void {
 export interface Notices {
   autoCompressed(sessionId: string, report: CompressionReport): void
   autoCompressionFailed(sessionId: string, message: string): void
+  /** The chat learned something that changed its settings (a server's smaller window). */
+  chatNotice(sessionId: string, text: string): void
 }
 
 export function wireEvents(notices: Notices): () => void {
@@ -77,6 +79,7 @@ export function wireEvents(notices: Notices): () => void {
     api.on('chat.delta', ({ sessionId, messageId, delta }) =>
       useChatStore.getState().appendDelta(sessionId, messageId, delta)
     ),
+    api.on('chat.notice', ({ sessionId, text }) => notices.chatNotice(sessionId, text)),
     api.on('usage.changed', ({ sessionId }) => refreshUsage(sessionId)),
     api.on('compression.started', (payload) => useCompressionStore.getState().started(payload)),
     api.on('compression.progress', (payload) => useCompressionStore.getState().progress(payload)),
