@@ -269,7 +269,7 @@ export function createApp(options: AppOptions): App {
     onRefused: (session, sentTokens, overflow) => usage.requestRefused(session, sentTokens, overflow),
     onReplyComplete: (reply, session) => {
       void titles.afterReply(reply, session)
-      if (!readOnly) compression.prepareAhead(session.id, 'reply')
+      if (!readOnly) compression.afterReply(session.id)
     },
     summaryState: (sessionId) => {
       const { summary, running } = compression.active(sessionId)

@@ -39,6 +39,29 @@ describe('compression against the real stack', () => {
     expect(JSON.stringify(lastChatRequest().body)).toContain('Summary of the earlier conversation')
   })
 
+  it('summarizes right after a reply that takes the context past the threshold, not at the next send', async () => {
+    const { app, session } = open()
+    app.services.settings.update({ summarizer: 'extractive' })
+    // Stored as an import stores them (no request), up to just under the threshold.
+    for (let i = 0; ; i++) {
+      const usage = app.services.usage.context(session.id, '', { recall: false })
+      if (usage.tokens > usage.budget.threshold - 300) break
+      await app.services.chat.append(session.id, {
+        role: i % 2 ? 'assistant' : 'user',
+        parts: [{ type: 'text', text: `Note ${i}: the codename is BLUE HERON and the plan has ${i} steps.` }]
+      })
+    }
+    const requests = fake.requests.length
+    // A short question (under the threshold), a long answer (past it).
+    await turn(app, session.id, 'Go on?', 'A long answer. '.repeat(120))
+    await app.services.compression.idle(session.id)
+    const usage = app.services.usage.context(session.id, '', { recall: false })
+    expect(app.services.compression.active(session.id).summary).not.toBeNull()
+    expect(usage.tokens).toBeLessThan(usage.budget.threshold)
+    // Only the reply's request was sent: the offline summary went in without another send.
+    expect(fake.requests.length - requests).toBe(1)
+  })
+
   it('compresses automatically before the request that would pass the threshold', async () => {
     const { app, events, session } = open()
     let i = 0

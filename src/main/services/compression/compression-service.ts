@@ -369,6 +369,25 @@ export function createCompressionService(
     /** After a reply: writes the next summary ahead once the context passed the preparation point. */
     prepareAhead: (sessionId: string, trigger: PrepareTrigger = 'reply') => prepared.consider(sessionId, trigger),
 
+    /**
+     * After a reply: a reply that took the context past the threshold is summarized now, not at the
+     * next send (the meter would sit red meanwhile; the next request is cold either way, so the
+     * cache loses nothing); otherwise the next summary may be written ahead.
+     */
+    afterReply(sessionId: string): void {
+      const conv = usage.conversation(sessionId)
+      const due =
+        settings.forChat(conv.session).autoCompress &&
+        compressionTrigger({
+          contextTokens: conv.total(),
+          compressibleTokens: conv.compressibleTokens(),
+          budget: conv.budget,
+          settings: settingsFor()
+        }).compress
+      if (due) void afterSend(sessionId, Number.MAX_SAFE_INTEGER)
+      else prepared.consider(sessionId, 'reply')
+    },
+
     preparedState: (sessionId: string) => prepared.state(sessionId),
 
     close: () => {

@@ -10,5 +10,5 @@ export function preparedNote(usage: Pick<ContextUsage, 'preparedSummary'>): stri
   if (prepared.state === 'writing')
     return `Writing the next summary ahead (${messages}), so reaching the threshold will not make you wait.`
   const cost = prepared.costUsd != null ? ` (cost about ${formatCost(prepared.costUsd)})` : ''
-  return `Next summary ready: ${messages} in ${formatCount(prepared.tokens ?? 0)} tokens${cost}. It goes in when the threshold is reached; messages after it stay verbatim.`
+  return `Next summary ready: ${messages} in ${formatCount(prepared.tokens ?? 0)} tokens${cost}. It goes in as soon as the context passes the threshold; messages after it stay verbatim.`
 }
