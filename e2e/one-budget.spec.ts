@@ -104,6 +104,10 @@ test('with auto-compression off, the oldest messages that do not fit are named b
   await expect(page.getByRole('tooltip')).toContainText(
     /Auto-compression is off, so the \d+ oldest unsummarized messages would be left out/
   )
+  // And beside the message box, with the way out.
+  const warning = page.getByRole('status').filter({ hasText: 'Auto-compression is off: the next message goes without' })
+  await expect(warning).toBeVisible()
+  await expect(warning.getByRole('button', { name: 'Summarize' })).toBeVisible()
   await page.getByRole('textbox', { name: 'Message' }).press('Enter')
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 20_000 })
 
@@ -119,4 +123,7 @@ test('with auto-compression off, the oldest messages that do not fit are named b
   const note = page.getByRole('log', { name: 'Messages' }).getByRole('note').filter({ hasText: 'Answered without' })
   await expect(note.last()).toContainText(`Answered without the ${leftOut} oldest messages of this chat`)
   await snapBoth(page, 'one-budget-left-out')
+  // "Summarize" in the note is a button that opens the Summarize dialog.
+  await note.last().getByRole('button', { name: 'Summarize' }).click()
+  await expect(page.getByRole('dialog', { name: 'Summarize conversation history' })).toBeVisible()
 })

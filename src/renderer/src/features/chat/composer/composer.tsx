@@ -6,7 +6,7 @@ import { useChatStore } from '../../../stores/chat/chat-store'
 import { isStreaming } from '../../../stores/chat/thread'
 import { ATTACH_ACCEPT, attachFiles } from './attach-files'
 import { ComposerAttachments, usePendingAttachments } from './composer-attachments'
-import { DraftCutWarning, PinsCutWarning } from '../messages/cut-notes'
+import { DraftCutWarning, LeftOutWarning, PinsCutWarning } from '../messages/cut-notes'
 import './composer.css'
 
 /**
@@ -67,6 +67,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
         void submit()
       }}
     >
+      <LeftOutWarning sessionId={sessionId} />
       <PinsCutWarning sessionId={sessionId} />
       <DraftCutWarning sessionId={sessionId} draft={draft} />
       {editing && (

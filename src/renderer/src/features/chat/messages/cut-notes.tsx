@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../../../../shared/domain/chat-message'
 import { pinsCut } from '../../../../../shared/domain/pins'
+import { useUiStore } from '../../../stores/ui-store'
 import { useUsageStore } from '../../../stores/usage-store'
 import './cut-notes.css'
 
@@ -34,6 +35,31 @@ export function PinsCutWarning({ sessionId }: { sessionId: string }) {
   )
 }
 
+/** Opens the Summarize dialog of the open chat. */
+function SummarizeButton() {
+  return (
+    <button type="button" className="cut-note-action" onClick={() => useUiStore.getState().setChatDialog('summarize')}>
+      Summarize
+    </button>
+  )
+}
+
+/**
+ * Beside the message box, before a send: with auto-compression off, the next request would leave
+ * out the chat's oldest unsummarized messages (they no longer fit). Said with the way out.
+ */
+export function LeftOutWarning({ sessionId }: { sessionId: string }) {
+  const n = useUsageStore((s) => s.usage[sessionId]?.leftOut ?? 0)
+  if (n <= 0) return null
+  return (
+    <p className="cut-note left-out-warning" role="status">
+      Auto-compression is off: the next message goes without the{' '}
+      {n === 1 ? 'oldest message' : `${n.toLocaleString()} oldest messages`} of this chat, which no longer fit the
+      model’s window. <SummarizeButton />
+    </p>
+  )
+}
+
 /**
  * On a reply whose request could not carry the chat's oldest unsummarized messages (auto-compression
  * off, or it failed): said in the chat, never silent.
@@ -45,7 +71,7 @@ export function LeftOutNote({ message }: { message: ChatMessage }) {
     <p className="cut-note left-out-note" role="note">
       Answered without the {n === 1 ? 'oldest message' : `${n.toLocaleString()} oldest messages`} of this chat: they did
       not fit the model’s window and no summary holds them. Summarize (or turn auto-compression on) to keep them in
-      context.
+      context. <SummarizeButton />
     </p>
   )
 }
