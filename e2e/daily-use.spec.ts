@@ -83,15 +83,16 @@ test('with only a local server: the picker searches, puts it first, reads the wi
     await page.keyboard.press('Escape')
     await expect(list).toBeHidden()
 
-    // Settings: the one working provider first, the others folded; the default shown is the one new chats get.
+    // Settings: the one working provider first, the others folded; no default saved, so new chats
+    // start on the model chosen in the chat, and the field names it.
     await openSettings(page)
     const cards = page.locator('.provider-card h3')
     await expect(cards.first()).toHaveText('Local / OpenAI-compatible')
     await expect(page.getByRole('region', { name: 'Anthropic', exact: true })).toBeHidden()
     await expect(page.getByText('Set up another provider')).toBeVisible()
-    await expect(page.getByRole('combobox', { name: 'Default model for new chats' })).toHaveText(
-      'llama3.2:latest · 131.1k'
-    )
+    const defaultModel = page.getByRole('combobox', { name: 'Default model for new chats' })
+    await expect(defaultModel).toHaveText('Last model chosen in a chat')
+    await expect(defaultModel).toHaveAccessibleDescription(/now qwen2\.5vl:7b\.$/)
     await snapBoth(page, 'settings-providers-local-only')
     await expectAccessible(page)
 

@@ -74,6 +74,11 @@ export interface FakeProvider {
   requests: RecordedRequest[]
   /** Distill's chat-title requests, kept apart so `requests` holds the chat's own traffic only. */
   titleRequests: RecordedRequest[]
+  /**
+   * Requests to a local server's own API (Ollama's /api/*, LM Studio's /api/v0/*, llama.cpp's
+   * /props), asked to learn a model's window, whether or not `localServer` answers them.
+   */
+  probes: ProbeRequest[]
   /** Appends steps; each generation request (any provider) consumes one; `for: 'title'` steps answer title requests. */
   script(steps: ScriptStep[]): void
   /** Drops pending steps and recorded requests (and sets the usage factor back to the started one). */
@@ -90,7 +95,17 @@ export interface FakeProvider {
   close(): Promise<void>
 }
 
+export interface ProbeRequest {
+  method: string
+  path: string
+  /** The request's body as sent ('' for a GET). */
+  body: string
+}
+
 type Family = 'openai' | 'anthropic' | 'gemini'
+
+/** The native APIs of local servers, beside their OpenAI-compatible /v1. */
+const isProbePath = (path: string) => path === '/props' || path.startsWith('/api/')
 
 interface Route {
   family: Family
@@ -194,6 +209,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const summaryQueue = new ScriptQueue()
   const requests: RecordedRequest[] = []
   const titleRequests: RecordedRequest[] = []
+  const probes: ProbeRequest[] = []
   const enqueue = (steps: ScriptStep[]) => {
     queue.push(steps.filter((s) => s.for !== 'title' && s.for !== 'summary'))
     titleQueue.push(steps.filter((s) => s.for === 'title'))
@@ -318,6 +334,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       summaryQueue.clear()
       requests.length = 0
       titleRequests.length = 0
+      probes.length = 0
       return sendJson(res, 200, { ok: true })
     }
     if (req.method === 'POST' && path === '/__cache/clear') {
@@ -357,10 +374,12 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const path = url.pathname.replace(/\/+$/, '') || '/'
     if (path.startsWith('/__')) return handleControl(req, res, path)
 
+    const probeBody = isProbePath(path) && req.method === 'POST' ? await readBody(req) : ''
+    if (isProbePath(path)) probes.push({ method: req.method ?? 'GET', path, body: probeBody })
     const local = options.localServer
     if (local?.kind === 'ollama-model-info' && path === '/api/ps') return sendJson(res, 200, { models: [] })
     if (local?.kind === 'ollama-model-info' && req.method === 'POST' && path === '/api/show') {
-      const asked = (JSON.parse((await readBody(req)) || '{}') as { model?: string }).model ?? ''
+      const asked = (JSON.parse(probeBody || '{}') as { model?: string }).model ?? ''
       const n = local.windows[asked]
       return n
         ? sendJson(res, 200, {
@@ -373,6 +392,19 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       const windows = Object.entries(local.windows)
       if (local.kind === 'ollama' && path === '/api/ps') {
         return sendJson(res, 200, { models: windows.map(([name, n]) => ({ name, model: name, context_length: n })) })
+      }
+      if (local.kind === 'lm-studio' && path === '/api/v0/models') {
+        return sendJson(res, 200, {
+          object: 'list',
+          data: windows.map(([id, n]) => ({
+            id,
+            object: 'model',
+            type: 'llm',
+            state: 'loaded',
+            loaded_context_length: n,
+            max_context_length: n * 4
+          }))
+        })
       }
       const lm = /^\/api\/v0\/models\/(.+)$/.exec(path)
       if (local.kind === 'lm-studio' && lm) {
@@ -475,6 +507,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     baseURLs: { openai: `${url}/v1`, anthropic: `${url}/v1`, google: `${url}/v1beta`, openaiCompatible: `${url}/v1` },
     requests,
     titleRequests,
+    probes,
     script: (steps) => enqueue(parseSteps(steps)),
     setUsageFactor: (factor: number) => {
       usageFactor = factor
@@ -493,6 +526,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       summaryQueue.clear()
       requests.length = 0
       titleRequests.length = 0
+      probes.length = 0
     },
     close: () =>
       new Promise<void>((resolve) => {

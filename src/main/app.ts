@@ -23,7 +23,6 @@ import { createRequestPreparer } from './services/chat/prepare-request'
 import { createRecallService } from './services/recall/recall-service'
 import { createProjectsService } from './services/sessions/projects-service'
 import { createModelsService } from './services/settings/models-service'
-import { createNewChatModel } from './services/settings/new-chat-model'
 import { createUsageService } from './services/conversation/usage-service'
 import { createProvidersService } from './services/settings/providers-service'
 import { createFileSecretStore, type SecretStore } from './services/settings/secret-store'
@@ -154,7 +153,7 @@ export function createApp(options: AppOptions): App {
   })
   const sessions = createSessionsService(
     deps,
-    () => newChatModel(),
+    () => models.newChat(),
     (hash) => {
       const row = attachments.describe(hash)
       if (!row) return undefined
@@ -193,7 +192,6 @@ export function createApp(options: AppOptions): App {
       }
     }
   })
-  const newChatModel = createNewChatModel({ settings, providers, models })
   const recall = createRecallService({ db: database.db, settings, emit: deps.emit })
   if (!readOnly) {
     // Files a deleted chat left, unsent uploads past their grace, and any a crash left without a row.

@@ -36,8 +36,17 @@ export const providerRoutes = {
     z.object({
       models: z.array(modelInfoSchema),
       warnings: z.array(z.string()),
-      /** The model a new chat gets now: the default the user chose, else the first that can chat. */
-      newChat: z.object({ provider: providerIdSchema, modelId: z.string() }).optional()
+      /**
+       * The model a new chat gets now, and why: the default saved in Settings, else the model last
+       * chosen in a chat, else the first that can chat.
+       */
+      newChat: z
+        .object({
+          provider: providerIdSchema,
+          modelId: z.string(),
+          source: z.enum(['default', 'last-chosen', 'first-ready'])
+        })
+        .optional()
     })
   )
 }

@@ -65,9 +65,14 @@ export const settingsFieldsSchema = z.object({
   recallBudgetPercent: z.number().int('Use a whole number').min(1, 'At least 1%').max(50, 'At most 50%'),
   /** Pinned messages together may take at most this share of a chat's usable budget (pinning more is refused). */
   pinShareLimit: z.number().int('Use a whole number').min(1, 'At least 1%').max(60, 'At most 60%'),
-  /** The provider and model new chats start with. */
+  /**
+   * The provider and model new chats start with, once the user saved them in Settings (until then
+   * these are the built-in fallback, and new chats take the model last chosen in a chat).
+   */
   defaultProvider: providerIdSchema,
   defaultModel: z.string().trim().min(1).max(200),
+  /** The model last chosen in a chat's model picker: new chats start on it when no default is saved. */
+  lastChatModel: z.object({ provider: providerIdSchema, modelId: z.string().trim().min(1).max(200) }).nullable(),
   /** Base URLs set in Settings (keys live in the secret store, never here). */
   providerBaseURLs: z.partialRecord(providerIdSchema, providerEndpointSchema.nullable()),
   /**
@@ -101,6 +106,7 @@ export const DEFAULT_SETTINGS: Settings = {
   pinShareLimit: 25,
   defaultProvider: 'openai',
   defaultModel: 'gpt-4o-mini',
+  lastChatModel: null,
   providerBaseURLs: {},
   promptCaching: {},
   customModels: []
@@ -108,8 +114,21 @@ export const DEFAULT_SETTINGS: Settings = {
 
 export const settingsSchema = settingsFieldsSchema
 
-/** A change to some settings; unknown keys are refused. */
-export const settingsPatchSchema = settingsFieldsSchema.partial().strict()
+/**
+ * A change to some settings; unknown keys are refused. The default model for new chats can also be
+ * forgotten (null for both): new chats then start on the model last chosen in a chat.
+ */
+export const settingsPatchSchema = settingsFieldsSchema
+  .extend({
+    defaultProvider: settingsFieldsSchema.shape.defaultProvider.nullable(),
+    defaultModel: settingsFieldsSchema.shape.defaultModel.nullable()
+  })
+  .partial()
+  .strict()
+  .refine((p) => (p.defaultProvider === null) === (p.defaultModel === null), {
+    message: 'Forget the default provider and model together',
+    path: ['defaultModel']
+  })
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>
 
 export type ThresholdSource = 'chat' | 'model' | 'global'

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../client'
 import { settings } from '../schema'
 
@@ -18,4 +18,9 @@ export function writeSetting(db: Db, key: string, value: unknown, now: number): 
       set: { valueJson: sql`excluded.value_json`, updatedAt: sql`excluded.updated_at` }
     })
     .run()
+}
+
+/** Forgets a stored value: the setting is back to its default, as if never saved. */
+export function deleteSetting(db: Db, key: string): void {
+  db.delete(settings).where(eq(settings.key, key)).run()
 }

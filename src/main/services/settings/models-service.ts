@@ -1,7 +1,8 @@
 import type { ModelInfo, ProviderId } from '../../../shared/domain/provider'
 import { listModels, resolveModel, userModelSchema, type ModelSpec } from '../../models/catalog'
-import { detectLocalWindow } from './local-window'
-import { createNewChatModel } from './new-chat-model'
+import { identifyLocalServer, localWindow, type LocalServer } from './local-window'
+import { isEmbeddingModel } from '../../models/embedding-models'
+import { createNewChatModel, type NewChatModel } from './new-chat-model'
 import type { Logger } from '../service-deps'
 import type { ProvidersService } from './providers-service'
 import type { SettingsService } from './settings-service'
@@ -42,28 +43,67 @@ export function createModelsService(deps: {
   onWindowChange?: (modelId: string) => void
 }) {
   const doFetch = deps.fetch ?? fetch
-  /** Windows local servers reported, per address and model; asked again when the list is read. */
-  const serverWindows = new Map<string, { window: number; from: string }>()
+  /**
+   * What probing the local server told, per model: its window, or null when it had nothing to tell.
+   * Each model is probed once per connection (address and key); a change of either forgets it all.
+   */
+  const probed = new Map<string, { window: number; from: string } | null>()
   const asking = new Map<string, Promise<void>>()
-  const windowKey = (modelId: string) => `${deps.providers.connection('openai-compatible').baseURL ?? ''}|${modelId}`
+  /** Which server answers at the address (Ollama, LM Studio, llama.cpp or another), asked once per connection. */
+  let server: Promise<LocalServer | undefined> | undefined
+  let connectionKey: string | undefined
+  /** Bumped when the connection changes, so an answer about the old one is dropped. */
+  let generation = 0
 
-  /** Asks the local server for a model's window; resolves when it answered or gave up. */
+  /** The local server's address, forgetting what was probed when the connection changed. */
+  function localBaseURL(): string | undefined {
+    const { baseURL, apiKey } = deps.providers.connection('openai-compatible')
+    const key = JSON.stringify([baseURL ?? null, apiKey ?? null])
+    if (key !== connectionKey) {
+      connectionKey = key
+      generation++
+      probed.clear()
+      asking.clear()
+      server = undefined
+    }
+    return baseURL
+  }
+
+  /**
+   * Asks the local server for a model's window, once: resolves when it answered or gave up. A
+   * server that did not answer at all (down) is asked again next time; one that answered is not.
+   */
   function askWindow(modelId: string): Promise<void> {
-    const baseURL = deps.providers.connection('openai-compatible').baseURL
-    if (!baseURL) return Promise.resolve()
-    const key = windowKey(modelId)
-    const running = asking.get(key)
+    const baseURL = localBaseURL()
+    if (!baseURL || probed.has(modelId)) return Promise.resolve()
+    const running = asking.get(modelId)
     if (running) return running
-    const ask = detectLocalWindow(doFetch, baseURL, modelId)
-      .then((found) => {
-        if (!found || serverWindows.get(key)?.window === found.window) return
-        serverWindows.set(key, { window: found.window, from: found.from })
-        deps.log.info(`${found.server} runs ${modelId} with a ${found.window}-token window (${found.from})`)
-        deps.onWindowChange?.(modelId)
-      })
+    const mine = generation
+    const ask = (async () => {
+      if (!server) {
+        const identifying = identifyLocalServer(doFetch, baseURL)
+        server = identifying
+        // Nobody answered: the next ask tries again.
+        void identifying.then((found) => {
+          if (!found && server === identifying) server = undefined
+        })
+      }
+      const found = await server
+      if (!found || mine !== generation) return
+      const answer = await localWindow(doFetch, baseURL, found, modelId)
+      if (!answer.answered || mine !== generation) return
+      probed.set(modelId, answer.found ? { window: answer.found.window, from: answer.found.from } : null)
+      if (!answer.found) return
+      deps.log.info(
+        `${answer.found.server} runs ${modelId} with a ${answer.found.window}-token window (${answer.found.from})`
+      )
+      deps.onWindowChange?.(modelId)
+    })()
       .catch((err: unknown) => deps.log.warn('Cannot ask the local server for a window', err))
-      .finally(() => asking.delete(key))
-    asking.set(key, ask)
+      .finally(() => {
+        if (asking.get(modelId) === ask) asking.delete(modelId)
+      })
+    asking.set(modelId, ask)
     return ask
   }
 
@@ -81,9 +121,12 @@ export function createModelsService(deps: {
       const own = users.some((m) => m.provider === provider && m.id === modelId)
       return { ...found, known: true, windowSource: own ? 'custom' : 'catalog' }
     }
-    const told = provider === 'openai-compatible' ? serverWindows.get(windowKey(modelId)) : undefined
+    const local = provider === 'openai-compatible'
+    // Read after localBaseURL(), which forgets the windows of a connection that changed.
+    if (local) localBaseURL()
+    const told = local ? (probed.get(modelId) ?? undefined) : undefined
     const reported = told?.window
-    if (provider === 'openai-compatible' && reported === undefined) void askWindow(modelId)
+    if (local && !probed.has(modelId)) void askWindow(modelId)
     return {
       ...userModelSchema.parse({
         provider,
@@ -97,10 +140,13 @@ export function createModelsService(deps: {
     }
   }
 
-  /** What the local server listed last time it was asked, for a new chat's default. */
+  /** The chat models the local server listed last time it was asked, for a new chat's default. */
   let lastServerIds: string[] = []
 
-  /** Models an OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) says it serves. */
+  /**
+   * Chat models an OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) says it serves:
+   * the embedding models it lists beside them cannot chat, and are left out.
+   */
   async function serverModels(): Promise<{ ids: string[]; warning?: string }> {
     const connection = deps.providers.connection('openai-compatible')
     if (!connection.baseURL) return { ids: [] }
@@ -111,7 +157,9 @@ export function createModelsService(deps: {
       })
       if (!res.ok) return { ids: [], warning: `The local server answered ${res.status} when asked for its models.` }
       const body = (await res.json()) as { data?: Array<{ id?: unknown }> }
-      const ids = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string')
+      const ids = (body.data ?? [])
+        .map((m) => m.id)
+        .filter((id): id is string => typeof id === 'string' && !isEmbeddingModel(id))
       lastServerIds = ids
       return { ids }
     } catch (err) {
@@ -129,8 +177,10 @@ export function createModelsService(deps: {
 
   return {
     spec,
-    /** The models the local server listed when last asked (empty until then). */
+    /** The chat models the local server listed when last asked (empty until then). */
     serverModelIds,
+    /** The model a new chat starts on now, and why. */
+    newChat: newChatModel,
 
     /** Every model known without asking anyone: the catalog, the user's own, and what the local server listed last. */
     known(): SpecWithSource[] {
@@ -145,9 +195,7 @@ export function createModelsService(deps: {
       return [...all, ...listed.filter((m) => !all.some((o) => o.provider === m.provider && o.id === m.id))]
     },
 
-    async list(
-      provider?: ProviderId
-    ): Promise<{ models: ModelInfo[]; warnings: string[]; newChat: { provider: ProviderId; modelId: string } }> {
+    async list(provider?: ProviderId): Promise<{ models: ModelInfo[]; warnings: string[]; newChat: NewChatModel }> {
       const users = userModels()
       const userKeys = new Set(users.map((m) => `${m.provider}:${m.id}`))
       const models = listModels(users).map((m) =>

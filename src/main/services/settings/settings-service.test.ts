@@ -10,7 +10,10 @@ import { writeSetting } from '../../db/repositories/settings-repo'
 import { useTempDir } from '../../../../test/support/temp-dir'
 
 /** A value other than null for each setting that can be cleared. */
-const SAMPLES: Partial<Record<SettingKey, unknown>> = { summarizationModel: 'gpt-4.1-mini' }
+const SAMPLES: Partial<Record<SettingKey, unknown>> = {
+  summarizationModel: 'gpt-4.1-mini',
+  lastChatModel: { provider: 'openai-compatible', modelId: 'fake-small' }
+}
 
 describe('settings', () => {
   const openApp = useTestApps()

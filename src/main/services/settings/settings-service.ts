@@ -6,7 +6,7 @@ import {
   type Settings,
   type SettingsPatch
 } from '../../../shared/domain/settings'
-import { readSettingRows, writeSetting } from '../../db/repositories/settings-repo'
+import { deleteSetting, readSettingRows, writeSetting } from '../../db/repositories/settings-repo'
 import type { ServiceDeps } from '../service-deps'
 
 export type SettingsService = ReturnType<typeof createSettingsService>
@@ -43,8 +43,27 @@ export function createSettingsService({ db, clock, emit, log }: ServiceDeps) {
 
   let current = load()
   /** Values for this process only, never written (a replay's model and compression choices). */
-  let overrides: SettingsPatch = {}
-  const effective = (): Settings => ({ ...current, ...(overrides as Partial<Settings>) })
+  let overrides: Partial<Settings> = {}
+  const effective = (): Settings => ({ ...current, ...overrides })
+
+  /**
+   * Writes a validated patch in one transaction (the router has already checked every value). A
+   * null for a setting that cannot be null (the default model) forgets it: back to its default.
+   */
+  function update(patch: SettingsPatch): Settings {
+    const now = clock.now()
+    db.transaction((tx) => {
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === undefined) continue
+        if (value === null && isSettingKey(key) && !settingsFieldsSchema.shape[key].safeParse(null).success)
+          deleteSetting(tx, key)
+        else writeSetting(tx, key, value, now)
+      }
+    })
+    current = load()
+    emit('settings.changed', { settings: effective() })
+    return effective()
+  }
 
   return {
     get(): Settings {
@@ -60,7 +79,7 @@ export function createSettingsService({ db, clock, emit, log }: ServiceDeps) {
      * Makes `patch` apply to everything this process does until the returned function is called,
      * without writing it: the saved settings stay what the user chose.
      */
-    override(patch: SettingsPatch): () => void {
+    override(patch: Partial<Settings>): () => void {
       const previous = overrides
       overrides = { ...overrides, ...patch }
       return () => {
@@ -78,17 +97,17 @@ export function createSettingsService({ db, clock, emit, log }: ServiceDeps) {
       return [...warnings]
     },
 
-    /** Writes a validated patch in one transaction (the router has already checked every value). */
-    update(patch: SettingsPatch): Settings {
-      const now = clock.now()
-      db.transaction((tx) => {
-        for (const [key, value] of Object.entries(patch)) {
-          if (value !== undefined) writeSetting(tx, key, value, now)
-        }
-      })
-      current = load()
-      emit('settings.changed', { settings: effective() })
-      return effective()
+    update,
+
+    /**
+     * A chat's model picker chose this model: new chats start on it, unless Settings names a
+     * default. Never touches that default.
+     */
+    chatModelChosen(session: Parameters<typeof resolveChatSettings>[0]): void {
+      const { provider, modelId } = resolveChatSettings(session, current)
+      const last = current.lastChatModel
+      if (last?.provider === provider && last.modelId === modelId) return
+      update({ lastChatModel: { provider, modelId } })
     }
   }
 }

@@ -17,7 +17,12 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'sessions.create': ({ title }) => sessions.create(title),
     'sessions.get': ({ id }) => sessions.get(id),
     'sessions.rename': ({ id, title }) => sessions.rename(id, title),
-    'sessions.update': ({ id, ...change }) => sessions.update(id, change),
+    'sessions.update': ({ id, ...change }) => {
+      const session = sessions.update(id, change)
+      // The window changes a chat's model only in its model picker: new chats start on the choice.
+      if (change.provider !== undefined || change.modelId !== undefined) settings.chatModelChosen(session)
+      return session
+    },
     'sessions.delete': ({ id }) => sessions.remove(id),
     'sessions.search': ({ query }) => sessions.search(query),
     'sessions.export': ({ id, format }) => sessions.export(id, format),

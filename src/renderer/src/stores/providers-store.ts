@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { RouteInput } from '../../../shared/contract'
+import type { RouteInput, RouteOutput } from '../../../shared/contract'
 import type { ModelInfo, ProviderId, ProviderStatus } from '../../../shared/domain/provider'
 import { api } from '../api/client'
 import { errorMessage } from '../api/api-error'
@@ -16,8 +16,8 @@ interface ProvidersState {
   modelsStatus: 'loading' | 'ready' | 'error'
   /** Why some models may be missing (a local server that did not answer). */
   modelWarnings: string[]
-  /** The model a new chat gets now (the chosen default, else the first provider that can chat). */
-  newChat: { provider: ProviderId; modelId: string } | null
+  /** The model a new chat gets now, and why (the saved default, the last chosen in a chat, the first that can chat). */
+  newChat: NonNullable<RouteOutput<'models.list'>['newChat']> | null
   load(): Promise<void>
   loadModels(): Promise<void>
   /** Sets or clears a key or address. Throws the ApiError (with per-field issues) when refused. */

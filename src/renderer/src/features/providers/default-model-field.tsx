@@ -6,25 +6,41 @@ import { useProvidersStore } from '../../stores/providers-store'
 import { useDraftPart } from '../../components/settings-draft'
 import { ModelSelect } from './model-select'
 
-/** "Default model for new chats": part of the page's draft, written with the rest by Save. */
+type Model = { provider: ProviderId; modelId: string }
+
+/** The field's choice of no default: new chats follow the chats. */
+const LAST_CHOSEN = 'Last model chosen in a chat'
+
+const same = (a: Model | null, b: Model | null) =>
+  a === b || (a !== null && b !== null && a.provider === b.provider && a.modelId === b.modelId)
+
+/**
+ * "Default model for new chats": part of the page's draft, written with the rest by Save. Until the
+ * user names one, new chats start on the model last chosen in a chat, and the field says so rather
+ * than showing that model as if it were a saved default.
+ */
 export function DefaultModelField({ settings }: { settings: Settings }) {
-  const [picked, setPicked] = useState<{ provider: ProviderId; modelId: string } | null>(null)
+  /** Picked here, not saved yet: a model, or null for "Last model chosen in a chat". */
+  const [picked, setPicked] = useState<{ model: Model | null } | null>(null)
   const [error, setError] = useState<string | null>(null)
-  // What new chats really get: the default chosen, or until one is, the first provider that can chat.
+  // What new chats get now, and why (the server knows whether a default was ever saved).
   const newChat = useProvidersStore((s) => s.newChat)
-  /** Saved here: from now on new chats get the stored default. */
-  const [chosen, setChosen] = useState(false)
-  const stored = { provider: settings.defaultProvider, modelId: settings.defaultModel }
-  const inUse = chosen ? stored : (newChat ?? stored)
-  const value = picked ?? inUse
-  const dirty = value.provider !== inUse.provider || value.modelId !== inUse.modelId
+  const models = useProvidersStore((s) => s.models)
+  /** Saved here since the page opened: whether a default is set now (the list may not say yet). */
+  const [savedSet, setSavedSet] = useState<boolean | null>(null)
+  const isSet = savedSet ?? (newChat ? newChat.source === 'default' : null)
+  const saved: Model | null = isSet ? { provider: settings.defaultProvider, modelId: settings.defaultModel } : null
+  const value = picked ? picked.model : saved
+  const dirty = picked !== null && !same(picked.model, saved)
 
   const { saving } = useDraftPart('default-model', dirty, {
     label: 'Default model',
     prepare: () => ({
-      patch: { defaultProvider: value.provider, defaultModel: value.modelId },
+      patch: value
+        ? { defaultProvider: value.provider, defaultModel: value.modelId }
+        : { defaultProvider: null, defaultModel: null },
       saved: () => {
-        setChosen(true)
+        setSavedSet(value !== null)
         setPicked(null)
         void useProvidersStore.getState().loadModels()
       }
@@ -41,6 +57,20 @@ export function DefaultModelField({ settings }: { settings: Settings }) {
     }
   })
 
+  // The model new chats start on without a default: the last chosen in a chat, else the first that can chat.
+  const following = settings.lastChatModel ?? (newChat && newChat.source !== 'default' ? newChat : null)
+  const followingName = following
+    ? (models.find((m) => m.provider === following.provider && m.id === following.modelId)?.label ?? following.modelId)
+    : null
+  const hint =
+    value !== null
+      ? 'Each chat can switch models in its header.'
+      : followingName
+        ? settings.lastChatModel
+          ? `New chats start on the model last chosen in a chat’s header: now ${followingName}.`
+          : `New chats start on the model last chosen in a chat’s header; none yet, so ${followingName}.`
+        : 'New chats start on the model last chosen in a chat’s header.'
+
   return (
     <div className="setting setting-wide-control" data-invalid={error ? true : undefined}>
       <div className="setting-text">
@@ -48,7 +78,7 @@ export function DefaultModelField({ settings }: { settings: Settings }) {
           Default model for new chats
         </label>
         <p id="setting-defaultModel-hint" className="setting-hint">
-          Each chat can switch models in its header.
+          {hint}
         </p>
       </div>
       <div className="setting-control">
@@ -56,10 +86,21 @@ export function DefaultModelField({ settings }: { settings: Settings }) {
           id="setting-defaultModel"
           value={value}
           invalid={!!error}
-          disabled={saving}
+          disabled={saving || isSet === null}
           describedBy={error ? 'setting-defaultModel-error setting-defaultModel-hint' : 'setting-defaultModel-hint'}
+          none={
+            isSet === null
+              ? undefined // "Loading models…" until the server says whether a default is saved
+              : {
+                  label: LAST_CHOSEN,
+                  onSelect: () => {
+                    setPicked({ model: null })
+                    setError(null)
+                  }
+                }
+          }
           onChange={(provider, modelId) => {
-            setPicked({ provider, modelId })
+            setPicked({ model: { provider, modelId } })
             setError(null)
           }}
         />

@@ -19,12 +19,16 @@ interface ModelSelectProps {
   title?: string
   describedBy?: string
   invalid?: boolean
+  /** A choice of no model, first in the list and shown while `value` is null ("Last model chosen in a chat"). */
+  none?: { label: string; onSelect(): void }
 }
 
 const POPOVER_WIDTH = 380
 /** "needs key" from "Anthropic — needs key". */
 const missing = (groupLabel: string) => groupLabel.split(' — ')[1] ?? ''
 const MARGIN = 8
+/** The list value of the `none` choice; no model is named so. */
+const NONE_VALUE = '__none'
 
 /**
  * The model picker: a button showing the model, opening a searchable list (type to filter, arrows,
@@ -40,7 +44,8 @@ export function ModelSelect({
   disabled,
   title,
   describedBy,
-  invalid
+  invalid,
+  none
 }: ModelSelectProps) {
   const models = useProvidersStore((s) => s.models)
   const providers = useProvidersStore((s) => s.providers)
@@ -106,7 +111,7 @@ export function ModelSelect({
   }
 
   function openList() {
-    setActive(current?.value ?? '')
+    setActive(current?.value ?? (none && !value ? NONE_VALUE : ''))
     setOpen(true)
   }
 
@@ -121,7 +126,7 @@ export function ModelSelect({
     }
   }
 
-  const text = current?.label ?? (value ? value.modelId : 'Loading models…')
+  const text = current?.label ?? (value ? value.modelId : (none?.label ?? 'Loading models…'))
   return (
     <>
       <button
@@ -143,7 +148,7 @@ export function ModelSelect({
             ? `${text} — ${PROVIDER_LABELS[value.provider]}${current?.windowFrom ? ` (window told by ${current.windowFrom})` : ''}`
             : undefined)
         }
-        disabled={disabled || value === null}
+        disabled={disabled || (value === null && !none)}
         onClick={() => (open ? close() : openList())}
         onKeyDown={onTriggerKey}
       >
@@ -171,6 +176,23 @@ export function ModelSelect({
               />
               <Command.List id={listId} className="model-select-list" label="Models">
                 <Command.Empty className="model-select-empty">No model matches “{search}”.</Command.Empty>
+                {none && (
+                  <Command.Item
+                    value={NONE_VALUE}
+                    keywords={[none.label]}
+                    className="model-select-item"
+                    data-current={value === null || undefined}
+                    onSelect={() => {
+                      close()
+                      if (value !== null) none.onSelect()
+                    }}
+                  >
+                    <span className="model-select-check" aria-hidden="true">
+                      {value === null && <CheckIcon width={14} height={14} />}
+                    </span>
+                    <span className="model-select-name">{none.label}</span>
+                  </Command.Item>
+                )}
                 {shown.map((group) => (
                   <Command.Group
                     key={group.provider}
