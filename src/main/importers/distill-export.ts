@@ -135,6 +135,11 @@ export function parseDistillExport(text: string): DistillExport {
   try {
     data = JSON.parse(text)
   } catch (err) {
+    // Distill's Markdown export is for reading: say so rather than quote the parser.
+    if (/^\s*#/.test(text.slice(0, 200)))
+      throw new ImportError(
+        "This is a Markdown file: only Distill's JSON export (Export as JSON, or `distill export --format json`) imports a chat; the Markdown export is for reading."
+      )
     throw new ImportError(`The file is not valid JSON: ${(err as Error).message}`)
   }
   if (!isDistillExport(data))

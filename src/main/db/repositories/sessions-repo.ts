@@ -39,6 +39,11 @@ export function insertSession(db: Db, row: NewSessionRow): Session {
   return toSession(db.insert(sessions).values(shown(row)).returning().get())
 }
 
+/** Whether a chat has this exact title (an imported copy of it is named as a copy). */
+export function titleTaken(db: Db, title: string): boolean {
+  return db.select({ id: sessions.id }).from(sessions).where(eq(sessions.title, title)).limit(1).get() !== undefined
+}
+
 export function findSession(db: Db, id: string): Session | undefined {
   const row = db.select().from(sessions).where(eq(sessions.id, id)).get()
   return row ? toSession(row) : undefined

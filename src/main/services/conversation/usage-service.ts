@@ -374,7 +374,9 @@ export function createUsageService(
           contextWindow: lesson.window,
           ...(session.maxOutput !== null && session.maxOutput > lesson.window / 2 ? { maxOutput: null } : {})
         })
-        log.warn(`${spec.provider}/${spec.id} refused a request: chat ${session.id} now uses a ${lesson.window}-token window`)
+        log.warn(
+          `${spec.provider}/${spec.id} refused a request: chat ${session.id} now uses a ${lesson.window}-token window`
+        )
         emit('chat.notice', { sessionId: session.id, text: lesson.note! })
       }
       const calibrate = !budget.exact && lesson.providerInput !== undefined

@@ -171,7 +171,7 @@ export function chatToMarkdown(
   const out = [`# ${session.title}`, '']
   const model = session.modelId ? `${session.provider ?? ''}${session.provider ? ' / ' : ''}${session.modelId}` : null
   out.push(
-    `*Exported from Distill. ${messages.length} messages${model ? `, model ${model}` : ''}, started ${isoMinute(session.createdAt)}.*`,
+    `*Exported from Distill. ${messages.length} messages${model ? `, model ${model}` : ''}, started ${isoMinute(session.createdAt)}. The current version of each message only: the JSON export keeps every version and summary, and is the one that imports.*`,
     ''
   )
   if (session.systemPrompt) out.push('## System prompt', '', session.systemPrompt, '')

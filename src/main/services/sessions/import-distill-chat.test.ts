@@ -222,6 +222,20 @@ describe('export and import of a chat with its attached files', () => {
     expect(messages[0]!.parts[1]).toEqual({ type: 'attachment', filename: 'q3.csv', mediaType: 'text/csv', size: 120 })
     expect(app.services.compression.active(chat!.id).summary?.messageCutoffId).toBe(messages[1]!.id)
   })
+
+  it('says the Markdown export is for reading, and the export itself says it keeps only current versions', async () => {
+    const app = open(join(tempDir(), 'md.db'))
+    const session = app.services.sessions.create()
+    await app.services.chat.append(session.id, { role: 'user', parts: [{ type: 'text', text: 'Hello there.' }] })
+    const res = await app.router.call('sessions.export', { id: session.id, format: 'md' })
+    if (!res.ok) throw new Error(res.error.message)
+    const markdown = (res.data as { text: string }).text
+    expect(markdown).toContain('The current version of each message only: the JSON export keeps every version')
+    expect(await app.router.call('sessions.import', { text: markdown })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/^This is a Markdown file: only Distill's JSON export/) }
+    })
+  })
 })
 
 /** A chat exported by Distill before versions and files were exported: version 1, parts naming a file it does not carry. */

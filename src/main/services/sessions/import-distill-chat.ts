@@ -141,7 +141,7 @@ export async function importDistillChat(
       spec,
       ids: await newIds(idsNeeded(prepared)),
       now: target.now,
-      title: options.title?.slice(0, 200),
+      title: (options.title ?? services.sessions.importTitle(prepared.session.title)).slice(0, 200),
       stripHashes,
       again: options.again ?? false,
       source: options.source,

@@ -8,6 +8,7 @@ import {
   listSessions,
   sessionSummaries,
   sessionsWithTitleWords,
+  titleTaken,
   updateSession,
   type SessionCursor
 } from '../../db/repositories/sessions-repo'
@@ -233,6 +234,11 @@ export function createSessionsService(
     /** The chat an earlier import with this content hash made, while it still exists. */
     importedBefore(contentHash: string): ImportRecord | undefined {
       return findImport(db, contentHash)
+    },
+
+    /** The title an imported chat gets: its own, or "… (copy)" when a chat here already has it. */
+    importTitle(title: string): string {
+      return titleTaken(db, title) ? `${title.slice(0, 193)} (copy)` : title
     },
 
     /**
