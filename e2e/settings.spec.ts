@@ -103,8 +103,12 @@ test('a refused save keeps every edit and says what to fix; Discard goes back to
   await expectAccessible(page)
   await page.setViewportSize({ width: 1280, height: 800 })
 
-  // A bad address is caught too, next to its field, after the rest was saved.
+  // Once the highlighted field is fixed, the sentence about it goes (the change still waits to be saved).
   await threshold.fill('85')
+  await expect(threshold).not.toHaveAttribute('aria-invalid', 'true')
+  await expect(saveBar(page).getByRole('alert')).toHaveCount(0)
+
+  // A bad address is caught too, next to its field, after the rest was saved.
   await page.getByLabel('Local / OpenAI-compatible base URL', { exact: true }).fill('localhost 11434')
   await threshold.press('Enter') // Enter in any field saves, like the button
   const local = page.getByLabel('Local / OpenAI-compatible base URL', { exact: true })

@@ -68,6 +68,8 @@ export function useDraftPart(id: string, dirty: boolean, part: DraftPart): { sav
   return { saving: context.saving }
 }
 
+const FIX_FIELDS = 'Nothing was saved: fix the highlighted fields.'
+
 /** Frames to wait for the errors to be on screen: a busy window may take a few to render them. */
 const FOCUS_TRIES = 30
 
@@ -121,13 +123,26 @@ export function SettingsDraft({ children }: { children: ReactNode }) {
   // Nothing left to save: a past failure is no longer news.
   if (dirtyLabels.size === 0 && problem !== null) setProblem(null)
 
+  // "Fix the highlighted fields" lasts while a field is highlighted: editing one clears its mark, and
+  // once none is left the sentence goes too (it sat there after every field was fixed).
+  useEffect(() => {
+    if (problem !== FIX_FIELDS) return
+    const root = document.querySelector('.settings-pane')
+    if (!root) return
+    const observer = new MutationObserver(() => {
+      if (!root.querySelector('[aria-invalid="true"]')) setProblem(null)
+    })
+    observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-invalid'] })
+    return () => observer.disconnect()
+  }, [problem])
+
   const save = useCallback(async () => {
     const dirty = [...parts.current.values()].filter((p) => p.dirty).map((p) => p.part.current)
     if (dirty.length === 0) return
     // Every part checks its fields first, so all mistakes show at once and nothing is half-written.
     const prepared = dirty.map((part) => ({ part, prepared: part.prepare() }))
     if (prepared.some((p) => p.prepared === null)) {
-      setProblem('Nothing was saved: fix the highlighted fields.')
+      setProblem(FIX_FIELDS)
       focusFirstInvalid()
       return
     }
@@ -140,9 +155,7 @@ export function SettingsDraft({ children }: { children: ReactNode }) {
           await saveSettings(patch)
         } catch (error) {
           const claimed = prepared.map((p) => p.part.claim?.(error) ?? false).some(Boolean)
-          setProblem(
-            claimed ? 'Nothing was saved: fix the highlighted fields.' : `Nothing was saved: ${errorMessage(error)}`
-          )
+          setProblem(claimed ? FIX_FIELDS : `Nothing was saved: ${errorMessage(error)}`)
           if (claimed) focusFirstInvalid()
           return
         }
