@@ -81,7 +81,7 @@ export function App() {
           {view === 'settings' ? <SettingsPage /> : <ChatView />}
         </main>
       </div>
-      {/* Top right, under the header: far from the composer, the newest message and the settings footer; never over a dialog's or the summary strip's controls. */}
+      {/* Top right under the header when nothing is there; never over a control, a dialog's or the page's (see AppToaster). */}
       <AppToaster theme={theme ?? 'system'} />
     </>
   )

@@ -179,6 +179,16 @@ export function SummarizeIcon(props: IconProps) {
   )
 }
 
+/** Lines, a break, and a fresh line with a plus: a new topic starts here. */
+export function NewTopicIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M4 5h16M4 10h10M4 16h6" />
+      <path d="M17 14v6M14 17h6" />
+    </Icon>
+  )
+}
+
 /** Stacked bars: what the context holds. */
 export function StackIcon(props: IconProps) {
   return (

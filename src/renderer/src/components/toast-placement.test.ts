@@ -32,8 +32,61 @@ describe('toast placement', () => {
 
   it('goes below the summary strip when the strip reaches under it', () => {
     const strip = box(504, 64, 712, 48) // "Summarizing… Cancel" at 1440×900
-    const placed = placeToasts({ width: 1440, height: 900 }, null, strip)
+    const page = { area: box(280, 52, 1160, 848), controls: [strip] }
+    const placed = placeToasts({ width: 1440, height: 900 }, null, page)
     expect(hits(toastBox(1440, 900, placed), strip)).toBe(false)
+    expect(placed.covered).toBe(0)
+  })
+
+  // 1024×700 with the sidebar open, just after "Accept": the Summary panel, a reply with a Copy button and
+  // its actions, the composer.
+  const area = box(280, 52, 744, 648)
+  const panel = box(296, 64, 712, 256)
+  const copy = box(930, 470, 50, 26)
+  const actions = box(304, 560, 120, 28)
+  const composer = box(304, 606, 696, 54)
+  const reply = box(304, 330, 680, 260)
+
+  it('covers no control of the page, and as little of the messages as it can', () => {
+    const page = { area, controls: [panel, copy, actions, composer], content: [reply] }
+    const placed = placeToasts({ width: 1024, height: 700 }, null, page, 92)
+    const toast = toastBox(1024, 700, placed, 92)
+    expect([panel, copy, actions, composer].filter((c) => hits(c, toast))).toEqual([])
+    expect(placed.covered).toBe(0)
+    expect(toast.left).toBeGreaterThanOrEqual(area.left)
+    expect(toast.right).toBeLessThanOrEqual(1024)
+  })
+
+  it('stays where it is while that covers no control, and moves when one comes under it', () => {
+    const page = { area, controls: [panel, composer], content: [reply] }
+    const first = placeToasts({ width: 1024, height: 700 }, null, page, 92)
+    const kept = placeToasts({ width: 1024, height: 700 }, null, { ...page, current: first }, 92)
+    expect(kept).toBe(first)
+    // The chat scrolled: a Copy button is under the toast now.
+    const under = toastBox(1024, 700, first, 92)
+    const scrolled = box(under.right - 60, under.top + 10, 50, 26)
+    const moved = placeToasts(
+      { width: 1024, height: 700 },
+      null,
+      { ...page, controls: [...page.controls, scrolled], current: first },
+      92
+    )
+    expect(hits(toastBox(1024, 700, moved, 92), scrolled)).toBe(false)
+  })
+
+  it('a toast that appears never lands under the pointer', () => {
+    const page = { area, controls: [panel, composer], content: [reply] }
+    const usual = toastBox(1024, 700, placeToasts({ width: 1024, height: 700 }, null, page, 92), 92)
+    const pointer = box(usual.left + 100 - 24, usual.top + 40 - 24, 49, 49)
+    const placed = placeToasts({ width: 1024, height: 700 }, null, { ...page, pointer, arrived: true }, 92)
+    expect(hits(toastBox(1024, 700, placed, 92), pointer)).toBe(false)
+  })
+
+  it('where every place covers a control, it covers the fewest and says how many', () => {
+    const rows = Array.from({ length: 12 }, (_, i) => box(300, 60 + i * 52, 700, 40)) // a settings page
+    const placed = placeToasts({ width: 1024, height: 700 }, null, { area, controls: rows }, 92)
+    expect(placed.covered).toBeGreaterThan(0)
+    expect(rows.filter((r) => hits(r, toastBox(1024, 700, placed, 92)))).toHaveLength(placed.covered!)
   })
 
   it('never covers the header of Full history (980×760) at 1440×900 or 1024×700', () => {

@@ -3,6 +3,7 @@ import { api } from '../../api/client'
 import { errorMessage } from '../../api/api-error'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useChatSettings } from '../../stores/chat-settings'
+import { NewTopicIcon } from '../../components/icons'
 
 /**
  * The tiered strategy's "New topic" (ADR 033): the messages so far close the current topic, so the
@@ -27,8 +28,11 @@ export function NewTopicButton({ sessionId, disabled }: { sessionId: string; dis
       type="button"
       className="button button-small header-text-button"
       disabled={disabled}
+      title="New topic: the next messages start a fresh topic"
       onClick={() => void mark()}
     >
+      {/* On a narrow header only the icon shows; the label stays the button's name. */}
+      <NewTopicIcon width={14} height={14} />
       <span className="header-button-label">New topic</span>
     </button>
   )

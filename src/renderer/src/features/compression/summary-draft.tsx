@@ -128,7 +128,8 @@ export function SummaryDraftSection({ sessionId, disabled }: { sessionId: string
         />
       ) : (
         <>
-          <div className="summary-text summary-draft-text" role="group" aria-label="Draft summary text">
+          {/* Capped and scrolled inside (focusable, so the keyboard scrolls it too). */}
+          <div className="summary-text summary-draft-text" role="group" aria-label="Draft summary text" tabIndex={0}>
             <MarkdownText text={snapshot.content.summaryText} />
           </div>
           <div className="summary-actions summary-draft-actions">
