@@ -88,6 +88,13 @@ test('a draft summary is reviewed, edited and accepted, and the user’s text ou
   await expectAccessible(page)
   await draft.getByRole('button', { name: 'Save text' }).click()
   await expect(draft.getByText('Your text')).toBeVisible()
+  // Discarding a draft the user wrote into asks first; Cancel keeps it, edits and all.
+  await draft.getByRole('button', { name: 'Discard' }).click()
+  const confirm = page.getByRole('alertdialog', { name: 'Discard the draft and your edits?' })
+  await expect(confirm).toBeVisible()
+  await confirm.getByRole('button', { name: 'Cancel' }).click()
+  await expect(confirm).toBeHidden()
+  await expect(draft.getByText('Your text')).toBeVisible()
   await draft.getByRole('button', { name: 'Accept' }).click()
   await expect(draft).toBeHidden()
   await expect(page.getByText('Summary accepted')).toBeVisible()

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import { toast } from 'sonner'
 import type { SummaryDraft } from '../../../../shared/contract'
+import { ConfirmDialog } from '../../components/confirm-dialog'
 import { PencilIcon, RefreshIcon } from '../../components/icons'
 import { MarkdownText } from '../../components/markdown-text'
 import { formatCount } from '../../lib/format-tokens'
@@ -100,6 +101,7 @@ export function SummaryDraftSection({ sessionId, disabled }: { sessionId: string
   const [editing, setEditing] = useState(false)
   const [focus, setFocus] = useState('')
   const [busy, setBusy] = useState(false)
+  const [confirmDiscard, setConfirmDiscard] = useState(false)
   if (!draft) return null
   const { snapshot } = draft
   const act = async (what: string, run: () => Promise<string | null>) => {
@@ -109,8 +111,25 @@ export function SummaryDraftSection({ sessionId, disabled }: { sessionId: string
     if (failure) toast.error(`Could not ${what}`, { description: failure })
     return !failure
   }
+  // Said either way: the panel's draft just goes, and the messages stay as they were.
+  const discard = async () => {
+    if (await act('discard the draft', () => discardDraft(sessionId, snapshot.id)))
+      toast('Draft discarded', { description: 'Nothing was summarized: the messages stay as they were.' })
+  }
   return (
     <div className="summary-draft" role="group" aria-label="Draft summary">
+      <ConfirmDialog
+        open={confirmDiscard}
+        onOpenChange={setConfirmDiscard}
+        title="Discard the draft and your edits?"
+        description="The text you wrote into this draft goes with it. Nothing was summarized: the messages stay as they were."
+        confirmLabel="Discard draft"
+        destructive
+        onConfirm={async () => {
+          setConfirmDiscard(false)
+          await discard()
+        }}
+      />
       <div className="summary-draft-head">
         <span className="summary-draft-title">Draft summary</span>
         <span className="summary-draft-state">waiting for you</span>
@@ -163,7 +182,7 @@ export function SummaryDraftSection({ sessionId, disabled }: { sessionId: string
               label="Discard"
               kind="ghost"
               disabled={disabled || busy}
-              onClick={() => void act('discard the draft', () => discardDraft(sessionId, snapshot.id))}
+              onClick={() => (snapshot.content.editedByUser ? setConfirmDiscard(true) : void discard())}
             />
             <DraftButton
               label="Accept"
