@@ -128,7 +128,9 @@ describe('model summaries off the send path', () => {
       expect(done.snapshot.content.summaryText).toContain('PREPARED SUMMARY')
       expect(done.snapshot.cutoffSeq).toBe(ready.lastSeq)
       expect(summaryRequests()).toHaveLength(writtenAhead)
-      // The request after it carries the prepared summary and everything after its span.
+      // It went in right after the reply that passed the threshold: the next request carries it and
+      // everything after its span.
+      await turn(app, session.id, `Question ${++i}: and then?`, LONG_REPLY(i))
       const body = lastChatRequest().body as { messages: Array<{ role: string; content: string }> }
       expect(body.messages[0]!.content).toContain('PREPARED SUMMARY')
       expect(app.services.usage.context(session.id).tokens).toBeLessThan(
