@@ -165,8 +165,9 @@ describe('the documented `npx distill` commands', () => {
       expect(twice.stderr).toMatch(
         /^distill: This chat was already imported on .* as "Boat" \(.*\)\. Use --again to import it anyway\.$/m
       )
+      // The second copy is titled as one.
       expect(json(await distill('--db', target, 'import', '--again', '--json', file))).toMatchObject({
-        sessions: [{ title: 'Boat' }]
+        sessions: [{ title: 'Boat (copy)' }]
       })
     },
     SLOW
