@@ -13,18 +13,24 @@ const prose = (words: number) => Array.from({ length: words }, (_, i) => WORDS[(
 describe('a provider that counts a request past its window', () => {
   const open = useTestApps()
 
-  it('refuses it once: Distill learns its count and sends the message again within the window', async () => {
-    fake.setUsageFactor(1.2)
-    fake.setContextWindow(8192)
+  /** A chat on a local server's model described in Settings with this window and reply reserve. */
+  function localChat(modelId: string, contextWindow: number, maxOutput: number) {
     const app = open({
       env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' }
     })
     app.services.settings.update({
-      customModels: [{ provider: 'openai-compatible', id: 'local-8k', contextWindow: 8192, maxOutput: 1024 }],
+      customModels: [{ provider: 'openai-compatible', id: modelId, contextWindow, maxOutput }],
       summarizer: 'extractive'
     })
     const { id } = app.services.sessions.create()
-    app.services.sessions.update(id, { provider: 'openai-compatible', modelId: 'local-8k' })
+    app.services.sessions.update(id, { provider: 'openai-compatible', modelId })
+    return { app, id }
+  }
+
+  it('refuses it once: Distill learns its count and sends the message again within the window', async () => {
+    fake.setUsageFactor(1.2)
+    fake.setContextWindow(8192)
+    const { app, id } = localChat('local-8k', 8192, 1024)
     app.services.chat.send(id, 'Hello!')
     await app.services.chat.idle()
     const paste = prose(4_400) // ~4,400 local tokens, ~8,700 as the server counts them
@@ -63,19 +69,11 @@ describe('a provider that counts a request past its window', () => {
 
   it("learns a server's smaller window from its refusal, tells the user, and keeps the count honest", async () => {
     fake.setContextWindow(600)
-    const app = open({
-      env: { OPENAI_COMPATIBLE_BASE_URL: fake.baseURLs.openaiCompatible, OPENAI_COMPATIBLE_API_KEY: 'k' }
-    })
+    const { app, id } = localChat('local-4k', 4096, 512)
     const notices: string[] = []
     app.events.subscribe((e) => {
       if (e.event === 'chat.notice') notices.push((e.payload as { text: string }).text)
     })
-    app.services.settings.update({
-      customModels: [{ provider: 'openai-compatible', id: 'local-4k', contextWindow: 4096, maxOutput: 512 }],
-      summarizer: 'extractive'
-    })
-    const { id } = app.services.sessions.create()
-    app.services.sessions.update(id, { provider: 'openai-compatible', modelId: 'local-4k' })
     app.services.chat.send(id, prose(200))
     await app.services.chat.idle()
 
