@@ -116,7 +116,8 @@ const layerPolicies = [
   ...layer('preload', { types: ['contract'], packages: ['electron'] }),
   ...layer('shell', {
     may: [...sharedLayers, 'shell', 'app', 'support', 'transport', 'services', 'db'],
-    packages: ['electron'],
+    // electron-updater: update checks of the packaged app (platform/auto-update.ts).
+    packages: ['electron', 'electron-updater'],
     builtins: anyBuiltin
   }),
   ...layer('app', {

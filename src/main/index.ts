@@ -6,6 +6,8 @@ import { DatabaseOpenError } from './db/client'
 import { createConsoleLogger } from './logger'
 import { createIpcAdapter, type IpcAdapter } from './platform/ipc'
 import { keychainCipher } from './platform/safe-storage'
+import { autoUpdater } from 'electron-updater'
+import { startUpdateChecks, updateCheckOff, type UpdateChecks } from './platform/auto-update'
 import { appMenuTemplate } from './platform/app-menu'
 import { notifyAutoCompressions } from './platform/os-notifications'
 import { createFileSecretStore } from './services/settings/secret-store'
@@ -63,6 +65,7 @@ function run(): void {
   let distill: App | null = null
   let ipc: IpcAdapter | null = null
   let mainWindow: BrowserWindow | null = null
+  let updates: UpdateChecks | null = null
 
   const openWindow = () => {
     const win = createMainWindow({ target, preload, log })
@@ -85,6 +88,8 @@ function run(): void {
     if (distill && BrowserWindow.getAllWindows().length === 0) openWindow()
   })
   app.on('will-quit', () => {
+    updates?.stop()
+    updates = null
     ipc?.dispose()
     ipc = null
     distill?.close()
@@ -123,6 +128,10 @@ function run(): void {
       )
       notifyAutoCompressions(running.events, () => running.services.settings.get().notifications)
       openWindow()
+      // Packaged builds only (the feed is in electron-builder.yml), unless DISTILL_NO_UPDATE_CHECK is set.
+      const updatesOff = updateCheckOff({ isPackaged: app.isPackaged, env: process.env })
+      if (updatesOff) log.info(`Update checks off: ${updatesOff}`)
+      else updates = startUpdateChecks({ updater: autoUpdater, log })
     })
     .catch(failStartup)
 }
