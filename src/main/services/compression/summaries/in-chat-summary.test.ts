@@ -18,6 +18,13 @@ const isOwnSummary = (r: { body: unknown }) => JSON.stringify(r.body).includes('
 /** A block's text only: the cache marks differ between requests, the text must not. */
 const texts = (blocks: Block[] | string) =>
   typeof blocks === 'string' ? [blocks] : blocks.map((b) => b.text ?? JSON.stringify(b))
+/** Polls until `done` holds (a summary written ahead finishes on its own time). */
+async function until(done: () => boolean, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !done();) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
 const words = (tokens: number, tag: string) => `${tag} ` + 'lantern harbor copper meadow '.repeat(Math.ceil(tokens / 7))
 
 /** Summaries asked inside the chat's own request (issue 34): the provider's prompt cache serves them. */
@@ -47,6 +54,9 @@ describe('a model summary asked inside the chat', () => {
       app.services.chat.send(id, `Question ${i}: tell me more about the harbor.`)
       await app.services.chat.idle()
       await app.services.compression.backgroundSettled(id)
+      // A summary being written ahead is waited for: on a busy machine the next send would otherwise
+      // find it unfinished and take the quick path (its model summary then comes in a request of its own).
+      await until(() => app.services.usage.context(id).preparedSummary?.state !== 'writing')
     }
     return app.services.compression.active(id).summary!
   }
