@@ -176,8 +176,25 @@ test('manual summarize with a focus, streamed, cancellable, with the composer us
   const dialog = page.getByRole('dialog', { name: 'Summarize conversation history' })
   await expect(dialog).toBeVisible()
   await expect(dialog.getByText('Messages in this chat')).toBeVisible()
-  await expect(dialog.locator('.preview-stat').nth(0)).toContainText('8')
-  await expect(dialog.locator('.preview-stat').nth(1)).toContainText('8')
+  const stat = (n: number) => dialog.locator('.preview-stat-value').nth(n)
+  await expect(stat(0)).toHaveText('8')
+  // "Keep recent tokens" starts where Settings keeps them (1,000 by default), as automatic summaries do.
+  const retention = dialog.getByRole('spinbutton', { name: 'Keep recent tokens' })
+  await expect(retention).toHaveValue('1000')
+  await expect(dialog.getByText('1,000 in Settings, as for automatic summaries', { exact: false })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await rpc(page, 'settings.update', { retentionTokens: 600 })
+  await page.getByRole('button', { name: 'Summarize', exact: true }).click()
+  await expect(retention).toHaveValue('600')
+  // This chat is smaller than that: the dialog says why there is nothing to summarize, and what to change.
+  await expect(stat(1)).toHaveText('0')
+  await expect(dialog.getByRole('status')).toHaveText(
+    'All 8 messages fit in the 600 recent tokens kept word for word. Lower “Keep recent tokens” to summarize them.'
+  )
+  await expect(dialog.getByRole('button', { name: 'Summarize' })).toBeDisabled()
+  await snap(page, 'summarize-dialog-all-kept')
+  await retention.fill('200')
+  await expect(stat(1)).toHaveText(/^[1-7]$/)
   await expect(dialog.getByText('Tokens after (estimated)')).toBeVisible()
   // Small chat: below the minimum for automatic compression, so a warning.
   await expect(dialog.getByText(/2,000 tokens/)).toBeVisible()
@@ -186,16 +203,15 @@ test('manual summarize with a focus, streamed, cancellable, with the composer us
   await focus.fill('keep the API design decisions')
 
   // The retention override re-fetches the numbers; nonsense is refused next to the field.
-  const retention = dialog.getByRole('spinbutton', { name: 'Keep recent tokens' })
   await retention.fill('-5')
   await expect(dialog.getByText('Cannot be negative')).toBeVisible()
   await expect(dialog.getByRole('button', { name: 'Summarize' })).toBeDisabled()
   await retention.fill('200')
-  await expect(dialog.locator('.preview-stat').nth(1)).not.toContainText(/^8$/)
+  await expect(stat(1)).toHaveText(/^[1-7]$/)
   await expect(dialog.getByText(/The newest \d+ messages? stays? word for word/)).toBeVisible()
   await snapBoth(page, 'summarize-dialog')
   await retention.fill('')
-  await expect(dialog.locator('.preview-stat').nth(1)).toContainText('8')
+  await expect(stat(1)).toHaveText('8')
 
   // A slow summary: it streams into the Summary region, and the chat goes on meanwhile.
   const chunks = SUMMARY_ONE.split(/(?<=\s)/)
@@ -239,6 +255,9 @@ test('a running summary can be cancelled, and a failed one retried', async ({ pa
   await page.keyboard.press('Control+Shift+S')
   const dialog = page.getByRole('dialog', { name: 'Summarize conversation history' })
   await expect(dialog).toBeVisible()
+  // A chat smaller than the 1,000 recent tokens Settings keeps: summarize all of it.
+  const retention = dialog.getByRole('spinbutton', { name: 'Keep recent tokens' })
+  await retention.fill('0')
   await dialog.getByRole('button', { name: 'Summarize' }).click()
   const region = summaryRegion(page)
   await expect(region.getByRole('status')).toHaveText(/Summarizing \d+ messages…/)
@@ -249,6 +268,7 @@ test('a running summary can be cancelled, and a failed one retried', async ({ pa
   // A provider failure: the toast says so and offers Retry.
   fake.script([{ fault: 'http401' }])
   await page.getByRole('button', { name: 'Summarize', exact: true }).click()
+  await retention.fill('0')
   await dialog.getByRole('button', { name: 'Summarize' }).click()
   await expect(page.getByText('Summary failed')).toBeVisible({ timeout: 20_000 })
   await snapBoth(page, 'summarize-failed-toast')
@@ -279,6 +299,8 @@ test('undo restores the context, regenerate rewrites the summary', async ({ page
 
   fake.script([{ reply: SUMMARY_ONE }])
   await page.getByRole('button', { name: 'Summarize', exact: true }).click()
+  // All of this small chat (Settings keeps 1,000 recent tokens word for word).
+  await page.getByRole('dialog').getByRole('spinbutton', { name: 'Keep recent tokens' }).fill('0')
   // The target is a ceiling, said as one: never "aims at" more tokens than the chat has.
   await expect(
     page

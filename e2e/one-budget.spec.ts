@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import type { FakeProvider } from './fake-provider'
 import { textOf } from './fake-provider/reply'
 import { expect, test } from './support/fixtures'
@@ -81,11 +81,35 @@ test('a server counting 0.7× the estimate receives every unsummarized message i
   // The meter says what the calibration learned, in the same words the inspector uses.
   const meter = page.getByRole('meter', { name: 'Context usage' })
   await meter.hover()
-  await expect(page.getByRole('tooltip')).toContainText(
+  const popover = page.getByRole('tooltip')
+  await expect(popover).toContainText(
     /The provider counted \d+% fewer tokens than the estimate over the last \d+ replies/
   )
+  // Its rows add up to "In context": the calibration to the provider's counts is one of them.
+  const rows = await rowsOf(popover.locator('.usage-list').first().locator('.usage-row'))
+  const calibration = rows.find(([label]) => label === 'Calibration to the provider’s counts')
+  expect(calibration?.[1], 'the popover has no calibration row').toBeLessThan(0)
+  const [total, ...parts] = [rows.at(-1)!, ...rows.slice(0, -1)]
+  expect(total[0]).toMatch(/^In context/)
+  expect(parts.reduce((sum, [, value]) => sum + value, 0)).toBe(total[1])
   await snapBoth(page, 'one-budget-calibrated')
+
+  // The inspector's row says the same.
+  await meter.click()
+  const inspector = page.getByRole('dialog', { name: 'Context inspector' })
+  const row = inspector.getByRole('row', { name: /Calibration to the provider’s counts/ })
+  await expect(row.getByRole('cell').first()).toHaveText(calibrationText(calibration![1]))
 })
+
+/** The label and value of each row of a popover list, values as numbers ("−1,159" is -1159). */
+async function rowsOf(rows: Locator): Promise<Array<[string, number]>> {
+  const texts = await rows.evaluateAll((els) =>
+    els.map((el) => [el.querySelector('dt')!.textContent!, el.querySelector('dd')!.textContent!] as const)
+  )
+  return texts.map(([label, value]) => [label, Number(value.replace(/[,\s]/g, '').replace('−', '-'))])
+}
+
+const calibrationText = (value: number) => `${value > 0 ? '+' : '−'}${Math.abs(value).toLocaleString('en-US')}`
 
 test('with auto-compression off, the oldest messages that do not fit are named before the send and on the reply', async ({
   page,

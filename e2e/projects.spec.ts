@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { longConversation, newChat, openSessionId, rpc, sendInComposer } from './support/conversation'
+import { longConversation, newChat, openSessionId, rpc, sendInComposer, snapBoth } from './support/conversation'
 import { expect, test } from './support/fixtures'
 
 const FERRY = 'We booked the early ferry to Hydra, it leaves Piraeus at 7:40 from gate E8.'
@@ -111,6 +111,24 @@ test('Recall across the chats of a project: labelled passages of the other chat,
   const sent = sentWith(fake, 'gate E8')
   expect(sent).toContain('[From the chat \\"Trip planning\\", ')
   expect(sent).toContain(QUESTION)
+
+  // Under the reply, what it recalled from the other chat, named by its title…
+  const note = page.getByRole('log', { name: 'Messages' }).locator('.recalled-note').last()
+  await expect(note.locator('summary')).toHaveText(/^Recalled \d+ messages? from “Trip planning”$/)
+  await note.locator('summary').click()
+  await expect(note).toContainText('From the chat “Trip planning”')
+  const ferry = note
+    .getByRole('list', { name: 'Recalled from “Trip planning”' })
+    .getByRole('button', { name: /gate E8/ })
+  await expect(ferry).toBeVisible()
+  await snapBoth(page, 'projects-recalled-note')
+  // …and one opens that chat at the message.
+  await ferry.click()
+  await expect(page.getByRole('heading', { name: 'Trip planning' })).toBeVisible()
+  const opened = page.getByRole('log', { name: 'Messages' }).locator('.message-row[data-jump-flash]')
+  await expect(opened).toContainText('gate E8')
+  await expect(opened).toBeInViewport()
+  await openChat(page, 'Packing list')
 
   // Left out of the next request, then back for the one after.
   await page.getByRole('textbox', { name: 'Message' }).fill(`${QUESTION} Again please.`)

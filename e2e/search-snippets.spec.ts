@@ -68,12 +68,15 @@ test('a search across 50 chats shows the passages of each chat found, grouped by
   await expect(sidebar.getByRole('list', { name: 'All chats' }).getByRole('listitem').first()).toBeVisible()
   await sidebar.getByRole('searchbox', { name: 'Search chats' }).fill('marzipan')
 
-  // Every matching reply and the one matching title, in every chat that has one.
-  let matches = 1
+  // Every matching reply, in every chat that has one, and the one matching title apart.
+  let matches = 0
   for (let n = 1; n <= CHATS - 2; n++) matches += hitsIn(n)
-  await expect(sidebar.getByRole('status')).toHaveText(`${matches} matches in ${CHATS - 1} chats`)
+  await expect(sidebar.getByRole('status')).toHaveText(`${matches} matches and 1 title in ${CHATS - 1} chats`)
   const results = sidebar.getByRole('list', { name: 'Chats matching “marzipan”' })
   await expect(results.getByRole('listitem')).toHaveCount(CHATS - 1)
+  // The chats' own counts add up to the matches said above them.
+  const counts = await results.locator('.search-group-count').allTextContents()
+  expect(counts.reduce((sum, text) => sum + (Number(/^(\d+) match/.exec(text)?.[1]) || 0), 0)).toBe(matches)
 
   // The title match first, with no passage; then chats with their best three passages at most.
   const first = results.getByRole('listitem').first()
@@ -85,8 +88,11 @@ test('a search across 50 chats shows the passages of each chat found, grouped by
   const four = sidebar.getByRole('group', { name: 'Matches in Cake diary 04' })
   await expect(results.getByRole('listitem').filter({ hasText: 'Cake diary 04' })).toContainText('5 matches')
   await expect(four.getByRole('link')).toHaveCount(3)
+  // Three of its five passages shown: the other two are said, not left to guess.
+  await expect(four).toContainText('2 more in this chat')
   const one = sidebar.getByRole('group', { name: 'Matches in Cake diary 05' })
   await expect(one.getByRole('link')).toHaveCount(1)
+  await expect(one).not.toContainText('more in this chat')
   const passage = one.getByRole('link')
   await expect(passage.locator('mark')).toHaveText('marzipan')
   await expect(passage).toContainText('roll the marzipan thin')

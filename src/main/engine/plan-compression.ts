@@ -107,7 +107,8 @@ export function planCompression(input: PlanInput): CompressionPlan {
   const belowMinimum = (summary?.tokens ?? 0) + historyTokens < settings.minimumTokens
   if (belowMinimum && input.manual && !empty) {
     warnings.push(
-      `This chat has fewer than ${settings.minimumTokens.toLocaleString('en-US')} tokens of history; summarizing it saves little.`
+      // The figure compared, said: "Tokens now" beside it also counts the system prompt and the framing.
+      `This chat's summary and messages come to ${((summary?.tokens ?? 0) + historyTokens).toLocaleString('en-US')} tokens, under the ${settings.minimumTokens.toLocaleString('en-US')}-token minimum for compression; summarizing them saves little.`
     )
   }
   const summarizedTokens = (summary?.tokens ?? 0) + totalTokens(toSummarize)

@@ -15,6 +15,17 @@ export const historyHitSchema = z.object({
 })
 export type HistoryHit = z.infer<typeof historyHitSchema>
 
+/** A message of another chat of the project that a reply's request recalled. */
+export const crossChatRecallSchema = z.object({
+  messageId: z.string(),
+  sessionId: z.string(),
+  chatTitle: z.string(),
+  role: z.string(),
+  /** The start of the message's text. */
+  preview: z.string()
+})
+export type CrossChatRecall = z.infer<typeof crossChatRecallSchema>
+
 export const historyRoutes = {
   /**
    * A page of every message, summarized ones included, each saying whether the model still sees it
@@ -37,10 +48,17 @@ export const historyRoutes = {
       summarizedCount: z.number().int().nonnegative()
     })
   ),
-  /** Which summarized originals each reply's request recalled (DESIGN §11). */
+  /**
+   * Which summarized originals each reply's request recalled (DESIGN §11), and which messages of
+   * other chats of the project (each with its chat, to be named and opened there).
+   */
   'history.recalls': route(
     z.object({ sessionId: z.string().min(1) }).strict(),
-    z.object({ replies: z.array(z.object({ replyId: z.string(), messageIds: z.array(z.string()) })) })
+    z.object({
+      replies: z.array(
+        z.object({ replyId: z.string(), messageIds: z.array(z.string()), crossChat: z.array(crossChatRecallSchema) })
+      )
+    })
   ),
   /** Full-text search over the whole history of a chat (FR-6.3.2). */
   'history.search': route(

@@ -17,7 +17,7 @@ export type { AppInfo } from './app'
 export type { ChatCost, ContextUsage, TokenUsage } from './usage'
 export type { CrossChatPassage } from './projects'
 export type { CompressionPreview, CompressionReport, SummaryDraft } from './compression'
-export type { HistoryHit } from './history'
+export type { CrossChatRecall, HistoryHit } from './history'
 export type { UiCommand } from './ui'
 export { HIGHLIGHT_END, HIGHLIGHT_START } from './history'
 

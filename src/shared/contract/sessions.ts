@@ -37,11 +37,13 @@ export const sessionSearchResultSchema = sessionSummarySchema.extend({
 })
 export type SessionSearchResult = z.infer<typeof sessionSearchResultSchema>
 
-/** The chats found, best first, and how much matched in all ("12 matches in 5 chats"). */
+/** The chats found, best first, and how much matched in all ("12 matches and 1 title in 5 chats"). */
 export const sessionSearchSchema = z.object({
   results: z.array(sessionSearchResultSchema),
-  /** Matching messages and titles in every chat found, not only those returned. */
+  /** Matching messages in every chat found, not only those returned: the sum of the chats' `count`. */
   matches: z.number().int(),
+  /** Chats whose title holds the words (every one of them is among the results, first). */
+  titleMatches: z.number().int(),
   chats: z.number().int(),
   /** A common word: only its newest matches were looked at, so there may be more. */
   countIsLowerBound: z.boolean()

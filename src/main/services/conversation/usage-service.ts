@@ -117,7 +117,8 @@ export function createUsageService(
     const contextWindow = session.contextWindow ?? spec.contextWindow
     // The model's own reserve may not fit a smaller window: never more than half of it.
     const maxOutput = Math.min(session.maxOutput ?? spec.maxOutput, Math.floor(contextWindow / 2))
-    return { ...spec, contextWindow, maxOutput }
+    // A window the chat sets is known, whatever the model's own is.
+    return { ...spec, contextWindow, maxOutput, known: spec.known || session.contextWindow !== null }
   }
 
   async function countAndStore(message: ChatMessage, spec: ModelSpec): Promise<void> {

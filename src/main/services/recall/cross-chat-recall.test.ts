@@ -44,7 +44,7 @@ describe('Recall across the chats of a project', () => {
   }
 
   it('brings a passage of another chat of the project into the request, labelled with its title and date', async () => {
-    const { app, project, packing } = await setUp()
+    const { app, project, packing, trip } = await setUp()
     // Off until the project (or the chat) allows it.
     expect(await ask(app, packing.id, 'When does the ferry to Hydra leave Piraeus?')).not.toContain('gate E8')
 
@@ -64,8 +64,20 @@ describe('Recall across the chats of a project', () => {
       }),
       expect.objectContaining({ chatTitle: 'Trip planning', date: '3 March 2026', role: 'assistant', text: FERRY })
     ])
-    // The reply's marks (which open this chat's full history) name only this chat's messages.
-    expect(app.services.recall.replies(packing.id).flatMap((r) => r.messageIds)).toEqual([])
+    // The reply's marks (which open this chat's full history) name only this chat's messages; the
+    // note under the reply names the other chat's, with its title, to open them there.
+    const replies = app.services.recall.replies(packing.id)
+    expect(replies.flatMap((r) => r.messageIds)).toEqual([])
+    expect(replies.flatMap((r) => r.crossChat)).toEqual([
+      expect.objectContaining({ sessionId: trip.id, chatTitle: 'Trip planning', role: 'user' }),
+      expect.objectContaining({ sessionId: trip.id, chatTitle: 'Trip planning', role: 'assistant', preview: FERRY })
+    ])
+    const [reply] = replies
+    expect(app.services.chat.messages(packing.id).find((m) => m.id === reply!.replyId)?.role).toBe('assistant')
+
+    // A message deleted since is no longer named.
+    app.services.sessions.remove(trip.id)
+    expect(app.services.recall.replies(packing.id).flatMap((r) => r.crossChat)).toEqual([])
   })
 
   it('never reaches a chat outside the project, nor one the chat left', async () => {

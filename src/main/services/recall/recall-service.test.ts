@@ -130,6 +130,6 @@ describe('recall of summarized originals (DESIGN §11)', () => {
     const detailId = app.services.chat
       .messages(session.id)
       .find((m) => m.parts.some((p) => p.type === 'text' && p.text === DETAIL))!.id
-    expect(remembered).toEqual([{ replyId: reply.id, messageIds: expect.arrayContaining([detailId]) }])
+    expect(remembered).toEqual([{ replyId: reply.id, messageIds: expect.arrayContaining([detailId]), crossChat: [] }])
   })
 })

@@ -227,12 +227,21 @@ export function createRecallService(
     forRequest,
     /**
      * Remembers what a reply's request recalled, for the marks in the chat and in full history (this
-     * chat's messages: the marks open them here), and forgets the passages left out of that request.
+     * chat's messages: the marks open them here) and the note under the reply (the other chats'
+     * messages too, named by their chat), and forgets the passages left out of that request.
      */
     rememberFor(sessionId: string, replySeq: number, messageIds: string[]): void {
       leaveOut.sent(sessionId)
       const replyId = messageIdAt(db, sessionId, replySeq)
-      if (replyId) saveReplyRecall(db, { replyId, sessionId, messageIds: idsInChat(db, sessionId, messageIds) })
+      if (!replyId) return
+      const own = idsInChat(db, sessionId, messageIds)
+      const mine = new Set(own)
+      saveReplyRecall(db, {
+        replyId,
+        sessionId,
+        messageIds: own,
+        crossChatIds: messageIds.filter((id) => !mine.has(id))
+      })
     },
     /** The passages of other chats a plan holds, and those left out, for the context inspector. */
     crossChat: (sessionId: string, plan: RecallPlan) => leaveOut.report(sessionId, plan),

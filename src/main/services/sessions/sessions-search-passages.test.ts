@@ -87,7 +87,9 @@ describe('search across chats with passages', () => {
       ['Lighthouse visit', true, 0, 0],
       ['Coast', false, 1, 1]
     ])
-    expect(found).toMatchObject({ chats: 3, matches: 2 + 2 })
+    // The messages the chats' counts add up to, and the titles apart.
+    expect(found).toMatchObject({ chats: 3, matches: 1 + 0 + 1, titleMatches: 2 })
+    expect(found.matches).toBe(found.results.reduce((sum, r) => sum + r.count, 0))
     expect(found.results.map((r) => r.titleRanges)).toEqual([[[0, 10]], [[0, 10]], []])
     expect(sessions.search('lighthouse', 1).results.map((r) => r.id)).toEqual([titled.id])
     expect(empty.id).toBeTruthy()

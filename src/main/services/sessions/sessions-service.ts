@@ -116,7 +116,7 @@ export function createSessionsService(
      * the chat at one. The totals count every chat found, not only those returned.
      */
     search(query: string, limit = SEARCH_CHATS): SessionSearch {
-      if (!ftsQuery(query)) return { results: [], matches: 0, chats: 0, countIsLowerBound: false }
+      if (!ftsQuery(query)) return { results: [], matches: 0, titleMatches: 0, chats: 0, countIsLowerBound: false }
       const words = query.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w))
       const byTitle = sessionsWithTitleWords(db, words, limit)
       const found = searchChats(db, query, {
@@ -147,7 +147,9 @@ export function createSessionsService(
       ].slice(0, limit)
       return {
         results,
-        matches: found.matches + byTitle.length,
+        // The messages the chats' own counts add up to; the titles apart (a title is not a message).
+        matches: found.matches,
+        titleMatches: byTitle.length,
         chats: found.chats,
         // A full page of title matches may have more behind it.
         countIsLowerBound: found.countIsLowerBound || byTitle.length === limit

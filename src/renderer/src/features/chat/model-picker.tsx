@@ -2,6 +2,7 @@ import { useRef, useState } from 'react'
 import { toast } from 'sonner'
 import type { ProviderId } from '../../../../shared/domain/provider'
 import { errorMessage } from '../../api/api-error'
+import { formatTokens } from '../../lib/format-tokens'
 import { useSessionDetails, useSessionsStore } from '../../stores/sessions-store'
 import { useSettingsStore } from '../../stores/settings-store'
 import { useUsageStore } from '../../stores/usage-store'
@@ -45,6 +46,8 @@ export function ModelPicker({ sessionId }: { sessionId: string }) {
       ariaLabel="Model"
       value={value}
       onChange={(provider, modelId) => void change({ provider, modelId })}
+      // The window the chat's budget uses: its own, when Chat settings set one (as the meter says).
+      windowText={session?.contextWindow ? formatTokens(session.contextWindow) : undefined}
     />
   )
 }

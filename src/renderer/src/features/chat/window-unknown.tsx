@@ -1,15 +1,18 @@
+import { useSessionDetails } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
-import './window-unknown.css'
 import { useUsageStore } from '../../stores/usage-store'
+import { windowAssumed } from '../usage/window-assumed'
+import './window-unknown.css'
 
 /**
  * Beside the model picker when nobody told Distill the model's window (a local server that does not
- * say): the budget assumes a small one until the user sets it.
+ * say): the budget assumes a small one until the user sets it, for the model or for this chat.
  */
 export function WindowUnknown({ sessionId }: { sessionId: string }) {
-  const known = useUsageStore((s) => s.usage[sessionId]?.modelKnown)
+  const usage = useUsageStore((s) => s.usage[sessionId])
+  const session = useSessionDetails(sessionId)
   const openSettings = useUiStore((s) => s.openSettings)
-  if (known !== false) return null
+  if (!windowAssumed(usage, session)) return null
   return (
     <button
       type="button"

@@ -14,6 +14,7 @@ import { isEstimate } from '../usage/usage-level'
 import { preparedNote } from '../usage/prepared-note'
 import { recountNote } from '../usage/recount-note'
 import { overBudgetNote } from '../usage/over-budget-note'
+import { CALIBRATION_LABEL, calibrationTokens, signedCount } from '../usage/calibration-row'
 import { pinsNote } from '../../../../shared/domain/pins'
 import { barScale, contextParts, type ContextPart } from './context-parts'
 import { CrossChatRecallList } from './cross-chat-recall-list'
@@ -84,11 +85,11 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
   const parts = contextParts(usage)
   const scale = barScale(usage)
   const inRequest = parts.filter((p) => p.inRequest)
-  const counted = inRequest.reduce((s, p) => s + p.tokens, 0)
   // Calibration can move the total away from the sum of its parts: the bar shows the total.
+  const correction = calibrationTokens(usage)
+  const counted = usage.tokens - correction
   const factor = counted > 0 ? usage.tokens / counted : 1
   const barTokens = (part: ContextPart) => (part.inRequest ? part.tokens * factor : part.tokens)
-  const correction = usage.tokens - counted
   const auto = chat ? chat.autoCompress : globalAuto
   const estimate = isEstimate(usage)
 
@@ -146,16 +147,13 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
           {inRequest.map((part) => (
             <PartRow key={part.key} part={part} window={budget.window} />
           ))}
-          {Math.abs(correction) >= 1 && (
+          {correction !== 0 && (
             <tr>
               <th scope="row">
                 <span className="swatch" data-part="calibration" aria-hidden="true" />
-                Calibration to the provider’s counts
+                {CALIBRATION_LABEL}
               </th>
-              <td className="num">
-                {correction > 0 ? '+' : '−'}
-                {formatCount(Math.abs(correction))}
-              </td>
+              <td className="num">{signedCount(correction, formatCount)}</td>
               <td className="num">{percent(Math.abs(correction), budget.window)}</td>
             </tr>
           )}

@@ -6,10 +6,11 @@ import { errorMessage } from '../../api/api-error'
 import { formatCost } from '../../lib/format-cost'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { useReturnFocus } from '../../lib/use-return-focus'
+import { useGlobalSettings } from '../../stores/chat-settings'
 import { useCompressionStore } from '../../stores/compression-store'
 import { useUiStore } from '../../stores/ui-store'
 import { summarizeNow } from './compression-toasts'
-import { MAX_RETENTION, parseRetention } from './retention'
+import { belowMinimumNote, MAX_RETENTION, nothingToSummarizeNote, parseRetention } from './retention'
 import './summarize-dialog.css'
 
 const PREVIEW_DEBOUNCE_MS = 300
@@ -53,7 +54,10 @@ type PreviewState =
 function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): void }) {
   const running = useCompressionStore((s) => !!s.running[sessionId])
   const [focus, setFocus] = useState('')
-  const [retention, setRetention] = useState('')
+  // What Settings keeps verbatim ("Recent tokens kept verbatim"), unless changed here for this summary.
+  const keptBySettings = useGlobalSettings().retentionTokens
+  const [typed, setRetention] = useState<string | null>(null)
+  const retention = typed ?? String(keptBySettings)
   const [state, setState] = useState<PreviewState>({ status: 'loading', preview: null })
   const seq = useRef(0)
   const focusHintId = useId()
@@ -118,7 +122,8 @@ function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): voi
           title={preview ? `${formatCount(preview.estimatedTokensAfter)} tokens` : undefined}
         />
       </dl>
-      {preview && (
+      {/* With nothing to summarize, the note below says why; "the summary gets…" would promise one. */}
+      {preview && !nothingToDo && (
         <p className="preview-note">
           {preview.messagesKept > 0
             ? `The newest ${preview.messagesKept} ${preview.messagesKept === 1 ? 'message stays' : 'messages stay'} word for word. `
@@ -145,13 +150,12 @@ function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): voi
       )}
       {nothingToDo && (
         <p className="dialog-warning" role="status">
-          There is nothing new to summarize yet.
+          {nothingToSummarizeNote(state.preview, parsed.value)}
         </p>
       )}
       {preview?.belowMinimum && !nothingToDo && preview.warnings.length === 0 && (
         <p className="dialog-warning" role="note">
-          This chat is below the minimum of {formatCount(preview.minimumTokens)} tokens for compression: summarizing now
-          saves little, and the summary may be about as long as the messages.
+          {belowMinimumNote(preview)}
         </p>
       )}
       {preview && preview.warnings.length > 0 && (
@@ -216,7 +220,8 @@ function SummarizeForm({ sessionId, onDone }: { sessionId: string; onDone(): voi
           </p>
         )}
         <p id={retentionHintId} className="dialog-field-hint">
-          The newest messages up to this many tokens stay word for word. Empty or 0 summarizes everything.
+          The newest messages up to this many tokens stay word for word ({formatCount(keptBySettings)} in Settings, as
+          for automatic summaries). Empty or 0 summarizes everything.
         </p>
       </fieldset>
 

@@ -21,6 +21,8 @@ interface ModelSelectProps {
   invalid?: boolean
   /** A choice of no model, first in the list and shown while `value` is null ("Last model chosen in a chat"). */
   none?: { label: string; onSelect(): void }
+  /** The window the button shows instead of the model's ("32.8k"): a chat's own, set in Chat settings. */
+  windowText?: string
 }
 
 const POPOVER_WIDTH = 380
@@ -45,7 +47,8 @@ export function ModelSelect({
   title,
   describedBy,
   invalid,
-  none
+  none,
+  windowText
 }: ModelSelectProps) {
   const models = useProvidersStore((s) => s.models)
   const providers = useProvidersStore((s) => s.providers)
@@ -126,7 +129,8 @@ export function ModelSelect({
     }
   }
 
-  const text = current?.label ?? (value ? value.modelId : (none?.label ?? 'Loading models…'))
+  const label = current && windowText ? `${current.name} · ${windowText}` : current?.label
+  const text = label ?? (value ? value.modelId : (none?.label ?? 'Loading models…'))
   return (
     <>
       <button
@@ -145,7 +149,7 @@ export function ModelSelect({
         title={
           title ??
           (value
-            ? `${text} — ${PROVIDER_LABELS[value.provider]}${current?.windowFrom ? ` (window told by ${current.windowFrom})` : ''}`
+            ? `${text} — ${PROVIDER_LABELS[value.provider]}${windowText ? ' (this chat’s window)' : current?.windowFrom ? ` (window told by ${current.windowFrom})` : ''}`
             : undefined)
         }
         disabled={disabled || (value === null && !none)}

@@ -3,6 +3,7 @@ import type { SearchPassage, SessionSearchResult } from '../../../../shared/cont
 import { formatFull, formatRelative } from '../../lib/relative-time'
 import { useNow } from '../../lib/use-now'
 import { HighlightedText } from './highlighted-text'
+import { moreNote } from './search-summary'
 
 /** A plain click: a modified one (new tab, new window) keeps the link's own meaning. */
 function plainClick(event: MouseEvent): boolean {
@@ -31,6 +32,7 @@ export function SearchResultGroup({ result, active, onOpen }: SearchResultGroupP
   const titleId = useId()
   const noteId = useId()
   const best = result.passages[0]?.messageId ?? null
+  const more = moreNote(result)
   return (
     <li className="search-group" data-active={active || undefined}>
       <a
@@ -54,6 +56,7 @@ export function SearchResultGroup({ result, active, onOpen }: SearchResultGroupP
           {result.passages.map((passage) => (
             <Passage key={passage.messageId} sessionId={result.id} passage={passage} onOpen={onOpen} />
           ))}
+          {more && <p className="search-passages-more">{more}</p>}
         </div>
       )}
     </li>

@@ -1,9 +1,9 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react'
-import type { SessionSearch } from '../../../../shared/contract/sessions'
 import { useChatStore } from '../../stores/chat/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
 import { SearchResultGroup } from './search-result-group'
+import { searchSummary } from './search-summary'
 import './search-results.css'
 
 /** Every place a search result can be opened from, in reading order (chat titles and passages). */
@@ -14,14 +14,6 @@ export function focusFirstResult(): boolean {
   const first = document.querySelector<HTMLElement>(`.search-results ${ENTRY}`)
   first?.focus()
   return first !== null
-}
-
-const plural = (n: number, one: string, many: string, more: boolean) =>
-  `${n.toLocaleString()}${more ? '+' : ''} ${n === 1 && !more ? one : many}`
-
-/** "12 matches in 5 chats", with "+" when a common word's older matches were not counted. */
-export function searchSummary({ matches, chats, countIsLowerBound: more }: SessionSearch): string {
-  return `${plural(matches, 'match', 'matches', more)} in ${plural(chats, 'chat', 'chats', more)}`
 }
 
 /**

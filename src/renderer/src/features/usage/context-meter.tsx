@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { formatTokens } from '../../lib/format-tokens'
 import { useChatStore } from '../../stores/chat/chat-store'
+import { useSessionDetails } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
 import { useUsageStore } from '../../stores/usage-store'
 import { lastReplyLine } from './cost-text'
@@ -19,6 +20,7 @@ const HIDE_DELAY_MS = 120
 export function ContextMeter({ sessionId }: { sessionId: string }) {
   const usage = useUsageStore((s) => s.usage[sessionId])
   const draft = useChatStore((s) => s.drafts[sessionId] ?? '')
+  const session = useSessionDetails(sessionId)
   const [open, setOpen] = useState(false)
   const hideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const countedFor = useRef<string | null>(null)
@@ -116,7 +118,7 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
         </span>
       </div>
       <div id={popoverId} role="tooltip" className="usage-popover" hidden={!open}>
-        <UsageBreakdown usage={usage} lastReply={lastReplyLine(cost)} />
+        <UsageBreakdown usage={usage} session={session} lastReply={lastReplyLine(cost)} />
       </div>
     </div>
   )

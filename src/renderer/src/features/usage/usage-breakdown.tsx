@@ -1,11 +1,14 @@
 import { pinsNote } from '../../../../shared/domain/pins'
 import type { ContextUsage } from '../../../../shared/contract'
+import type { Session } from '../../../../shared/domain/session'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { isEstimate } from './usage-level'
+import { CALIBRATION_LABEL, calibrationTokens, signedCount } from './calibration-row'
 import { preparedNote } from './prepared-note'
 import { recountNote } from './recount-note'
 import { thresholdNoteText } from './threshold-note'
 import { overBudgetNote } from './over-budget-note'
+import { windowAssumed } from './window-assumed'
 
 /** How the counts were made, in words. */
 export function counterDescription(counter: string, estimate: boolean): string {
@@ -19,13 +22,24 @@ export function counterDescription(counter: string, estimate: boolean): string {
   return 'Counts are estimates: Distill has no exact tokenizer for this model.'
 }
 
-function Row({ label, value, sign, strong }: { label: string; value: number; sign?: '−'; strong?: boolean }) {
+function Row({
+  label,
+  value,
+  sign,
+  strong
+}: {
+  label: string
+  value: number
+  /** '−': room taken from the window (said by the label); 'signed': a correction, its sign read out. */
+  sign?: '−' | 'signed'
+  strong?: boolean
+}) {
   return (
     <div className={strong ? 'usage-row usage-row-total' : 'usage-row'}>
       <dt>{label}</dt>
       <dd>
-        {sign && <span aria-hidden="true">{sign} </span>}
-        {formatCount(value)}
+        {sign === '−' && <span aria-hidden="true">− </span>}
+        {sign === 'signed' ? signedCount(value, formatCount) : formatCount(value)}
       </dd>
     </div>
   )
@@ -35,9 +49,19 @@ function Row({ label, value, sign, strong }: { label: string; value: number; sig
  * The popover under the meter: what is in the context, and the budget it must fit; then one quiet
  * line about what the last reply took from the provider's prompt cache (`lastReply`, once known).
  */
-export function UsageBreakdown({ usage, lastReply }: { usage: ContextUsage; lastReply?: string | null }) {
+export function UsageBreakdown({
+  usage,
+  session,
+  lastReply
+}: {
+  usage: ContextUsage
+  /** The chat, for the window it may set itself. */
+  session: Pick<Session, 'contextWindow'> | null
+  lastReply?: string | null
+}) {
   const { breakdown, budget } = usage
   const estimate = isEstimate(usage)
+  const calibration = calibrationTokens(usage)
   return (
     <>
       <p className="usage-model">
@@ -72,6 +96,8 @@ export function UsageBreakdown({ usage, lastReply }: { usage: ContextUsage; last
         )}
         <Row label="Draft" value={breakdown.draft} />
         <Row label="Request framing" value={breakdown.overhead} />
+        {/* The provider counts differently from Distill: the total is its count, so the rows add up to it. */}
+        {calibration !== 0 && <Row label={CALIBRATION_LABEL} value={calibration} sign="signed" />}
         <Row label={estimate ? 'In context (estimated)' : 'In context'} value={usage.tokens} strong />
       </dl>
       <dl className="usage-list">
@@ -87,10 +113,10 @@ export function UsageBreakdown({ usage, lastReply }: { usage: ContextUsage; last
         {usage.pins && (usage.pins.percent > usage.pins.limit || !!usage.pins.cutTokens) && (
           <li className="usage-note-over">{pinsNote(usage.pins)}</li>
         )}
-        {!usage.modelKnown && (
+        {windowAssumed(usage, session) && (
           <li>
             Distill does not know this model’s window, so it assumes a small one. Add the model under Settings → Custom
-            models.
+            models, or set this chat’s window in Chat settings.
           </li>
         )}
         <li>{thresholdNoteText(usage)}</li>

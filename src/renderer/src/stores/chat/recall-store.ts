@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { CrossChatRecall } from '../../../../shared/contract'
 import { api } from '../../api/client'
 
 interface SessionRecalls {
@@ -6,6 +7,8 @@ interface SessionRecalls {
   replies: Record<string, string[]>
   /** message id → the replies whose requests recalled it */
   recalledBy: Record<string, string[]>
+  /** reply id → the messages of other chats of the project its request recalled */
+  crossChat: Record<string, CrossChatRecall[]>
 }
 
 interface RecallState {
@@ -23,7 +26,7 @@ const loading = new Map<string, Promise<void>>()
 /** Replies already asked about, so a reply that recalled nothing is not asked about again. */
 const asked = new Set<string>()
 
-/** What each reply's request recalled from the summarized history (DESIGN §11). */
+/** What each reply's request recalled from the summarized history (DESIGN §11) and from other chats of its project. */
 export const useRecallStore = create<RecallState>()((set, get) => ({
   bySession: {},
   jumpTo: null,
@@ -34,9 +37,10 @@ export const useRecallStore = create<RecallState>()((set, get) => ({
     const run = api
       .request('history.recalls', { sessionId })
       .then(({ replies }) => {
-        const recalls: SessionRecalls = { replies: {}, recalledBy: {} }
+        const recalls: SessionRecalls = { replies: {}, recalledBy: {}, crossChat: {} }
         for (const r of replies) {
           recalls.replies[r.replyId] = r.messageIds
+          if (r.crossChat.length > 0) recalls.crossChat[r.replyId] = r.crossChat
           for (const id of r.messageIds) (recalls.recalledBy[id] ??= []).push(r.replyId)
         }
         set((s) => ({ bySession: { ...s.bySession, [sessionId]: recalls } }))

@@ -1,0 +1,1 @@
+ALTER TABLE `reply_recalls` ADD `cross_chat_ids` text DEFAULT '[]' NOT NULL;
