@@ -132,7 +132,7 @@ describe('planCompression', () => {
     expect(plan.toSummarize).toHaveLength(4)
     expect(plan.belowMinimum).toBe(true)
     expect(plan.warnings.join(' ')).toMatch(
-      /^This chat's summary and messages come to [\d,]+ tokens, under the 2,000-token minimum for compression/
+      /^This chat's summary and messages come to [\d,]+ tokens, under the minimum of 2,000 tokens for compression/
     )
   })
 

@@ -108,7 +108,7 @@ export function planCompression(input: PlanInput): CompressionPlan {
   if (belowMinimum && input.manual && !empty) {
     warnings.push(
       // The figure compared, said: "Tokens now" beside it also counts the system prompt and the framing.
-      `This chat's summary and messages come to ${((summary?.tokens ?? 0) + historyTokens).toLocaleString('en-US')} tokens, under the ${settings.minimumTokens.toLocaleString('en-US')}-token minimum for compression; summarizing them saves little.`
+      `This chat's summary and messages come to ${((summary?.tokens ?? 0) + historyTokens).toLocaleString('en-US')} tokens, under the minimum of ${settings.minimumTokens.toLocaleString('en-US')} tokens for compression; summarizing them saves little.`
     )
   }
   const summarizedTokens = (summary?.tokens ?? 0) + totalTokens(toSummarize)
