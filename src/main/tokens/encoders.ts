@@ -31,7 +31,7 @@ function countSegments(text: string, count: (segment: string) => number): number
 }
 
 // gpt-tokenizer (pure JS) gives the same counts as tiktoken's WASM on every fixture and the LoCoMo
-// conversations, several times faster with less memory (docs/architecture.md, "Token accounting").
+// conversations, several times faster with less memory (docs/decisions.md, "Counted with gpt-tokenizer").
 // One exception: its split regex uses JavaScript's \s, which includes U+FEFF and leaves out U+0085,
 // unlike the Unicode White_Space of tiktoken's Rust regex, so text holding either character is
 // counted by tiktoken, loaded only when such text first appears. Rank tables are large, so each

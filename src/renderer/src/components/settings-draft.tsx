@@ -16,7 +16,7 @@ import { useSettingsStore } from '../stores/settings-store'
 
 /**
  * The Settings page is one form: every section edits a draft, and one Save writes all that changed
- * (docs/architecture.md, "Settings: one Save"). A section registers a part that can check its
+ * (docs/decisions.md, "Settings: one Save"). A section registers a part that can check its
  * edits, say what to write, show the server's complaints and throw its edits away.
  */
 export interface DraftPart {
