@@ -132,7 +132,10 @@ export function registerChatCommands(program: Command): void {
               ? {
                   summarizedFirst: {
                     tokensBefore: next.content.contextTokensBefore,
-                    messages: next.content.messagesIncluded
+                    messages: next.content.messagesIncluded,
+                    // A quick summary of an imported history's newest part: these older messages
+                    // are announced in it and summarized whole in the background after the send.
+                    ...(next.content.backlog ? { backlog: next.content.backlog } : {})
                   }
                 }
               : {}),

@@ -92,6 +92,19 @@ export const summaryContentSchema = z.object({
   userNotes: z.string().optional(),
   /** This summary's text is the user's own edit. */
   editedByUser: z.boolean().optional(),
+  /**
+   * A quick summary of a very long span (an imported chat's first compression) that summarized only
+   * its newest part: these older messages are covered by its cutoff but not yet in its text (the text
+   * says so); the summary of the whole span written in the background replaces it.
+   */
+  backlog: z
+    .object({
+      messages: z.number().int().nonnegative(),
+      tokens: z.number().int().nonnegative(),
+      firstSeq: z.number().int(),
+      lastSeq: z.number().int()
+    })
+    .optional(),
   /** The importance strategy's decisions at the time. */
   importance: z.object({ kept: z.number().int(), compressed: z.number().int(), dropped: z.number().int() }).optional()
 })

@@ -11,6 +11,8 @@ import { planStrategyRun, type StrategyAsk } from './strategy-run'
 import { writeSummary } from './summaries/write-summary'
 import { summarizableText } from './summaries/user-notes'
 import { reselectBase } from './summaries/reselect-base'
+import { BACKLOG_NEAR_TOKENS, backlogNote, isBacklog } from './summaries/backlog'
+import { backlogSpan, backlogTailStart } from '../../db/repositories/messages/backlog-repo'
 import type { RunRequest } from './compression-run'
 import type { SettingsService } from '../settings/settings-service'
 import type { Conversation } from '../conversation/conversation'
@@ -78,9 +80,10 @@ export function createRunRequests(deps: RunRequestDeps) {
   function planFor(
     conv: Conversation,
     options: RunOptions,
-    summaryTokensCap?: number
+    summaryTokensCap?: number,
+    read?: { history: EngineMessage[]; pending?: EngineMessage }
   ): CompressionPlan & { pending?: EngineMessage } {
-    const { history, pending } = split(conv, options.beforeSeq)
+    const { history, pending } = read ?? split(conv, options.beforeSeq)
     const summary = conv.summary
       ? {
           id: conv.summary.id,
@@ -218,6 +221,7 @@ export function createRunRequests(deps: RunRequestDeps) {
     const last = plan.toSummarize.at(-1)!
     const tokensBefore = conv.contextTokens()
     const summarizer = options.modelOnly ? 'llm' : (options.summarizer ?? settings.get().summarizer)
+    const spanTokens = totalTokens(plan.toSummarize)
     // The offline summarizer chooses again from the messages of recent cascades (reselect-base.ts).
     const again =
       summarizer === 'extractive' && !options.focus?.trim()
@@ -229,7 +233,7 @@ export function createRunRequests(deps: RunRequestDeps) {
       conv.summary ?? undefined,
       conv.summaryTokens,
       plan.targetSummaryTokens,
-      totalTokens(plan.toSummarize),
+      spanTokens,
       summarizer === 'llm' && options.type === 'auto' && !options.focus?.trim()
     )
     return {
@@ -281,8 +285,86 @@ export function createRunRequests(deps: RunRequestDeps) {
       },
       warnings: plan.warnings,
       cutoffId: last.id,
-      coveredTokens: totalTokens(plan.toSummarize),
-      span: { firstSeq: first.seq, lastSeq: last.seq, tokens: totalTokens(plan.toSummarize) },
+      coveredTokens: spanTokens,
+      span: { firstSeq: first.seq, lastSeq: last.seq, tokens: spanTokens },
+      ...(options.background ? { background: options.background } : {})
+    }
+  }
+
+  /**
+   * An automatic offline summary over a backlog (an imported or never-compressed long history, see
+   * summaries/backlog.ts): only the newest part of the history is read, planned and summarized as
+   * usual; the older rest is covered by the same cutoff, announced in the text, and summarized whole
+   * in the background. Undefined when the chat has no backlog or this run is not such a summary.
+   */
+  async function backlogRun(conv: Conversation, options: RunOptions): Promise<RunRequest | undefined> {
+    const summarizer = options.modelOnly ? 'llm' : (options.summarizer ?? settings.get().summarizer)
+    if (summarizer !== 'extractive' || options.type !== 'auto' || options.focus?.trim()) return undefined
+    if (!isBacklog(conv.historyTokens, conv.budget.window)) return undefined
+    const sessionId = conv.session.id
+    const afterSeq = conv.summary?.cutoffSeq ?? 0
+    const beforeSeq = options.beforeSeq ?? Infinity
+    const tailFirst = backlogTailStart(
+      db,
+      sessionId,
+      afterSeq,
+      beforeSeq,
+      conv.budget.countedUsable + BACKLOG_NEAR_TOKENS
+    )
+    if (!tailFirst) return undefined
+    const tail = await usage.engineMessagesInPages(sessionId, tailFirst.seq - 1, beforeSeq - 1)
+    const pending = options.beforeSeq !== undefined && tail.at(-1)?.id === conv.pending?.id ? tail.at(-1) : undefined
+    const history = pending ? tail.slice(0, -1) : tail
+    const plan = planFor(conv, options, undefined, { history, pending })
+    if (plan.empty) return undefined
+    const far = backlogSpan(db, sessionId, afterSeq, tailFirst.seq)
+    const nearTokens = totalTokens(plan.toSummarize)
+    // As the conversation counts them: the whole history's count less what was read of it.
+    const farTokens = Math.max(0, conv.historyTokens - totalTokens(tail))
+    const last = plan.toSummarize.at(-1)!
+    const messagesIncluded = (conv.summary?.content.messagesIncluded ?? 0) + far.messages + plan.toSummarize.length
+    return {
+      conv,
+      type: options.type,
+      messages: far.messages + plan.toSummarize.length,
+      tokensBefore: conv.contextTokens(),
+      summarize: async (signal) => {
+        const written = await writeSummary({
+          ...summaryDeps,
+          conv,
+          request: {
+            previousSummary: conv.summary ? summarizableText(conv.summary.content) : undefined,
+            messages: plan.toSummarize,
+            targetTokens: plan.targetSummaryTokens,
+            messagesIncluded
+          },
+          summarizer: 'extractive',
+          onModelFailure: 'throw',
+          signal
+        })
+        return { ...written, text: backlogNote(far) + APPEND_SEPARATOR + written.text }
+      },
+      content: {
+        messageRange: {
+          firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? far.first.id,
+          lastMessageId: last.id
+        },
+        compressionType: 'auto',
+        originalTokenCount: (conv.summary?.content.originalTokenCount ?? 0) + farTokens + nearTokens,
+        messagesIncluded,
+        strategy: 'rolling',
+        restoresSnapshotId: conv.summary?.id ?? null,
+        baseSnapshotId: conv.summary?.id ?? null,
+        focus: null,
+        retentionTokens: plan.retentionTokens,
+        contextTokensBefore: conv.contextTokens(),
+        ...(conv.summary?.content.userNotes ? { userNotes: conv.summary.content.userNotes } : {}),
+        backlog: { messages: far.messages, tokens: farTokens, firstSeq: far.first.seq, lastSeq: far.last.seq }
+      },
+      warnings: plan.warnings,
+      cutoffId: last.id,
+      coveredTokens: farTokens + nearTokens,
+      span: { firstSeq: far.first.seq, lastSeq: last.seq, tokens: farTokens + nearTokens },
       ...(options.background ? { background: options.background } : {})
     }
   }
@@ -290,14 +372,15 @@ export function createRunRequests(deps: RunRequestDeps) {
   /**
    * The active summary's range again: from the summary it was cascaded from, not the one it replaced.
    * `upgrade`: the model summary that replaces a quick one, as if the quick one had never been
-   * (Undo goes back to what was before it). `from`: another base, summarized with the offline
+   * (Undo goes back to what was before it); 'offline': the whole span's offline summary that replaces
+   * a quick one which read only the newest part of a backlog. `from`: another base, summarized with the offline
    * summarizer (an accepted draft that covers less than the active summary: the rest is folded in).
    */
   async function regenerateRun(
     conv: Conversation,
     active: Snapshot,
     focus?: string,
-    upgrade = false,
+    upgrade: boolean | 'offline' = false,
     from?: Snapshot
   ): Promise<RunRequest> {
     const base = from ?? cascadeBase(db, active)
@@ -310,7 +393,7 @@ export function createRunRequests(deps: RunRequestDeps) {
       base ? conv.summaryTokensOf(base.content.summaryText) : 0,
       target,
       totalTokens(messages),
-      upgrade && !focus?.trim() && !active.content.focus
+      upgrade === true && !focus?.trim() && !active.content.focus
     )
     const {
       summaryText: _text,
@@ -325,6 +408,8 @@ export function createRunRequests(deps: RunRequestDeps) {
       // Written again whole: no part of it is an earlier summary word for word any more.
       appendedAt: _appended,
       modelUsage: _usage,
+      // The whole span is read this time.
+      backlog: _backlog,
       ...kept
     } = active.content
     return {
@@ -343,7 +428,11 @@ export function createRunRequests(deps: RunRequestDeps) {
             focus: focus ?? active.content.focus ?? undefined,
             messagesIncluded: active.content.messagesIncluded
           },
-          ...(upgrade ? { summarizer: 'llm' as const } : from ? { summarizer: 'extractive' as const } : {}),
+          ...(upgrade === true
+            ? { summarizer: 'llm' as const }
+            : upgrade || from
+              ? { summarizer: 'extractive' as const }
+              : {}),
           onModelFailure: 'throw',
           signal
         })
@@ -366,5 +455,5 @@ export function createRunRequests(deps: RunRequestDeps) {
     }
   }
 
-  return { settingsFor, planFor, strategyRun, rollingRun, regenerateRun }
+  return { settingsFor, planFor, strategyRun, rollingRun, backlogRun, regenerateRun }
 }

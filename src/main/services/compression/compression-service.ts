@@ -9,6 +9,7 @@ import { markTopicEnd } from './topic-boundary'
 import { isPaid } from './summaries/summary-cost'
 import { summarizationModelOf, summaryEstimate } from './summaries/write-summary'
 import { createBackgroundSummaries } from './summaries/background-summaries'
+import { BACKLOG_START_MS } from './summaries/backlog'
 import { createPreparedSummaries, type PrepareTrigger } from './summaries/prepared-summaries'
 import { createCompressionRunner, type RunRequest, type RunResult } from './compression-run'
 import { createRunRequests, type RunOptions, type RunRequestDeps } from './compression-requests'
@@ -42,7 +43,7 @@ export function createCompressionService(
   const lock = createKeyedLock()
 
   const runner = createCompressionRunner(deps)
-  const { settingsFor, planFor, strategyRun, rollingRun, regenerateRun } = createRunRequests(deps)
+  const { settingsFor, planFor, strategyRun, rollingRun, backlogRun, regenerateRun } = createRunRequests(deps)
   const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
   const drafts = createSummaryDrafts({ db, clock, ids, emit, conversation: (id) => usage.conversation(id) })
   /**
@@ -73,11 +74,21 @@ export function createCompressionService(
       if (conv.summary?.id !== quick.id || !settings.forChat(conv.session).autoCompress) return undefined
       // A draft the user has not decided on yet stays: it is not replaced behind their back.
       if (reviewing(conv) && drafts.pending(sessionId)) return undefined
-      return regenerateRun(conv, quick, undefined, true)
+      // A backlog's quick summary is followed by the whole span's offline summary (a model summary
+      // of an imported history would be hundreds of requests); later compressions cascade from it.
+      return regenerateRun(conv, quick, undefined, quick.content.backlog ? 'offline' : true)
     },
     log,
     retryDelaysMs: deps.backgroundRetryMs
   })
+
+  /**
+   * The summary that replaces a quick one, written in the background. A backlog's reads the whole
+   * history a page at a time on this thread: it starts once the reply the send is waiting for is
+   * under way, not against it.
+   */
+  const scheduleBackground = (sessionId: string, quick: Snapshot) =>
+    background.schedule(sessionId, quick, quick.content.backlog ? BACKLOG_START_MS : 0)
 
   /** Model summaries apply to the rolling strategy with the model summarizer, when its provider can be reached. */
   const modelSummaries = (conv: Conversation) =>
@@ -158,7 +169,7 @@ export function createCompressionService(
           summarizer: quick ? 'extractive' : undefined,
           ...(quick && !reviewing(conv) ? { background: 'writing' as const } : {})
         })
-        if (result && quick) background.schedule(sessionId, result.snapshot)
+        if (result && (quick || result.snapshot.content.backlog)) scheduleBackground(sessionId, result.snapshot)
       } catch (err) {
         log.warn(
           'Auto-compression after a send failed; the next send tries again',
@@ -179,9 +190,13 @@ export function createCompressionService(
     if (strategy !== 'rolling' && options.summarizer !== 'truncate')
       request = await strategyRun(conv, strategy, options)
     else {
-      // A page at a time, so reading a long history does not hold up replies and requests.
-      await conv.loadHistory()
-      request = rollingRun(conv, options)
+      // A backlog reads only its newest part; any other history a page at a time, so reading a
+      // long one does not hold up replies and requests.
+      request = await backlogRun(conv, options)
+      if (!request) {
+        await conv.loadHistory()
+        request = rollingRun(conv, options)
+      }
     }
     if (!request) {
       if (options.type === 'auto') return undefined
@@ -269,7 +284,7 @@ export function createCompressionService(
             summarizer: quick ? 'extractive' : options.summarizer,
             ...(quick && !reviewing(conv) ? { background: 'writing' as const } : {})
           })
-          if (result && quick) background.schedule(sessionId, result.snapshot)
+          if (result && (quick || result.snapshot.content.backlog)) scheduleBackground(sessionId, result.snapshot)
           return result
         } catch (err) {
           log.warn('Auto-compression failed; sending without it', err instanceof Error ? err.message : err)
@@ -299,8 +314,11 @@ export function createCompressionService(
       let request: RunRequest | undefined
       if (strategy !== 'rolling') request = await strategyRun(conv, strategy, options)
       else {
-        await conv.loadHistory()
-        request = rollingRun(conv, options)
+        request = await backlogRun(conv, options)
+        if (!request) {
+          await conv.loadHistory()
+          request = rollingRun(conv, options)
+        }
       }
       if (!request) return undefined
       const written = await request.summarize(new AbortController().signal)

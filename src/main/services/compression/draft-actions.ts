@@ -18,7 +18,7 @@ export interface DraftActionsDeps {
     conv: Conversation,
     active: Snapshot,
     focus?: string,
-    upgrade?: boolean,
+    upgrade?: boolean | 'offline',
     from?: Snapshot
   ): Promise<RunRequest>
   /** Drops what was being prepared or upgraded for the summary in use: the span it was for changes. */

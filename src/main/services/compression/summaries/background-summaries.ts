@@ -79,12 +79,13 @@ export function createBackgroundSummaries(deps: BackgroundSummariesDeps) {
   }
 
   return {
-    /** Writes the model summary for the span `quick` covers, in the background. */
-    schedule(sessionId: string, quick: Snapshot): void {
+    /** Writes the model summary for the span `quick` covers, in the background (after `delayMs`). */
+    schedule(sessionId: string, quick: Snapshot, delayMs = 0): void {
       this.cancel(sessionId)
       const job: Job = { quick, cancelled: false }
       jobs.set(sessionId, job)
-      attempt(sessionId, job, 0)
+      if (delayMs > 0) job.timer = setTimer(() => attempt(sessionId, job, 0), delayMs)
+      else attempt(sessionId, job, 0)
     },
 
     /** Discards the chat's pending model summary (a running one is aborted and writes nothing). */
