@@ -48,6 +48,11 @@ export const compressionReportSchema = z.object({
    * 'prepared': written ahead in the background and swapped in when the threshold was reached.
    */
   background: z.enum(['writing', 'replaced', 'prepared']).optional(),
+  /**
+   * An imported history's older messages: 'pending' when this quick summary read only the newest
+   * part (the rest is summarized in the background), 'done' when that summary of all of it landed.
+   */
+  backlog: z.object({ messages: z.number().int(), state: z.enum(['pending', 'done']) }).optional(),
   /** About what the model summary cost in US dollars, where the model's prices are known. */
   costUsd: z.number().nonnegative().optional(),
   /** Written as a draft for the user's review (review before the swap): nothing was replaced yet. */

@@ -91,6 +91,26 @@ describe('an imported chat far past its window (a backlog)', () => {
     expect(summaryRequests()).toHaveLength(0)
   }, 60_000)
 
+  it('keeps the older messages pending through a compression that comes before their summary, then summarizes them all', async () => {
+    const { app, session } = open()
+    app.services.settings.update({ summarizer: 'extractive' })
+    imported(app, session.id, 3_000)
+    await turn(app, session.id, 'What is the storage unit code?', 'It is 4417.')
+    const quick = app.services.compression.active(session.id).summary!
+    // The user presses Summarize before the background summary has started.
+    await app.services.compression.run(session.id, { retentionOverride: 200 })
+    const next = app.services.compression.active(session.id).summary!
+    expect(next.id).not.toBe(quick.id)
+    expect(next.content.backlog).toEqual(quick.content.backlog)
+    await app.services.compression.backgroundSettled(session.id)
+    const whole = app.services.compression.active(session.id).summary!
+    expect(whole.content.backlog).toBeUndefined()
+    expect(whole.messageCutoffId).toBe(next.messageCutoffId)
+    expect(whole.content.messagesIncluded).toBe(next.content.messagesIncluded)
+    // Read from the first message on: the code in message 10 is in the whole history's summary.
+    expect(whole.content.summaryText).toContain('4417')
+  }, 60_000)
+
   it('shows the same quick summary in `distill context` (marked as a backlog) without storing it', async () => {
     const { app, session } = open()
     app.services.settings.update({ summarizer: 'extractive' })

@@ -223,8 +223,9 @@ export function createRunRequests(deps: RunRequestDeps) {
     const summarizer = options.modelOnly ? 'llm' : (options.summarizer ?? settings.get().summarizer)
     const spanTokens = totalTokens(plan.toSummarize)
     // The offline summarizer chooses again from the messages of recent cascades (reselect-base.ts).
+    // Not over a backlog: its base's span is the whole imported history.
     const again =
-      summarizer === 'extractive' && !options.focus?.trim()
+      summarizer === 'extractive' && !options.focus?.trim() && !conv.summary?.content.backlog
         ? reselectBase(conv.summary, plan.toSummarize.length, (s) => cascadeBase(db, s))
         : undefined
     const base = again ? again.base : conv.summary
@@ -281,7 +282,9 @@ export function createRunRequests(deps: RunRequestDeps) {
         retentionTokens: plan.retentionTokens,
         contextTokensBefore: tokensBefore,
         ...(conv.summary?.content.userNotes ? { userNotes: conv.summary.content.userNotes } : {}),
-        ...(growth.append ? { appendedAt: growth.append.at } : {})
+        ...(growth.append ? { appendedAt: growth.append.at } : {}),
+        // Still pending: the whole history's summary is written again from before the backlog.
+        ...(conv.summary?.content.backlog ? { backlog: conv.summary.content.backlog } : {})
       },
       warnings: plan.warnings,
       cutoffId: last.id,
@@ -383,7 +386,10 @@ export function createRunRequests(deps: RunRequestDeps) {
     upgrade: boolean | 'offline' = false,
     from?: Snapshot
   ): Promise<RunRequest> {
-    const base = from ?? cascadeBase(db, active)
+    let base = from ?? cascadeBase(db, active)
+    // The whole history's summary starts before the backlog (later summaries may cascade from its quick one).
+    for (let guard = 0; upgrade === 'offline' && base?.content.backlog && guard < 1000; guard++)
+      base = cascadeBase(db, base)
     const messages = await usage.engineMessagesInPages(conv.session.id, base?.cutoffSeq ?? 0, active.cutoffSeq)
     await conv.loadHistory()
     const target = Math.max(active.tokenCount, planFor(conv, { type: 'manual' }).targetSummaryTokens)
@@ -451,7 +457,8 @@ export function createRunRequests(deps: RunRequestDeps) {
       cutoffId: active.messageCutoffId!,
       // The same messages as the active summary: only the summary's text changes.
       coveredTokens: 0,
-      ...(upgrade ? { background: 'replaced' as const } : {})
+      ...(upgrade ? { background: 'replaced' as const } : {}),
+      ...(upgrade === 'offline' && active.content.backlog ? { backlogDone: active.content.backlog.messages } : {})
     }
   }
 

@@ -43,6 +43,8 @@ export interface RunRequest {
    * summary written ahead and swapped in at the threshold ('prepared').
    */
   background?: 'writing' | 'replaced' | 'prepared'
+  /** The whole history's summary replacing a backlog's quick one: how many older messages it adds. */
+  backlogDone?: number
   /** The messages the new summary covers (besides a previous summary): seq span and stored tokens. */
   span?: { firstSeq: number; lastSeq: number; tokens: number }
 }
@@ -138,6 +140,11 @@ export function createCompressionRunner(deps: ServiceDeps) {
         fellBack: written.fellBack,
         warnings,
         ...(request.background ? { background: request.background } : {}),
+        ...(request.content.backlog
+          ? { backlog: { messages: request.content.backlog.messages, state: 'pending' as const } }
+          : request.backlogDone
+            ? { backlog: { messages: request.backlogDone, state: 'done' as const } }
+            : {}),
         ...(written.costUsd != null ? { costUsd: written.costUsd } : {}),
         ...(options.draft ? { draft: true } : {})
       }

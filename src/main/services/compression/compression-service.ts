@@ -169,7 +169,7 @@ export function createCompressionService(
           summarizer: quick ? 'extractive' : undefined,
           ...(quick && !reviewing(conv) ? { background: 'writing' as const } : {})
         })
-        if (result && (quick || result.snapshot.content.backlog)) scheduleBackground(sessionId, result.snapshot)
+        if (result && quick) scheduleBackground(sessionId, result.snapshot)
       } catch (err) {
         log.warn(
           'Auto-compression after a send failed; the next send tries again',
@@ -203,7 +203,11 @@ export function createCompressionService(
       throw nothingNew()
     }
     // The user pressed Summarize: reviewing, what it wrote waits as a draft (auto runs never wait).
-    return runner.run(request, { draft: options.type === 'manual' && reviewing(conv) })
+    const draft = options.type === 'manual' && reviewing(conv)
+    const result = await runner.run(request, { draft })
+    // Older messages it only announces: their summary is written in the background, whatever ran.
+    if (!draft && result.snapshot.content.backlog) scheduleBackground(sessionId, result.snapshot)
+    return result
   }
 
   return {
@@ -284,7 +288,7 @@ export function createCompressionService(
             summarizer: quick ? 'extractive' : options.summarizer,
             ...(quick && !reviewing(conv) ? { background: 'writing' as const } : {})
           })
-          if (result && (quick || result.snapshot.content.backlog)) scheduleBackground(sessionId, result.snapshot)
+          if (result && quick) scheduleBackground(sessionId, result.snapshot)
           return result
         } catch (err) {
           log.warn('Auto-compression failed; sending without it', err instanceof Error ? err.message : err)

@@ -60,6 +60,10 @@ function autoDescription(report: CompressionReport): string | undefined {
 
 function autoNote(report: CompressionReport): string | undefined {
   if (report.fellBack) return 'The model could not be reached, so an offline summary was used.'
+  const older = report.backlog ? `${report.backlog.messages.toLocaleString()} older messages` : ''
+  if (report.backlog?.state === 'pending')
+    return `Your message went at once with a summary of the newest part; the ${older} are being summarized in the background.`
+  if (report.backlog?.state === 'done') return `The ${older} are in it now, with the quick summary’s part.`
   if (report.background === 'writing')
     return 'A quick offline summary went in so your message did not wait. The model’s summary replaces it when it is ready.'
   if (report.background === 'replaced') return 'It replaced the quick summary made while you chatted.'
@@ -72,9 +76,11 @@ export function notifyAutoCompression(sessionId: string, report: CompressionRepo
   if (!notificationsOn()) return
   const context = `context now ${formatTokens(report.tokensAfter)} tokens`
   const title =
-    report.background === 'replaced'
-      ? `Model summary ready · ${context}`
-      : `Summarized ${report.messagesSummarized} ${report.messagesSummarized === 1 ? 'message' : 'messages'} · ${context}`
+    report.backlog?.state === 'done'
+      ? `Older history summarized · ${context}`
+      : report.background === 'replaced'
+        ? `Model summary ready · ${context}`
+        : `Summarized ${report.messagesSummarized} ${report.messagesSummarized === 1 ? 'message' : 'messages'} · ${context}`
   toast(title, {
     id: `auto-compression-${sessionId}`,
     description: (
