@@ -1,0 +1,116 @@
+// The first send in a chat imported with a long history (never compressed), against a send in a
+// 1,000-message chat with nothing due, same run: the time to the reply's first streamed token, the
+// longest stall of the event loop meanwhile, and `distill context`'s work (the next summary and the
+// request it shows) for the same chats. The quick summary of a backlog reads only the history's
+// newest part; the whole history's summary follows in the background. `npm run bench`.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, bench, describe } from 'vitest'
+import { startFakeProvider, type FakeProvider } from '../e2e/fake-provider'
+import { createApp, type App } from '../src/main/app'
+import { silentLogger } from '../src/main/logger'
+import { countMessage } from '../src/main/tokens/message-tokens'
+import { goalLine, fmtMs } from './goal'
+import { watchLoop } from './loop-probe'
+import { storeMessages } from './stored-chat'
+
+const once = { time: 0, iterations: 1, warmupIterations: 0, warmupTime: 0 }
+const figures = new Map<string, { firstToken?: number; stall?: number; context?: number }>()
+
+let fake: FakeProvider
+let app: App
+let dir: string
+
+beforeAll(async () => {
+  fake = await startFakeProvider()
+  dir = mkdtempSync(join(tmpdir(), 'distill-imported-bench-'))
+  app = createApp({
+    dbFile: join(dir, 'bench.db'),
+    mode: 'browser',
+    log: silentLogger,
+    env: { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: fake.baseURLs.openai }
+  })
+  app.services.settings.update({
+    customModels: [{ provider: 'openai', id: 'chat-16k', contextWindow: 16_384, maxOutput: 1024 }],
+    summarizer: 'extractive'
+  })
+}, 60_000)
+
+/** A chat imported with `n` messages of a real conversation, counted as the app counts them. */
+function imported(n: number): string {
+  const session = app.services.sessions.create(`imported ${n}`)
+  app.services.sessions.update(session.id, { provider: 'openai', modelId: 'chat-16k' })
+  const spec = app.services.models.spec('openai', 'chat-16k')
+  storeMessages(app, session.id, n, { count: (m) => countMessage(m, spec) })
+  return session.id
+}
+
+function firstToken(sessionId: string): Promise<number> {
+  return new Promise((resolve) => {
+    const started = performance.now()
+    const off = app.events.subscribe((e) => {
+      if (e.event === 'chat.delta' && (e.payload as { sessionId: string }).sessionId === sessionId) {
+        off()
+        resolve(performance.now() - started)
+      }
+    })
+    app.services.chat.send(sessionId, 'What did we decide about the release?')
+  })
+}
+
+async function measure(label: string, n: number, warmFirst: boolean): Promise<void> {
+  const sessionId = imported(n)
+  // The 1k baseline has a summary already: its send has nothing due, as in daily use.
+  if (warmFirst) await app.services.compression.run(sessionId, { summarizer: 'extractive' })
+  let started = performance.now()
+  const next = await app.services.compression.nextSummary(sessionId, 'What did we decide about the release?')
+  app.services.usage.nextRequest(sessionId, 'What did we decide about the release?', next)
+  const context = performance.now() - started
+  fake.script([{ reply: 'We ship on Friday.' }])
+  const stop = watchLoop()
+  started = performance.now()
+  const ms = await firstToken(sessionId)
+  figures.set(label, { firstToken: ms, stall: stop(), context })
+  await app.services.chat.idle()
+  app.services.compression.cancel(sessionId)
+  await app.services.compression.backgroundSettled(sessionId)
+  fake.reset()
+}
+
+describe('first send in an imported chat (16k window)', () => {
+  bench('1k chat, nothing due (baseline)', () => measure('1k', 1_000, true), once)
+  bench(
+    '1k imported, never compressed (baseline of `distill context`)',
+    () => measure('1k imported', 1_000, false),
+    once
+  )
+  bench('10k imported, never compressed', () => measure('10k', 10_000, false), once)
+  bench('100k imported, never compressed', () => measure('100k', 100_000, false), { ...once })
+})
+
+afterAll(async () => {
+  await app.close()
+  await fake.close()
+  rmSync(dir, { recursive: true, force: true })
+  const f = (k: string) => figures.get(k) ?? {}
+  const row = (k: string, label: string) =>
+    `  ${label.padEnd(34)} first token ${fmtMs(f(k).firstToken ?? NaN).padStart(9)}   longest stall ${fmtMs(f(k).stall ?? NaN).padStart(9)}   context ${fmtMs(f(k).context ?? NaN).padStart(9)}`
+  const ratio = (k: string) => ((f(k).context ?? NaN) / (f('1k imported').context ?? NaN)).toFixed(2)
+  console.log(
+    [
+      '',
+      'First send in an imported chat, and `distill context` on it (its summary and request, computed)',
+      row('1k', '1,000 messages, nothing due'),
+      row('1k imported', '1,000 imported, never compressed'),
+      row('10k', '10,000 imported, never compressed'),
+      row('100k', '100,000 imported, never compressed'),
+      `  \`distill context\` at 10k ×${ratio('10k')} and at 100k ×${ratio('100k')} the 1k imported chat's (goal ≤ ×1.5)`,
+      goalLine('first token at 100k', 1000, [['100k', f('100k').firstToken ?? NaN]]),
+      goalLine('added at 10k over nothing due', 200, [
+        ['10k', (f('10k').firstToken ?? NaN) - (f('1k').firstToken ?? NaN)]
+      ]),
+      ''
+    ].join('\n')
+  )
+}, 120_000)
