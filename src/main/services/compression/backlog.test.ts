@@ -111,6 +111,20 @@ describe('an imported chat far past its window (a backlog)', () => {
     expect(whole.content.summaryText).toContain('4417')
   }, 60_000)
 
+  it('writes the older messages’ summary at the next send when the app closed before it', async () => {
+    const { app, session } = open()
+    app.services.settings.update({ summarizer: 'extractive' })
+    imported(app, session.id, 3_000)
+    await turn(app, session.id, 'What is the storage unit code?', 'It is 4417.')
+    // Closed before it started: dropped as closing drops it.
+    app.services.compression.cancel(session.id)
+    await app.services.compression.backgroundSettled(session.id)
+    expect(app.services.compression.active(session.id).summary!.content.backlog).toBeDefined()
+    await turn(app, session.id, 'Thanks.', 'You are welcome.')
+    await app.services.compression.backgroundSettled(session.id)
+    expect(app.services.compression.active(session.id).summary!.content.backlog).toBeUndefined()
+  }, 60_000)
+
   it('shows the same quick summary in `distill context` (marked as a backlog) without storing it', async () => {
     const { app, session } = open()
     app.services.settings.update({ summarizer: 'extractive' })

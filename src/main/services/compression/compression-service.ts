@@ -260,6 +260,9 @@ export function createCompressionService(
           settings: settingsFor()
         })
         if (!decision.compress) {
+          // Older messages still pending from before the app last closed: their summary is written now.
+          if (conv.summary?.content.backlog && background.pendingFor(sessionId)?.id !== conv.summary.id)
+            scheduleBackground(sessionId, conv.summary)
           // Idle past the provider's cache lifetime, the request is cold anyway: a summary written
           // ahead goes in now rather than at the threshold, where it would make a warm request cold.
           const ahead = prepared.state(sessionId)?.state === 'ready' && !reviewing(conv)
