@@ -21,6 +21,18 @@ function span(n: number) {
 describe('a long span is summarized in passes', () => {
   const messages = span(Math.ceil((2.5 * PASS_CHARS) / 700))
 
+  it('says how far it is after each pass but the last', () => {
+    const passes: Array<[number, number]> = []
+    runExtractiveJob({ spec, request: { messages, targetTokens: 600 } }, undefined, count, (done, total) =>
+      passes.push([done, total])
+    )
+    const chars = messages.reduce((n, m) => n + m.text.length, 0)
+    expect(passes.length).toBe(Math.ceil(chars / PASS_CHARS) - 1)
+    expect(passes.every(([, total]) => total === messages.length)).toBe(true)
+    expect(passes.map(([done]) => done)).toEqual([...passes.map(([done]) => done)].sort((a, b) => a - b))
+    expect(passes.at(-1)![0]).toBeLessThan(messages.length)
+  })
+
   it('fits its target and counts every message of the span', () => {
     const summary = runExtractiveJob({ spec, request: { messages, targetTokens: 600 } })
     expect(count(summary)).toBeLessThanOrEqual(600)

@@ -30,7 +30,9 @@ const READ_BATCH = 500
 export function runExtractiveJob(
   job: ExtractiveJob,
   readTexts?: ReadTexts,
-  countTokens: (text: string) => number = summaryCounter(job.spec)
+  countTokens: (text: string) => number = summaryCounter(job.spec),
+  /** After each pass but the last: messages summarized so far, of all (a long span's progress). */
+  onPass?: (done: number, total: number) => void
 ): string {
   const all = job.request.messages
   let summary = job.request.previousSummary
@@ -41,11 +43,16 @@ export function runExtractiveJob(
     pass = []
     chars = 0
   }
+  let read = 0
   for (let i = 0; i < all.length; i += READ_BATCH) {
     for (const m of withTextsRead(all.slice(i, i + READ_BATCH), readTexts)) {
       pass.push({ role: m.role, createdAt: m.createdAt, text: m.text })
       chars += m.text.length
-      if (chars >= PASS_CHARS) write()
+      read++
+      if (chars >= PASS_CHARS) {
+        write()
+        onPass?.(read, all.length)
+      }
     }
   }
   if (pass.length > 0 || summary === job.request.previousSummary) write()

@@ -120,6 +120,7 @@ export function createExtractiveThread(options: {
       reject(err: Error): void
       /** How the job counts a text, for the thread's questions (summaries and Details checks). */
       count?: (text: string) => number
+      onProgress?: (done: number, total: number) => void
     }
   >()
 
@@ -174,6 +175,7 @@ export function createExtractiveThread(options: {
       w.on('message', (outcome: ExtractiveOutcome | CountRequest) => {
         if (isCountRequest(outcome)) return answerCount(cells, pending.get(outcome.id)?.count, outcome.count)
         const job = pending.get(outcome.id)
+        if ('progress' in outcome) return job?.onProgress?.(outcome.progress.done, outcome.progress.total)
         pending.delete(outcome.id)
         if (!job) return
         if ('error' in outcome) job.reject(new Error(outcome.error))
@@ -206,7 +208,12 @@ export function createExtractiveThread(options: {
     }
   }
 
-  function onThread<T extends string | StrategyOutcome>(w: Worker, job: ThreadJob, signal?: AbortSignal): Promise<T> {
+  function onThread<T extends string | StrategyOutcome>(
+    w: Worker,
+    job: ThreadJob,
+    signal?: AbortSignal,
+    onProgress?: (done: number, total: number) => void
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const id = nextId++
       const onAbort = () => {
@@ -219,6 +226,7 @@ export function createExtractiveThread(options: {
       pending.set(id, {
         thread: w,
         count: job.kind === 'strategy' ? undefined : summaryCounter(job.job.spec),
+        onProgress,
         resolve: (result) => {
           signal?.removeEventListener('abort', onAbort)
           resolve(result as T)
@@ -239,19 +247,20 @@ export function createExtractiveThread(options: {
   async function onThreadOrHere<T extends string | StrategyOutcome>(
     job: ThreadJob,
     inline: () => T,
-    signal?: AbortSignal
+    signal?: AbortSignal,
+    onProgress?: (done: number, total: number) => void
   ): Promise<T> {
     if (signal?.aborted) throw new Aborted()
     const w = start()
     if (!w) return inline()
     try {
       try {
-        return await onThread<T>(w, job, signal)
+        return await onThread<T>(w, job, signal, onProgress)
       } catch (err) {
         // Its thread was ended for another job's sake: once more on a fresh one.
         const again = err instanceof ThreadEnded ? start() : undefined
         if (!again) throw err
-        return await onThread<T>(again, job, signal)
+        return await onThread<T>(again, job, signal, onProgress)
       }
     } catch (err) {
       if (err instanceof Aborted) throw err
@@ -265,7 +274,11 @@ export function createExtractiveThread(options: {
 
   return {
     /** The extractive summary of a span, written off the main thread. */
-    summarize(input: ExtractiveInput, signal?: AbortSignal): Promise<string> {
+    summarize(
+      input: ExtractiveInput,
+      signal?: AbortSignal,
+      onProgress?: (done: number, total: number) => void
+    ): Promise<string> {
       // Ids only where the thread can read the texts: a 10,000-message span is neither loaded nor copied here.
       const job: ExtractiveJob = dbFile
         ? {
@@ -276,7 +289,7 @@ export function createExtractiveThread(options: {
             }
           }
         : withTexts(input)
-      return onThreadOrHere({ kind: 'summary', job }, () => runExtractiveJob(withTexts(input)), signal)
+      return onThreadOrHere({ kind: 'summary', job }, () => runExtractiveJob(withTexts(input)), signal, onProgress)
     },
     /** A model summary with the facts of its span it left out appended (Details), checked off the main thread. */
     details(input: DetailsInput, signal?: AbortSignal): Promise<string> {

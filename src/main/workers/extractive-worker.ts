@@ -30,7 +30,9 @@ if (parentPort && data?.role === EXTRACTIVE_WORKER) {
           ? runStrategyJob(job.job, readTexts)
           : job.kind === 'details'
             ? runDetailsJob(job.job, readTexts, count)
-            : runExtractiveJob(job.job, readTexts, count)
+            : runExtractiveJob(job.job, readTexts, count, (done, total) =>
+                port.postMessage({ id: message.id, progress: { done, total } } satisfies ExtractiveOutcome)
+              )
       outcome = { id: message.id, result }
     } catch (err) {
       outcome = { id: message.id, error: err instanceof Error ? err.message : String(err) }

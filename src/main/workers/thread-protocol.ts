@@ -10,7 +10,11 @@ export type ThreadJob =
   | { kind: 'details'; job: DetailsJob }
 
 /** The thread's answer: the summary text, or the strategy's outcome. */
-export type ExtractiveOutcome = { id: number; result: string | StrategyOutcome } | { id: number; error: string }
+export type ExtractiveOutcome =
+  | { id: number; result: string | StrategyOutcome }
+  | { id: number; error: string }
+  /** A long summary's progress: messages summarized so far, of all (the job goes on). */
+  | { id: number; progress: { done: number; total: number } }
 
 /** Marks the threads this module starts, so the entry never answers another thread's messages. */
 export const EXTRACTIVE_WORKER = 'distill-extractive-summaries'

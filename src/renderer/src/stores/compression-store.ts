@@ -11,6 +11,8 @@ export interface RunningCompression {
   type: RunType
   messages: number
   text: string
+  /** A long span summarized in passes or parts: how far it is. */
+  part?: { done: number; total: number }
 }
 
 export interface CompressionState {
@@ -180,10 +182,12 @@ export const useCompressionStore = create<CompressionState>()((set, get) => {
       set((s) => ({ running: { ...s.running, [sessionId]: { type, messages, text: '' } } }))
     },
 
-    progress({ sessionId, delta }) {
+    progress({ sessionId, delta, part }) {
       const running = get().running[sessionId]
       if (!running) return
-      set((s) => ({ running: { ...s.running, [sessionId]: { ...running, text: running.text + delta } } }))
+      set((s) => ({
+        running: { ...s.running, [sessionId]: { ...running, text: running.text + delta, ...(part ? { part } : {}) } }
+      }))
     },
 
     done({ sessionId, snapshot }) {

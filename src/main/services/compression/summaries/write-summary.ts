@@ -178,7 +178,10 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
               focus: request.focus
             }
           },
-          signal
+          signal,
+          // A long span is summarized in passes: the chat shows how far it is.
+          (done, total) =>
+            emit('compression.progress', { sessionId: conv.session.id, delta: '', part: { done, total } })
         )
       : extractiveSummary(base)
   if (kind === 'extractive') return { text: await offline(), summarizer: 'extractive', fellBack: false, warnings: [] }
