@@ -19,6 +19,7 @@ import { createChatService } from './services/chat/chat-service'
 import { createPinService } from './services/chat/pin-service'
 import { createCompressionService } from './services/compression/compression-service'
 import { createHistoryService } from './services/sessions/history-service'
+import { createSummarySources } from './services/compression/summary-sources'
 import { createRequestPreparer } from './services/chat/prepare-request'
 import { createRecallService } from './services/recall/recall-service'
 import { createProjectsService } from './services/sessions/projects-service'
@@ -284,6 +285,7 @@ export function createApp(options: AppOptions): App {
     models,
     usage,
     compression,
+    summarySources: createSummarySources(deps),
     history,
     recall,
     titles,

@@ -2,6 +2,7 @@ import type { AttachmentStore } from '../attachments/attachment-store'
 import type { ChatService } from './chat/chat-service'
 import type { PinService } from './chat/pin-service'
 import type { CompressionService } from './compression/compression-service'
+import type { SummarySourcesService } from './compression/summary-sources'
 import type { HistoryService } from './sessions/history-service'
 import type { ModelsService } from './settings/models-service'
 import type { ProvidersService } from './settings/providers-service'
@@ -22,6 +23,8 @@ export interface Services {
   models: ModelsService
   usage: UsageService
   compression: CompressionService
+  /** Where each line of a summary came from, computed when someone looks. */
+  summarySources: SummarySourcesService
   history: HistoryService
   recall: RecallService
   titles: TitleService

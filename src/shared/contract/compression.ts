@@ -72,6 +72,32 @@ export const summaryDraftSchema = z.object({
   freesTokens: z.number().int()
 })
 export type SummaryDraft = z.infer<typeof summaryDraftSchema>
+/**
+ * Where each line of a summary came from (issue 37): per line of its text (0-based), the messages it
+ * was drawn from, found after the fact by lexical match within the messages the summary covers.
+ * `quoted`: the line holds the message's words as good as verbatim (an offline summary's line).
+ */
+export const summarySourcesSchema = z.object({
+  snapshotId: z.string(),
+  messagesIncluded: z.number().int(),
+  lines: z.array(
+    z.object({
+      line: z.number().int().nonnegative(),
+      sources: z.array(z.object({ messageId: z.string(), seq: z.number().int(), quoted: z.boolean() }))
+    })
+  ),
+  /** Every message some line names, oldest first, with the start of its text. */
+  messages: z.array(
+    z.object({
+      messageId: z.string(),
+      seq: z.number().int(),
+      role: z.enum(['system', 'user', 'assistant', 'tool']),
+      createdAt: z.number().int(),
+      preview: z.string()
+    })
+  )
+})
+export type SummarySources = z.infer<typeof summarySourcesSchema>
 const summaryTextSchema = z
   .string()
   .trim()
@@ -117,6 +143,8 @@ export const compressionRoutes = {
   'compression.discardDraft': route(draftInput, z.object({ discarded: z.boolean() })),
   /** Writes the draft again over the same span, optionally with a focus; it stays a draft. */
   'compression.regenerateDraft': route(sessionInput.extend({ focus: focusSchema.optional() }).strict(), runResult),
+  /** Which messages each line of a summary (the active one, a draft or an older one) came from. */
+  'compression.sources': route(sessionInput.extend({ snapshotId: z.string().min(1) }).strict(), summarySourcesSchema),
   /** The active summary replaced by the user's text (Undo brings the previous text back). */
   'compression.editSummary': route(
     sessionInput.extend({ text: summaryTextSchema }).strict(),

@@ -44,7 +44,7 @@ function inChat(sessionId: string, query: string): string {
  * the index (the filter then only adds work: ~10–30% on a 100,000-message chat). Sizes are read
  * from two index lookups (the chat's last seq, the last rowid), upper bounds that are good enough.
  */
-function chatMatch(db: Db, sessionId: string, query: string): string {
+export function chatMatch(db: Db, sessionId: string, query: string): string {
   const size = db.get<{ chat: number; all: number }>(sql`
     SELECT (SELECT coalesce(max(seq), 0) FROM chat_messages WHERE session_id = ${sessionId}) AS chat,
            (SELECT coalesce(max(rid), 0) FROM chat_messages) AS "all"`)!

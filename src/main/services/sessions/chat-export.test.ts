@@ -150,6 +150,28 @@ describe('chat export and import', () => {
     // A fence longer than the triple backticks inside the message text.
     expect(text).toContain('host all all 10.0.0.0/8 md5')
     expect(text.match(/^### (You|Assistant|Tool) ·/gm)).toHaveLength(5)
+    // The summary's lines say which message they came from, by the number each message's heading shows.
+    expect(text).toMatch(/^> - User: The staging database listens on port 5433\. \(from message #1\)$/m)
+    expect(text).toContain('### You · #1 · ')
+  })
+
+  it('lists the sources of each line of the active summary in the JSON export', async () => {
+    const app = open(join(tempDir(), 'sources.db'))
+    const id = await seedChat(app)
+    const exported = JSON.parse(app.services.sessions.export(id, 'json').text)
+    const summary = exported.snapshots.find((s: { status: string }) => s.status === 'active')
+    const ids = new Map(exported.messages.map((m: { id: string; seq: number }) => [m.id, m.seq]))
+    expect(summary.lines.length).toBeGreaterThan(0)
+    for (const line of summary.lines as Array<{
+      line: number
+      text: string
+      sources: Array<{ messageId: string; seq: number }>
+    }>) {
+      expect(summary.content.summaryText.split('\n')[line.line]).toBe(line.text)
+      expect(line.sources.length).toBeGreaterThan(0)
+      for (const source of line.sources) expect(ids.get(source.messageId)).toBe(source.seq)
+    }
+    expect(summary.lines[0]).toMatchObject({ text: expect.stringContaining('port 5433'), sources: [{ seq: 1 }] })
   })
 
   it('refuses a newer version and a broken file with a sentence, creating nothing', async () => {

@@ -2,6 +2,7 @@ import type { ChatMessage, MessagePart } from '../../../shared/domain/chat-messa
 import { messageText } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
 import type { Snapshot } from '../../../shared/domain/snapshot'
+import type { SummarySources } from '../../../shared/contract/compression'
 import type { VersionedMessage } from '../../db/repositories/messages/message-versions-repo'
 import {
   DISTILL_EXPORT_FORMAT,
@@ -45,6 +46,36 @@ function toExportedMessage(m: VersionedMessage): ExportedMessage {
   if (m.inputTokens !== null || m.outputTokens !== null)
     out.usage = { inputTokens: m.inputTokens, outputTokens: m.outputTokens }
   return out
+}
+
+/** Where each line of a summary came from (issue 37); undefined: not known. */
+export type ExportLineSources = (snapshot: Snapshot) => SummarySources | undefined
+
+/** A line of a summary with the messages it came from, as the JSON export writes it. */
+export interface ExportedSummaryLine {
+  /** 0-based line of the summary's text. */
+  line: number
+  text: string
+  sources: Array<{ messageId: string; seq: number }>
+}
+
+/**
+ * The lines of the active summary with their sources, for the export: only the summary in use, the
+ * one a reader of the file meets (older ones are attributed when someone looks at them in the app).
+ */
+function linesWithSources(
+  snapshot: Snapshot,
+  sourcesOf: ExportLineSources | undefined
+): ExportedSummaryLine[] | undefined {
+  if (!sourcesOf || snapshot.kind !== 'summary' || snapshot.status !== 'active') return undefined
+  const found = sourcesOf(snapshot)
+  if (!found) return undefined
+  const text = snapshot.content.summaryText.split('\n')
+  return found.lines.map((l) => ({
+    line: l.line,
+    text: text[l.line] ?? '',
+    sources: l.sources.map(({ messageId, seq }) => ({ messageId, seq }))
+  }))
 }
 
 /** Reads a stored file for the export; undefined when it is no longer stored. */
@@ -94,8 +125,10 @@ export function chatToJson(
   exportedAt: number,
   files?: ExportFileSource,
   /** The name of the chat's project, if it is in one. */
-  project?: string
-): DistillExport {
+  project?: string,
+  /** Where the active summary's lines came from: each of its lines then lists its `sources`. */
+  sourcesOf?: ExportLineSources
+): DistillExport & { snapshots: Array<DistillExport['snapshots'][number] & { lines?: ExportedSummaryLine[] }> } {
   const { messages, attachments } = withFiles(stored, files)
   const versions = messages
     .filter((m) => m.hiddenIn !== null)
@@ -121,7 +154,12 @@ export function chatToJson(
     // Oldest first, so a reader sees the cascade in the order it was written.
     snapshots: [...snapshots]
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
-      .map(({ sessionId: _s, cutoffSeq: _c, ...rest }) => rest),
+      .map((snapshot) => {
+        const { sessionId: _s, cutoffSeq: _c, ...rest } = snapshot
+        const lines = linesWithSources(snapshot, sourcesOf)
+        // Import reads the snapshot and leaves `lines` aside: they are found again from the messages.
+        return lines ? { ...rest, lines } : rest
+      }),
     // Always listed when files are exported, so a file missing from the list was lost on the way.
     ...(files ? { attachments } : {})
   }
@@ -166,7 +204,9 @@ const STATUS_NOTE: Partial<Record<ChatMessage['status'], string>> = {
 export function chatToMarkdown(
   session: Session,
   messages: readonly ChatMessage[],
-  snapshots: readonly Snapshot[]
+  snapshots: readonly Snapshot[],
+  /** Where the summary's lines came from: each line then ends "(from message #12)". */
+  sourcesOf?: ExportLineSources
 ): string {
   const out = [`# ${session.title}`, '']
   const model = session.modelId ? `${session.provider ?? ''}${session.provider ? ' / ' : ''}${session.modelId}` : null
@@ -178,12 +218,20 @@ export function chatToMarkdown(
   const summary = snapshots.find((s) => s.kind === 'summary' && s.status === 'active')
   if (summary) {
     out.push(`## Summary of the first ${summary.content.messagesIncluded} messages`, '')
-    out.push(...summary.content.summaryText.split('\n').map((line) => (line ? `> ${line}` : '>')), '')
+    const from = new Map(
+      (linesWithSources(summary, sourcesOf) ?? []).map((l) => [l.line, l.sources.map((s) => `#${s.seq}`)])
+    )
+    const cited = (line: string, i: number) => {
+      const seqs = from.get(i)
+      return seqs?.length ? `${line} (from ${seqs.length === 1 ? 'message' : 'messages'} ${seqs.join(', ')})` : line
+    }
+    out.push(...summary.content.summaryText.split('\n').map((line, i) => (line ? `> ${cited(line, i)}` : '>')), '')
   }
   out.push('## Conversation', '')
   for (const m of messages) {
     const note = STATUS_NOTE[m.status]
-    out.push(`### ${ROLE_HEADING[m.role]} · ${isoMinute(m.createdAt)}${note ? ` (${note})` : ''}`, '')
+    // "#12": the message's number, as the summary's lines and Full history name it.
+    out.push(`### ${ROLE_HEADING[m.role]} · #${m.seq} · ${isoMinute(m.createdAt)}${note ? ` (${note})` : ''}`, '')
     const body = m.parts
       .map(partMarkdown)
       .filter((t) => t.trim() !== '')

@@ -30,6 +30,8 @@ import {
 import { AppError, notFound } from '../../../shared/app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
 import type { ServiceDeps } from '../service-deps'
+import { summarySourcesNow } from '../compression/summary-sources'
+import type { Snapshot } from '../../../shared/domain/snapshot'
 
 export const DEFAULT_SESSION_TITLE = 'New chat'
 
@@ -219,18 +221,22 @@ export function createSessionsService(
       const session = get(id)
       // A draft waiting for review replaced nothing yet: it stays with the chat, not the file.
       const snapshots = listSnapshots(db, id).filter((s) => s.status !== 'draft')
-      return format === 'md'
-        ? {
-            filename: exportFileName(session.title, 'md'),
-            mimeType: 'text/markdown',
-            text: chatToMarkdown(session, listMessages(db, id), snapshots)
-          }
-        : {
-            filename: exportFileName(session.title, 'json'),
-            mimeType: 'application/json',
-            // Every version, the ones set aside included: an import brings back ‹ 1/2 › as it was.
-            text: `${JSON.stringify(chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files, session.projectId ? findProject(db, session.projectId)?.name : undefined), null, 2)}\n`
-          }
+      // The active summary's lines name the messages they came from (issue 37).
+      const sourcesOf = (s: Snapshot) => summarySourcesNow(db, s)
+      if (format === 'md')
+        return {
+          filename: exportFileName(session.title, 'md'),
+          mimeType: 'text/markdown',
+          text: chatToMarkdown(session, listMessages(db, id), snapshots, sourcesOf)
+        }
+      const project = session.projectId ? findProject(db, session.projectId)?.name : undefined
+      // Every version, the ones set aside included: an import brings back ‹ 1/2 › as it was.
+      const json = chatToJson(session, listAllVersions(db, id), snapshots, clock.now(), files, project, sourcesOf)
+      return {
+        filename: exportFileName(session.title, 'json'),
+        mimeType: 'application/json',
+        text: `${JSON.stringify(json, null, 2)}\n`
+      }
     },
 
     /** The chat an earlier import with this content hash made, while it still exists. */

@@ -68,6 +68,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'compression.discardDraft': ({ sessionId, draftId }) => compression.discardDraft(sessionId, draftId),
     'compression.regenerateDraft': ({ sessionId, focus }) => compression.regenerateDraft(sessionId, focus),
     'compression.editSummary': ({ sessionId, text }) => compression.editSummary(sessionId, text),
+    'compression.sources': ({ sessionId, snapshotId }) => services.summarySources.forSnapshot(sessionId, snapshotId),
     'history.list': ({ sessionId, ...cursor }) => history.page(sessionId, cursor),
     'history.search': ({ sessionId, query }) => history.search(sessionId, query),
     'attachments.upload': (file) => attachments.uploadBase64(file),

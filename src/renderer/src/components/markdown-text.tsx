@@ -1,4 +1,4 @@
-import { memo, useSyncExternalStore } from 'react'
+import { memo, useMemo, useSyncExternalStore } from 'react'
 import Markdown, { type Components, type Options } from 'react-markdown'
 import remarkBreaks from 'remark-breaks'
 import remarkGfm from 'remark-gfm'
@@ -54,12 +54,15 @@ export const MarkdownText = memo(function MarkdownText(props: {
   streaming?: boolean
   /** Typed by the user: single line breaks are kept. */
   typed?: boolean
+  /** Elements drawn otherwise (a summary's lines with their sources); stable between renders. */
+  components?: Components
 }) {
-  const { text, className, streaming, typed } = props
+  const { text, className, streaming, typed, components: own } = props
   const highlight = useRehypePlugins()
+  const merged = useMemo(() => (own ? { ...components, ...own } : components), [own])
   return (
     <div className={className ? `markdown ${className}` : 'markdown'} data-streaming={streaming || undefined}>
-      <Markdown remarkPlugins={typed ? typedPlugins : remarkPlugins} rehypePlugins={highlight} components={components}>
+      <Markdown remarkPlugins={typed ? typedPlugins : remarkPlugins} rehypePlugins={highlight} components={merged}>
         {text}
       </Markdown>
     </div>

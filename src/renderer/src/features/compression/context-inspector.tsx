@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog'
-import { useEffect, useId } from 'react'
+import { Fragment, useEffect, useId } from 'react'
 import type { ContextUsage } from '../../../../shared/contract'
 import { formatCount, formatTokens } from '../../lib/format-tokens'
 import { useReturnFocus } from '../../lib/use-return-focus'
@@ -18,6 +18,7 @@ import { CALIBRATION_LABEL, calibrationTokens, signedCount } from '../usage/cali
 import { pinsNote } from '../../../../shared/domain/pins'
 import { barScale, contextParts, type ContextPart } from './context-parts'
 import { CrossChatRecallList } from './cross-chat-recall-list'
+import { SummarySourcesRow } from './summary-sources-row'
 import './recall.css'
 import './context-inspector.css'
 
@@ -145,7 +146,10 @@ function InspectorBody({ sessionId }: { sessionId: string }) {
         </thead>
         <tbody>
           {inRequest.map((part) => (
-            <PartRow key={part.key} part={part} window={budget.window} />
+            <Fragment key={part.key}>
+              <PartRow part={part} window={budget.window} />
+              {part.key === 'summary' && <SummarySourcesRow sessionId={sessionId} />}
+            </Fragment>
           ))}
           {correction !== 0 && (
             <tr>

@@ -3,9 +3,9 @@ import { toast } from 'sonner'
 import type { SummaryDraft } from '../../../../shared/contract'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { PencilIcon, RefreshIcon } from '../../components/icons'
-import { MarkdownText } from '../../components/markdown-text'
 import { formatCount } from '../../lib/format-tokens'
 import { useCompressionStore } from '../../stores/compression-store'
+import { SourcedSummaryText } from './sourced-summary-text'
 import './summary-draft.css'
 
 /** A textarea for a summary's text, with Save and Cancel; what is saved is marked as the user's. */
@@ -149,7 +149,7 @@ export function SummaryDraftSection({ sessionId, disabled }: { sessionId: string
         <>
           {/* Capped and scrolled inside (focusable, so the keyboard scrolls it too). */}
           <div className="summary-text summary-draft-text" role="group" aria-label="Draft summary text" tabIndex={0}>
-            <MarkdownText text={snapshot.content.summaryText} />
+            <SourcedSummaryText snapshot={snapshot} />
           </div>
           <div className="summary-actions summary-draft-actions">
             <input

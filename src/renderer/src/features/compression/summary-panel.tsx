@@ -9,6 +9,7 @@ import { useCompressionStore, type RunningCompression } from '../../stores/compr
 import { AttachmentManifest, ManifestBadge } from '../../components/attachment-manifest'
 import { regenerateNow, summaryRegionId } from './compression-toasts'
 import { SummaryDraftSection, SummaryTextEditor } from './summary-draft'
+import { SourcedSummaryText } from './sourced-summary-text'
 import { PinnedList } from './pinned-list'
 import { strategyLabel, summarizerLabel } from './labels'
 import './summary-panel.css'
@@ -80,12 +81,19 @@ function RunningBadge({ sessionId, running }: { sessionId: string; running: Runn
     running.type === 'regenerate'
       ? 'Regenerating the summary…'
       : running.messages > 0
-        ? `Summarizing ${running.messages} ${running.messages === 1 ? 'message' : 'messages'}…`
+        ? `Summarizing ${running.messages.toLocaleString()} ${running.messages === 1 ? 'message' : 'messages'}…`
         : 'Summarizing…'
+  const share = running.part ? Math.floor((100 * running.part.done) / running.part.total) : undefined
   return (
     <span className="summary-running">
       <span className="spinner" aria-hidden="true" />
-      <span role="status">{what}</span>
+      <span role="status">
+        {what}
+        {share !== undefined && ` ${share}%`}
+      </span>
+      {share !== undefined && (
+        <progress className="summary-progress" max={100} value={share} aria-label="Summary progress" />
+      )}
       <button
         type="button"
         className="button button-small"
@@ -185,7 +193,7 @@ function SummaryDetails({ snapshot }: { snapshot: Snapshot }) {
         </ul>
       )}
       <div className="summary-text" role="group" aria-label="Summary text">
-        <MarkdownText text={c.summaryText} />
+        <SourcedSummaryText snapshot={snapshot} />
       </div>
     </>
   )

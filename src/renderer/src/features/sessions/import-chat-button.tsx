@@ -20,9 +20,18 @@ async function addToProject(sessionId: string, name: string): Promise<void> {
     const project =
       projects.find((p) => foldName(p.name) === foldName(name)) ?? (await api.request('projects.create', { name }))
     await api.request('sessions.update', { id: sessionId, projectId: project.id })
-    toast.success(`Added to “${project.name}”`)
+    toast.success(
+      <>
+        Added to <em>{project.name}</em>
+      </>
+    )
   } catch (error) {
-    toast.error(`Could not add the chat to “${name}”`, { description: errorMessage(error) })
+    toast.error(
+      <>
+        Could not add the chat to <em>{name}</em>
+      </>,
+      { description: errorMessage(error) }
+    )
   }
 }
 
@@ -44,13 +53,21 @@ export function ImportChatButton() {
       // text would reach the project's other chats through Recall.
       const project = imported.project
       toast.success(`Imported “${imported.title}”`, {
-        description: `${counted(imported.messages, 'message', 'messages')}${files}${
-          project ? `. The file names the project “${project}”.` : ''
-        }`,
+        description: (
+          <>
+            {counted(imported.messages, 'message', 'messages')}
+            {files}
+            {project && (
+              <>
+                . The file names the project <em>{project}</em>.
+              </>
+            )}
+          </>
+        ),
         ...(project
           ? {
               duration: 12_000,
-              action: { label: `Add to “${project}”`, onClick: () => void addToProject(imported.id, project) }
+              action: { label: `Add to ${project}`, onClick: () => void addToProject(imported.id, project) }
             }
           : {})
       })

@@ -43,7 +43,15 @@ function MoveForm({ session, onDone }: { session: Session; onDone(): void }) {
         projectId,
         recallAcrossChats: override === 'project' ? null : override === 'on'
       })
-      toast.success(project ? `Moved to “${project.name}”` : 'Moved out of its project')
+      toast.success(
+        project ? (
+          <>
+            Moved to <em>{project.name}</em>
+          </>
+        ) : (
+          'Moved out of its project'
+        )
+      )
       onDone()
     } catch (error) {
       toast.error('Could not move the chat', { description: errorMessage(error) })

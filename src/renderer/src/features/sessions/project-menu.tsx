@@ -15,8 +15,17 @@ export function ProjectMenu({ project }: { project: Project }) {
   async function setRecall(on: boolean) {
     try {
       await store().setRecallAcrossChats(project.id, on)
+      // A name in a sentence goes as it is, set off in italics rather than in quotation marks.
       toast.success(
-        on ? `Chats in “${project.name}” can recall each other` : `Chats in “${project.name}” recall only themselves`
+        on ? (
+          <>
+            Chats in <em>{project.name}</em> can recall each other
+          </>
+        ) : (
+          <>
+            Chats in <em>{project.name}</em> recall only themselves
+          </>
+        )
       )
     } catch (error) {
       toast.error('Could not change the project', { description: errorMessage(error) })
