@@ -19,6 +19,24 @@ const withTests = (files) => files.flatMap((file) => [file, file.replace(/\.ts$/
  * given a layer here. Paths are resolved by eslint-import-resolver-node with the TypeScript extensions (the
  * project uses no path aliases), so `../../main/x` and `../x` land on the same element whatever the spelling.
  */
+/**
+ * The services' floors, top first: a floor may call those below it, never those above (issue 36).
+ * chat > next-request > compression | recall | history (Full history) > conversation (the reader
+ * and its accounting) > sessions | settings.
+ */
+const serviceFloorNames = [
+  'chat',
+  'next-request',
+  'compression',
+  'recall',
+  'history',
+  'conversation',
+  'sessions',
+  'settings'
+]
+const serviceTypes = ['services', ...serviceFloorNames.map((floor) => `services/${floor}`)]
+const below = (...floors) => ['services', ...floors.map((floor) => `services/${floor}`)]
+
 const elements = [
   { type: 'contract', pattern: 'src/shared/contract', partialMatch: false },
   { type: 'domain', pattern: 'src/shared/domain', partialMatch: false },
@@ -32,23 +50,21 @@ const elements = [
   { type: 'app', pattern: withTests(['src/main/app.ts', 'src/main/browser-mode.ts']), mode: 'full' },
   // Single-file elements: each file is its own element, so a layer lists itself to import its neighbours.
   { type: 'support', pattern: withTests(['src/main/logger.ts', 'src/main/data-location.ts']), mode: 'full' },
-  ...[
-    'transport',
-    'services',
-    'engine',
-    'db',
-    'tokens',
-    'models',
-    'providers',
-    'importers',
-    'cli',
-    'attachments',
-    'workers'
-  ].map((layer) => ({
-    type: layer,
-    pattern: `src/main/${layer}`,
+  ...['transport', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'cli', 'attachments', 'workers'].map(
+    (layer) => ({
+      type: layer,
+      pattern: `src/main/${layer}`,
+      partialMatch: false
+    })
+  ),
+  // Each service capability is an element of its own, so the floors below hold (serviceFloors).
+  ...serviceFloorNames.map((floor) => ({
+    type: `services/${floor}`,
+    pattern: `src/main/services/${floor}`,
     partialMatch: false
   })),
+  // What every service shares: the deps every service is built with, the services' type, the chat lock.
+  { type: 'services', pattern: 'src/main/services/*.{ts,md}', mode: 'full' },
   // Outside src/ nothing ships, but every file still has a named place (a new top-level folder fails lint).
   { type: 'test-support', pattern: 'test', partialMatch: false },
   { type: 'e2e', pattern: 'e2e', partialMatch: false },
@@ -60,7 +76,17 @@ const elements = [
 ]
 
 const sharedLayers = ['contract', 'domain', 'shared']
-const mainCore = ['services', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'attachments', 'workers']
+const mainCore = [
+  ...serviceTypes,
+  'engine',
+  'db',
+  'tokens',
+  'models',
+  'providers',
+  'importers',
+  'attachments',
+  'workers'
+]
 
 /**
  * What one layer may import. `may`: layers imported for values; `types`: layers imported with `import type` only;
@@ -90,6 +116,19 @@ function layer(from, { may = [], types = [], packages = [], builtins = [] }) {
 
 const anyBuiltin = ['*']
 
+/** What each floor of the services may call (besides the shared files of services/). */
+const servicesBelow = {
+  services: serviceTypes,
+  'services/chat': below('next-request', 'conversation', 'sessions', 'settings'),
+  'services/next-request': below('compression', 'recall', 'conversation', 'settings'),
+  'services/compression': below('conversation', 'sessions', 'settings'),
+  'services/recall': below('conversation', 'sessions', 'settings'),
+  'services/history': below('conversation', 'sessions', 'settings'),
+  'services/conversation': below('sessions', 'settings'),
+  'services/sessions': below('settings'),
+  'services/settings': below()
+}
+
 const layerPolicies = [
   // shared/ is loaded by every process, the renderer included: zod is its only dependency.
   ...layer('domain', { packages: ['zod'] }),
@@ -115,7 +154,7 @@ const layerPolicies = [
   }),
   ...layer('preload', { types: ['contract'], packages: ['electron'] }),
   ...layer('shell', {
-    may: [...sharedLayers, 'shell', 'app', 'support', 'transport', 'services', 'db'],
+    may: [...sharedLayers, 'shell', 'app', 'support', 'transport', ...serviceTypes, 'db'],
     // electron-updater: update checks of the packaged app (platform/auto-update.ts).
     packages: ['electron', 'electron-updater'],
     builtins: anyBuiltin
@@ -125,19 +164,26 @@ const layerPolicies = [
     packages: ['uuid'],
     builtins: anyBuiltin
   }),
-  ...layer('support', { types: ['services'], builtins: ['fs', 'os', 'path'] }),
+  ...layer('support', { types: serviceTypes, builtins: ['fs', 'os', 'path'] }),
   // Transport stays thin: it calls services, never the database or the engine.
   ...layer('transport', {
-    may: [...sharedLayers, 'services', 'support'],
+    may: [...sharedLayers, ...serviceTypes, 'support'],
     types: ['app'],
     builtins: ['fs', 'http', 'net', 'path', 'crypto', 'stream']
   }),
-  ...layer('services', {
-    may: [...sharedLayers, 'support', ...mainCore.filter((name) => name !== 'services')],
-    types: ['app'],
-    packages: ['ai', 'uuid'],
-    builtins: ['fs', 'path', 'crypto']
-  }),
+  ...serviceTypes.flatMap((floor) =>
+    layer(floor, {
+      may: [
+        ...sharedLayers,
+        'support',
+        ...mainCore.filter((name) => !serviceTypes.includes(name)),
+        ...servicesBelow[floor]
+      ],
+      types: ['app', 'services'],
+      packages: ['ai', 'uuid'],
+      builtins: ['fs', 'path', 'crypto']
+    })
+  ),
   // The engine is pure: data in, data out. Shared types are all it sees from outside.
   ...layer('engine', { types: sharedLayers }),
   ...layer('db', {
@@ -181,7 +227,7 @@ const layerPolicies = [
   // The CLI drives the app and its services like any other client; it never reaches into transport.
   // It also holds the work that drives a whole App (a replay, a bulk import), so it sees the engine's types.
   ...layer('cli', {
-    may: [...sharedLayers, 'app', 'support', 'services', 'importers', 'models', 'tokens', 'manifest'],
+    may: [...sharedLayers, 'app', 'support', ...serviceTypes, 'importers', 'models', 'tokens', 'manifest'],
     types: ['engine'],
     packages: ['commander', 'cli-progress', 'uuid', '@streamparser/json'],
     builtins: anyBuiltin

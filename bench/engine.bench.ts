@@ -300,9 +300,9 @@ for (const n of sizes) {
         'distill: the meter while typing (chat.context with a draft, as each keystroke asks it)',
         () => {
           const sessionId = chats.get(key)!
-          app.services.usage.context(sessionId, 'And then what happened to the', { recall: false })
+          app.services.next.meter(sessionId, 'And then what happened to the', { recall: false })
           timed(`db ${key} meter`, () =>
-            app.services.usage.context(sessionId, 'And then what happened to the order?', { recall: false })
+            app.services.next.meter(sessionId, 'And then what happened to the order?', { recall: false })
           )
         },
         few
@@ -313,7 +313,7 @@ for (const n of sizes) {
           const sessionId = chats.get(key)!
           // A new draft each time, as a person's next pause in typing brings: a repeated one finds its counts cached.
           const draft = DRAFTS[draftTurn++ % DRAFTS.length]!
-          timed(`db ${key} meter+recall`, () => app.services.usage.context(sessionId, draft, { recall: true }))
+          timed(`db ${key} meter+recall`, () => app.services.next.meter(sessionId, draft, { recall: true }))
         },
         few
       )

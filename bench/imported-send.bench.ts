@@ -65,7 +65,7 @@ async function measure(label: string, n: number, warmFirst: boolean): Promise<vo
   if (warmFirst) await app.services.compression.run(sessionId, { summarizer: 'extractive' })
   let started = performance.now()
   const next = await app.services.compression.nextSummary(sessionId, 'What did we decide about the release?')
-  app.services.usage.nextRequest(sessionId, 'What did we decide about the release?', next)
+  app.services.next.built(sessionId, 'What did we decide about the release?', next)
   const context = performance.now() - started
   fake.script([{ reply: 'We ship on Friday.' }])
   const stop = watchLoop()

@@ -107,7 +107,7 @@ async function dueChat(turns: number): Promise<string> {
     'And how many pallets are in zone 3?'
   )
   for (let i = 0; ; i++) {
-    const usage = app.services.usage.context(sessionId)
+    const usage = app.services.next.meter(sessionId)
     if (usage.tokens > usage.budget.threshold && usage.tokens + question <= usage.budget.usable) break
     const parts = [{ type: 'text' as const, text: `Later turn ${i}: zone ${i} was restocked with ${i * 3} pallets.` }]
     const role = i % 2 ? ('assistant' as const) : ('user' as const)

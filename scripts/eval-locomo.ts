@@ -155,7 +155,7 @@ async function main(): Promise<void> {
               const x = qas[Math.floor(i * step)]!
               // As `distill context --message` builds it: after the compression a send would run first.
               const next = await app.services.compression.nextSummary(r.sessionId, x.question)
-              const { usage, request: req } = app.services.usage.nextRequest(r.sessionId, x.question, next)
+              const { usage, request: req } = app.services.next.built(r.sessionId, x.question, next)
               if (usage.tokens + maxOutput > window) over++
               const text = [
                 req.system ?? '',

@@ -110,7 +110,49 @@ const forbidden = [
   ['production code → a unit test', 'src/main/services/probe.ts', "export * from './chat-export.test'"],
   // The worker thread reads stored parts, nothing else of the database.
   ['workers → the rest of db', 'src/main/workers/probe.ts', "export { openDatabase } from '../db/client'"],
-  ['workers → better-sqlite3', 'src/main/workers/probe.ts', "export { default } from 'better-sqlite3'"]
+  ['workers → better-sqlite3', 'src/main/workers/probe.ts', "export { default } from 'better-sqlite3'"],
+  // The services' floors: a floor calls those below it, never those above or beside it.
+  [
+    'compression → next-request',
+    'src/main/services/compression/probe.ts',
+    "export { createNextRequest } from '../next-request/next-request'"
+  ],
+  [
+    'compression → chat',
+    'src/main/services/compression/probe.ts',
+    "export { createChatService } from '../chat/chat-service'"
+  ],
+  [
+    'recall → compression (beside it)',
+    'src/main/services/recall/probe.ts',
+    "export { createCompressionService } from '../compression/compression-service'"
+  ],
+  [
+    'conversation → compression',
+    'src/main/services/conversation/probe.ts',
+    "export type { CompressionService } from '../compression/compression-service'"
+  ],
+  [
+    'conversation → recall',
+    'src/main/services/conversation/probe.ts',
+    "export { createRecallService } from '../recall/recall-service'"
+  ],
+  [
+    'next-request → chat',
+    'src/main/services/next-request/probe.ts',
+    "export type { ChatService } from '../chat/chat-service'"
+  ],
+  [
+    'sessions → conversation',
+    'src/main/services/sessions/probe.ts',
+    "export type { UsageService } from '../conversation/usage-service'"
+  ],
+  [
+    'settings → sessions',
+    'src/main/services/settings/probe.ts',
+    "export { createSessionsService } from '../sessions/sessions-service'"
+  ],
+  ['history → chat', 'src/main/services/history/probe.ts', "export { createChatService } from '../chat/chat-service'"]
 ]
 
 const allowed = [
@@ -153,7 +195,37 @@ const allowed = [
   ['a test of a single-file element', 'src/main/logger.test.ts', "export { createApp } from './app'"],
   ['a script', 'scripts/probe.mjs', "export { spawn } from 'node:child_process'"],
   ['a benchmark', 'bench/probe.bench.ts', "export { createApp } from '../src/main/app'"],
-  ['a top-level tool config', 'probe.config.mts', 'export default {}']
+  ['a top-level tool config', 'probe.config.mts', 'export default {}'],
+  [
+    'chat → next-request',
+    'src/main/services/chat/probe.ts',
+    "export { createNextRequest } from '../next-request/next-request'"
+  ],
+  [
+    'next-request → compression',
+    'src/main/services/next-request/probe.ts',
+    "export { createCompressionService } from '../compression/compression-service'"
+  ],
+  [
+    'next-request → recall',
+    'src/main/services/next-request/probe.ts',
+    "export { createRecallService } from '../recall/recall-service'"
+  ],
+  [
+    'compression → conversation',
+    'src/main/services/compression/probe.ts',
+    "export { createUsageService } from '../conversation/usage-service'"
+  ],
+  [
+    'conversation → settings',
+    'src/main/services/conversation/probe.ts',
+    "export { createSettingsService } from '../settings/settings-service'"
+  ],
+  [
+    "a floor → the services' shared deps",
+    'src/main/services/settings/probe.ts',
+    "export type { ServiceDeps } from '../service-deps'"
+  ]
 ]
 
 describe('layers', () => {

@@ -18,9 +18,9 @@ import { createConsoleLogger } from './logger'
 import { createChatService } from './services/chat/chat-service'
 import { createPinService } from './services/chat/pin-service'
 import { createCompressionService } from './services/compression/compression-service'
-import { createHistoryService } from './services/sessions/history-service'
-import { createSummarySources } from './services/compression/summary-sources'
-import { createRequestPreparer } from './services/chat/prepare-request'
+import { createHistoryService } from './services/history/history-service'
+import { createSummarySources } from './services/sessions/summary-sources'
+import { createNextRequest } from './services/next-request/next-request'
 import { createRecallService } from './services/recall/recall-service'
 import { createProjectsService } from './services/sessions/projects-service'
 import { createModelsService } from './services/settings/models-service'
@@ -210,16 +210,7 @@ export function createApp(options: AppOptions): App {
     providers,
     models,
     fetch: options.fetch,
-    readOnly,
-    recall: (conv) => recall.forRequest(conv),
-    crossChat: (sessionId, plan) => recall.crossChat(sessionId, plan),
-    // Bound late: the compression service is built on top of this one.
-    preparedSummary: (sessionId) => compression.preparedState(sessionId),
-    onDraft: readOnly ? undefined : (sessionId) => compression.prepareAhead(sessionId, 'typing'),
-    attachmentTokens: (sessionId, cutoffSeq, spec) =>
-      attachments
-        .attachedMessages(sessionId, { after: cutoffSeq })
-        .reduce((sum, m) => sum + attachmentTokens(m.parts, spec), 0)
+    readOnly
   })
   const extractive =
     options.summaryThread === false
@@ -236,6 +227,17 @@ export function createApp(options: AppOptions): App {
     retry: options.retry,
     backgroundRetryMs: options.backgroundRetryMs,
     preparedRetryMs: options.preparedRetryMs
+  })
+  const next = createNextRequest({
+    usage,
+    compression,
+    recall,
+    settings,
+    readOnly,
+    attachmentTokens: (sessionId, cutoffSeq, spec) =>
+      attachments
+        .attachedMessages(sessionId, { after: cutoffSeq })
+        .reduce((sum, m) => sum + attachmentTokens(m.parts, spec), 0)
   })
   const titles = createTitleService({
     ...deps,
@@ -255,7 +257,7 @@ export function createApp(options: AppOptions): App {
     }),
     // Only the owner repairs replies a crash left streaming: a reader would mark a live one.
     repairInterrupted: !readOnly,
-    prepareRequest: createRequestPreparer({ compression, usage, recall }),
+    prepareRequest: next.forSend,
     sessions,
     providers,
     settings,
@@ -284,6 +286,7 @@ export function createApp(options: AppOptions): App {
     providers,
     models,
     usage,
+    next,
     compression,
     summarySources: createSummarySources(deps),
     history,

@@ -187,14 +187,14 @@ describe('a message with attachments, through the router, to each provider', () 
   it('the meter shows the files of the messages in context as their own row, counted as the provider does', async () => {
     const app = open()
     const { session } = await sendAll(app, 'openai', 'gpt-4o')
-    const usage = app.services.usage.context(session.id)
+    const usage = app.services.next.meter(session.id)
     // 64×48 image: one tile (85 + 170); a 2-page PDF at ~1,000 a page; the text file by o200k plus its tags.
     const textTokens = countTextTokens(notes.toString('utf8'), 'o200k_base') + 12
     expect(usage.breakdown.attachments).toBe(255 + 2000 + textTokens)
     expect(usage.breakdown.history).toBeGreaterThan(0)
     expect(usage.breakdown.history).toBeLessThan(200)
     await app.services.compression.run(session.id, { retentionOverride: 0, summarizer: 'extractive' })
-    expect(app.services.usage.context(session.id).breakdown.attachments).toBe(0)
+    expect(app.services.next.meter(session.id).breakdown.attachments).toBe(0)
   })
 
   it('names the user’s own models marked “Images: Yes” when only a local server is set up', async () => {

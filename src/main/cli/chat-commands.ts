@@ -108,14 +108,14 @@ export function registerChatCommands(program: Command): void {
       const out = await withApp(
         program,
         async (app) => {
-          // A send that compresses first is shown after that compression (computed, not stored).
-          const next = await app.services.compression.nextSummary(opts.session, message ?? '')
-          // The meter's report and the request come from the same measurement of the same state.
+          // A send that compresses first is shown after that compression (computed, not stored); the
+          // meter's report and the request come from the same measurement of the same state.
           const {
+            summary: next,
             usage,
             conversation: conv,
             request
-          } = app.services.usage.nextRequest(opts.session, message ?? '', next)
+          } = await app.services.next.inspect(opts.session, message ?? '')
           return {
             model: `${conv.spec.provider}:${conv.spec.id}`,
             // The context as the meter and the inspector show it (the provider's tokens, by the budget's conversion).

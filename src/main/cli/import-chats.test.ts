@@ -175,7 +175,7 @@ describe('distill import', () => {
     const id = out.sessions[0]!.id
     expect(app.services.sessions.get(id).systemPrompt).toBe('Answer like a pirate.')
     expect(app.services.chat.messages(id).map((m) => m.role)).toEqual(['user', 'assistant'])
-    expect(app.services.usage.context(id).breakdown.system).toBeGreaterThan(0)
+    expect(app.services.next.meter(id).breakdown.system).toBeGreaterThan(0)
     expect(checkChatIntegrity(app.database.db, id)).toEqual([])
     await app.close()
   })

@@ -72,7 +72,7 @@ describe('one writer per database', () => {
       parts: [{ type: 'text', text: 'Once upon' }]
     })
     // The uncounted message is counted locally, not stored: storing counts is the owner's job.
-    expect(reader.services.usage.context(sessionId)).toMatchObject({ recounting: false, messages: 1 })
+    expect(reader.services.next.meter(sessionId)).toMatchObject({ recounting: false, messages: 1 })
     await reader.close()
     const raw = new Database(dbFile, { readonly: true })
     expect(raw.prepare('SELECT status, error FROM chat_messages WHERE id = ?').get(replyId)).toEqual({

@@ -6,7 +6,7 @@ import type { RetryPolicy } from '../../providers/stream-reply'
 import type { SessionsService } from '../sessions/sessions-service'
 import type { ProvidersService } from '../settings/providers-service'
 import type { SettingsService } from '../settings/settings-service'
-import type { PreparedRequest } from './prepare-request'
+import type { PreparedRequest } from '../next-request/prepared-request'
 
 /** What the chat service is built with (app.ts), beside the deps every service gets. */
 export interface ChatServiceOptions {
@@ -22,7 +22,7 @@ export interface ChatServiceOptions {
   repairInterrupted?: boolean
   /** Called after a message is written, to count its tokens off the request path. */
   onMessageWritten?: (message: ChatMessage, session: Session) => Promise<void> | void
-  /** Compresses if needed and assembles the request for the reply that will get this seq (prepare-request.ts). */
+  /** Compresses if needed and assembles the request for the reply that will get this seq (next-request/prepared-request.ts). */
   prepareRequest: (sessionId: string, replySeq: number) => Promise<PreparedRequest>
   /** Called when a reply finishes with provider-reported usage (and the counted tokens of the request it answered). */
   onUsage?: (message: ChatMessage, session: Session, sentTokens?: number) => void

@@ -22,7 +22,7 @@ import {
 } from '../../db/repositories/messages/message-versions-repo'
 import { pathSeqBefore } from '../../db/repositories/messages/message-page-repo'
 import type { MessageCursor } from '../../../shared/contract/message-page'
-import { readPage } from './message-page'
+import { readPage } from '../sessions/message-page'
 import { DEFAULT_STALL_MS } from '../../providers/provider-timing'
 import { streamIntoReply } from './stream-into-reply'
 import type { ChatServiceOptions } from './chat-service-options'

@@ -48,7 +48,7 @@ describe('a provider that counts a request past its window', () => {
     expect(messageText(sent.parts)).toBe(paste)
     expect(sent.sentCutTokens).toBeGreaterThan(0)
     // The next request is built with the provider's count in mind from the start.
-    const { budget } = app.services.usage.context(id)
+    const { budget } = app.services.next.meter(id)
     expect(budget.calibration!.factor).toBeGreaterThan(1.5)
   })
 
@@ -64,7 +64,7 @@ describe('a provider that counts a request past its window', () => {
     expect(fake.requests.map((r) => r.outcome)).toEqual(['error', 'ok'])
     expect(app.services.sessions.get(id).contextWindow).toBe(300)
     // Exact counts: nothing to calibrate, only the window was wrong.
-    expect(app.services.usage.context(id).budget.calibration).toBeNull()
+    expect(app.services.next.meter(id).budget.calibration).toBeNull()
   })
 
   it("learns a server's smaller window from its refusal, tells the user, and keeps the count honest", async () => {
@@ -85,7 +85,7 @@ describe('a provider that counts a request past its window', () => {
     expect(app.services.sessions.get(id).contextWindow).toBe(600)
     expect(notices).toEqual([expect.stringMatching(/it takes 600 tokens, not 4,096 as set\. This chat now uses 600/)])
     // The calibration moved by the server's own count of the refused request, not by a guess from its window.
-    const { budget } = app.services.usage.context(id)
+    const { budget } = app.services.next.meter(id)
     const sent = (refused!.body as { messages: unknown[] }).messages.length
     expect(sent).toBeGreaterThan(0)
     expect(budget.window).toBe(600)

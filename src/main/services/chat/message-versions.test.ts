@@ -81,7 +81,7 @@ describe('versions of messages: regenerate and edit keep what came before', () =
       'Day one: the fjord. ' + 'More detail about the museums and the harbour. '.repeat(60)
     )
     await turn(app, id, 'Any food tips?', 'Try the fish soup')
-    const before = app.services.usage.context(id).tokens
+    const before = app.services.next.meter(id).tokens
     const days = app.services.chat.messages(id)[2]!
 
     fake.script([{ reply: 'Two days then' }])
@@ -90,7 +90,7 @@ describe('versions of messages: regenerate and edit keep what came before', () =
     await app.services.chat.idle()
     const edited = app.services.chat.messages(id)
     expect(texts(edited)).toEqual(['Plan a trip to Oslo', 'Oslo it is', 'Two days only', 'Two days then'])
-    await expect.poll(() => app.services.usage.context(id).tokens).toBeLessThan(before - 500)
+    await expect.poll(() => app.services.next.meter(id).tokens).toBeLessThan(before - 500)
     // Search and the sidebar see the version in use only.
     expect(app.services.history.search(id, 'fish soup').hits).toHaveLength(0)
     expect(app.services.sessions.search('fish soup').results).toHaveLength(0)
@@ -107,7 +107,7 @@ describe('versions of messages: regenerate and edit keep what came before', () =
     ])
     expect(app.services.history.search(id, 'fish soup').hits).toHaveLength(1)
     expect(app.services.sessions.search('fish soup').results).toHaveLength(1)
-    await expect.poll(() => app.services.usage.context(id).tokens).toBe(before)
+    await expect.poll(() => app.services.next.meter(id).tokens).toBe(before)
   })
 
   it('keeps a version made inside another version when switching the outer one back and forth', async () => {

@@ -45,8 +45,8 @@ describe('pinned messages', () => {
     expect(app.services.compression.active(id).summary!.cutoffSeq).toBeGreaterThan(first.seq)
 
     // The meter, the trigger and the request agree on one total, the pins a row of their own.
-    const usage = app.services.usage.context(id)
-    const next = app.services.usage.nextRequest(id)
+    const usage = app.services.next.meter(id)
+    const next = app.services.next.built(id)
     expect(usage.breakdown.pinned).toBe(next.request.context.breakdown.pinned)
     expect(usage.pins).toMatchObject({ count: 1, limit: 25 })
     const parts = Object.values(usage.breakdown).reduce((a, b) => a + (b ?? 0), 0)
@@ -54,7 +54,7 @@ describe('pinned messages', () => {
 
     // Unpinned, it is the summary's again.
     app.services.pins.pin(id, first.id, false)
-    expect(app.services.usage.context(id).breakdown.pinned).toBeUndefined()
+    expect(app.services.next.meter(id).breakdown.pinned).toBeUndefined()
   }, 120_000)
 
   it('refuses a pin that takes the pins past their share of the budget, with the numbers', async () => {
@@ -79,9 +79,9 @@ describe('pinned messages', () => {
     await app.services.chat.idle()
     const pinned = app.services.chat.messages(id)[0]!
     app.services.pins.pin(id, pinned.id, true)
-    expect(app.services.usage.context(id).pins!.percent).toBeLessThanOrEqual(25)
+    expect(app.services.next.meter(id).pins!.percent).toBeLessThanOrEqual(25)
     app.services.sessions.update(id, { modelId: 'local-2k', contextWindow: 1024 })
-    const pins = app.services.usage.context(id).pins!
+    const pins = app.services.next.meter(id).pins!
     expect(pins.percent).toBeGreaterThan(pins.limit)
     expect(pinsNote(pins)).toMatch(/over the 25% limit .* They are still sent in every request/)
     app.services.chat.send(id, 'And now?')
@@ -101,10 +101,10 @@ describe('pinned messages', () => {
     await app.services.chat.idle()
     const pinned = app.services.chat.messages(id)[0]!
     app.services.pins.pin(id, pinned.id, true)
-    expect(app.services.usage.context(id).pins!.cutTokens).toBeUndefined()
+    expect(app.services.next.meter(id).pins!.cutTokens).toBeUndefined()
     // A window smaller than the pin: every request must cut it, and the meter, inspector and chat say so.
     app.services.sessions.update(id, { modelId: 'local-tiny', contextWindow: 600 })
-    const pins = app.services.usage.context(id).pins!
+    const pins = app.services.next.meter(id).pins!
     expect(pins.cutTokens).toBeGreaterThan(100)
     expect(pinsNote(pins)).toMatch(
       /^Pinned messages take \d+% of this chat's context, more than this model's window can carry: about [\d,]+ tokens from their middle are left out of every request\./

@@ -9,7 +9,7 @@ import { withPromptCache } from '../../providers/prompt-cache'
 import { streamReply } from '../../providers/stream-reply'
 import type { ServiceDeps } from '../service-deps'
 import type { ChatServiceOptions } from './chat-service-options'
-import type { PreparedRequest } from './prepare-request'
+import type { PreparedRequest } from '../next-request/prepared-request'
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 

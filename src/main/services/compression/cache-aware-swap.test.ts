@@ -51,13 +51,13 @@ describe('compression timed to the prompt cache', () => {
 
   async function preparedBelowThreshold(opened: ReturnType<typeof open>) {
     const { app, events, session, turn } = opened
-    const prepared = () => app.services.usage.context(session.id).preparedSummary
+    const prepared = () => app.services.next.meter(session.id).preparedSummary
     fake.script([{ for: 'summary', reply: '## Context\nPREPARED SUMMARY of the plan.' }])
     let i = 0
     while (!prepared() && i < 40) await turn(++i)
     await until(() => prepared()?.state === 'ready')
     expect(events.some((e) => e.event === 'compression.done')).toBe(false)
-    expect(app.services.usage.context(session.id).compressionDue).toBe(false)
+    expect(app.services.next.meter(session.id).compressionDue).toBe(false)
     return i
   }
 

@@ -89,7 +89,7 @@ describe('a crash in the middle of compression', () => {
 
     // The app opens the survivor and builds a context that fits.
     const app = createApp({ dbFile, mode: 'browser', log: silentLogger, env: {} })
-    const usage = app.services.usage.context(sessionId!)
+    const usage = app.services.next.meter(sessionId!)
     expect(usage.tokens).toBeGreaterThan(0)
     expect(app.services.chat.messages(sessionId!).length).toBeGreaterThanOrEqual(committed.length)
     await app.close()

@@ -6,7 +6,7 @@ import { AppError } from '../../../shared/app-error'
 import type { Conversation } from '../conversation/conversation'
 import type { ServiceDeps } from '../service-deps'
 import { cancelledError, type WrittenSummary } from './summaries/write-summary'
-import { withUserNotes } from './summaries/user-notes'
+import { withUserNotes } from '../../../shared/domain/user-notes'
 import { deleteDrafts } from '../../db/repositories/summary-drafts-repo'
 
 export interface RunResult {

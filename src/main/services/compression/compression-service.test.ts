@@ -16,7 +16,7 @@ describe('compression against the real stack', () => {
     const question = 'And the codename again?'
     // Stored as an import stores them (no request), up to just past the threshold.
     for (let i = 0; ; i++) {
-      const usage = app.services.usage.context(session.id, question, { recall: false })
+      const usage = app.services.next.meter(session.id, question, { recall: false })
       if (usage.tokens > usage.budget.threshold) {
         expect(usage.tokens).toBeLessThanOrEqual(usage.budget.usable)
         break
@@ -44,7 +44,7 @@ describe('compression against the real stack', () => {
     app.services.settings.update({ summarizer: 'extractive' })
     // Stored as an import stores them (no request), up to just under the threshold.
     for (let i = 0; ; i++) {
-      const usage = app.services.usage.context(session.id, '', { recall: false })
+      const usage = app.services.next.meter(session.id, '', { recall: false })
       if (usage.tokens > usage.budget.threshold - 300) break
       await app.services.chat.append(session.id, {
         role: i % 2 ? 'assistant' : 'user',
@@ -55,7 +55,7 @@ describe('compression against the real stack', () => {
     // A short question (under the threshold), a long answer (past it).
     await turn(app, session.id, 'Go on?', 'A long answer. '.repeat(120))
     await app.services.compression.idle(session.id)
-    const usage = app.services.usage.context(session.id, '', { recall: false })
+    const usage = app.services.next.meter(session.id, '', { recall: false })
     expect(app.services.compression.active(session.id).summary).not.toBeNull()
     expect(usage.tokens).toBeLessThan(usage.budget.threshold)
     // Only the reply's request was sent: the offline summary went in without another send.
@@ -136,7 +136,7 @@ describe('compression against the real stack', () => {
     expect(typeof question.content === 'string' ? question.content : question.content[0]!.text).toBe(
       'What is the codename?'
     )
-    const usage = app.services.usage.context(session.id)
+    const usage = app.services.next.meter(session.id)
     expect(usage.tokens).toBeLessThanOrEqual(usage.budget.usable)
   })
 

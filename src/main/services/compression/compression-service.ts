@@ -19,7 +19,7 @@ import { findMessage } from '../../db/repositories/messages/messages-repo'
 import { cacheWentCold } from './cache-went-cold'
 import { createSummaryDrafts } from './summary-drafts'
 import { createDraftActions } from './draft-actions'
-import { withUserNotes } from './summaries/user-notes'
+import { withUserNotes } from '../../../shared/domain/user-notes'
 
 export type { RunOptions, RunResult }
 

@@ -4,7 +4,7 @@ import { AFTER_COMPRESSION_TARGET } from '../../engine/plan-compression'
 import type { StrategyOutcome } from '../../engine/strategies/strategy-outcome'
 import { type EngineMessage, totalTokens } from '../../engine/types'
 import type { Conversation } from '../conversation/conversation'
-import { summarizableText } from './summaries/user-notes'
+import { summarizableText } from '../../../shared/domain/user-notes'
 
 export interface StrategyRun {
   outcome: StrategyOutcome

@@ -3,7 +3,7 @@ import type { FakeProvider } from '../../../../e2e/fake-provider'
 import { useFakeProvider } from '../../../../test/support/test-apps'
 import { LONG_REPLY, useCompressionStack } from '../../../../test/support/compression-stack'
 import type { App } from '../../app'
-import { USER_NOTES_HEADING } from './summaries/user-notes'
+import { USER_NOTES_HEADING } from '../../../shared/domain/user-notes'
 
 let fake!: FakeProvider
 useFakeProvider((f) => (fake = f))
@@ -48,11 +48,11 @@ describe('summary drafts', () => {
     const state = () => app.services.compression.active(session.id)
     fake.script([{ for: 'summary', reply: '## Context\nMODEL DRAFT of the plan.' }])
     let i = 0
-    const preparing = () => !!app.services.usage.context(session.id).preparedSummary || !!state().draft
+    const preparing = () => !!app.services.next.meter(session.id).preparedSummary || !!state().draft
     while (!preparing() && i < 40) await turn(app, session.id, question(++i), LONG_REPLY(i))
     // Written ahead below the threshold, then kept as a draft instead of waiting to be swapped in.
     await until(() => !!state().draft)
-    expect(app.services.usage.context(session.id).preparedSummary).toBeNull()
+    expect(app.services.next.meter(session.id).preparedSummary).toBeNull()
     const draft = state().draft!
     // Nothing replaced yet: the draft says what it covers and what it would free.
     expect(state().summary).toBeNull()
@@ -116,7 +116,7 @@ describe('summary drafts', () => {
   it('makes a draft when the user presses Summarize, which Discard drops without touching the context', async () => {
     const { app, session } = openReviewing()
     for (let i = 1; i <= 4; i++) await turn(app, session.id, question(i), LONG_REPLY(i))
-    const tokens = app.services.usage.context(session.id).tokens
+    const tokens = app.services.next.meter(session.id).tokens
     const run = await app.services.compression.run(session.id, { summarizer: 'extractive' })
     expect(run.report.draft).toBe(true)
     expect(run.snapshot.status).toBe('draft')
@@ -124,7 +124,7 @@ describe('summary drafts', () => {
       summary: null,
       draft: { snapshot: { id: run.snapshot.id } }
     })
-    expect(app.services.usage.context(session.id).tokens).toBe(tokens)
+    expect(app.services.next.meter(session.id).tokens).toBe(tokens)
     // Regenerated with a focus: still a draft, over the same span.
     fake.script([{ for: 'summary', reply: 'FOCUSED DRAFT' }])
     const again = await app.services.compression.regenerateDraft(session.id, 'the numbers')
@@ -137,11 +137,11 @@ describe('summary drafts', () => {
     const frees = app.services.compression.active(session.id).draft!.freesTokens
     const { active } = await app.services.compression.acceptDraft(session.id, next.snapshot.id)
     expect(active).toMatchObject({ id: next.snapshot.id, status: 'active', content: { restoresSnapshotId: null } })
-    expect(app.services.usage.context(session.id).tokens).toBeLessThan(tokens)
+    expect(app.services.next.meter(session.id).tokens).toBeLessThan(tokens)
     // What the draft said it frees is what every compression records as its effect (the same `totalAfter`).
     expect(frees).toBe(tokens - active.content.contextTokensAfter)
     expect((await app.services.compression.undo(session.id)).active).toBeNull()
-    expect(app.services.usage.context(session.id).tokens).toBe(tokens)
+    expect(app.services.next.meter(session.id).tokens).toBe(tokens)
   })
 
   it('refuses to accept a draft whose span was edited since, leaving it to regenerate or discard', async () => {

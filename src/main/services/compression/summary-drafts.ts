@@ -12,7 +12,7 @@ import { deleteDrafts, findDraft, updateDraft } from '../../db/repositories/summ
 import { isOnPath } from '../../db/repositories/messages/message-versions-repo'
 import type { Conversation } from '../conversation/conversation'
 import type { ServiceDeps } from '../service-deps'
-import { withUserNotes } from './summaries/user-notes'
+import { withUserNotes } from '../../../shared/domain/user-notes'
 
 /** The active summary covers more than the draft (quick summaries went in while it waited). */
 /** The most of a chat's usable budget a summary the user wrote may take (it goes in every later request whole). */

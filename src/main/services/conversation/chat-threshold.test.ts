@@ -9,7 +9,7 @@ describe("a chat's own compression threshold", () => {
     const chat = app.services.sessions.create()
     const other = app.services.sessions.create()
     for (const s of [chat, other]) app.services.sessions.update(s.id, { provider: 'openai', modelId: 'gpt-4o' })
-    const setting = (id: string) => app.services.usage.context(id).thresholdSetting
+    const setting = (id: string) => app.services.next.meter(id).thresholdSetting
 
     expect(setting(chat.id)).toEqual({ percent: 95, source: 'global' })
     app.services.settings.update({ modelThresholds: { 'openai:gpt-4o': 80 } })
@@ -17,7 +17,7 @@ describe("a chat's own compression threshold", () => {
 
     app.services.sessions.update(chat.id, { thresholdPercent: 75 })
     expect(setting(chat.id)).toEqual({ percent: 75, source: 'chat' })
-    expect(app.services.usage.context(chat.id).budget.thresholdPercent).toBe(75)
+    expect(app.services.next.meter(chat.id).budget.thresholdPercent).toBe(75)
     expect(setting(other.id)).toEqual({ percent: 80, source: 'model' }) // only that chat
     expect(app.services.sessions.get(chat.id).thresholdPercent).toBe(75) // stored with the chat
 

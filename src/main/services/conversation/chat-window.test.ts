@@ -15,8 +15,8 @@ describe("a chat's own context window", () => {
     for (const s of [small, other]) app.services.sessions.update(s.id, { provider: 'openai', modelId: 'gpt-4o' })
     app.services.sessions.update(small.id, { contextWindow: 8192, maxOutput: 1024 })
 
-    expect(app.services.usage.context(small.id).budget).toMatchObject({ window: 8192, reservedOutput: 1024 })
-    expect(app.services.usage.context(other.id).budget.window).toBe(128_000)
+    expect(app.services.next.meter(small.id).budget).toMatchObject({ window: 8192, reservedOutput: 1024 })
+    expect(app.services.next.meter(other.id).budget.window).toBe(128_000)
 
     app.services.chat.send(small.id, 'Hello there')
     await app.services.chat.idle()
@@ -25,7 +25,7 @@ describe("a chat's own context window", () => {
     expect(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens).toBe(1024)
 
     app.services.sessions.update(small.id, { contextWindow: null, maxOutput: null })
-    expect(app.services.usage.context(small.id).budget.window).toBe(128_000)
+    expect(app.services.next.meter(small.id).budget.window).toBe(128_000)
   })
 
   it('refuses a reply reserve over half the window, in words, and changes nothing', () => {
@@ -52,7 +52,7 @@ describe("a chat's own context window", () => {
       maxOutput: 500,
       summarizer: 'extractive'
     })
-    expect(app.services.usage.context(result.sessionId).budget).toMatchObject({ window: 3000, reservedOutput: 500 })
+    expect(app.services.next.meter(result.sessionId).budget).toMatchObject({ window: 3000, reservedOutput: 500 })
     expect(app.services.settings.get().customModels).toEqual([])
   })
 })

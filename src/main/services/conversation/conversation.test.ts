@@ -93,7 +93,7 @@ describe('the conversation a request reads', () => {
       const after = rows.filter((m) => m.seq > (conv.summary?.cutoffSeq ?? 0))
       return conv.systemTokens + conv.summaryTokens + after.reduce((s, m) => s + m.tokenCount!, 0) + conv.overheadTokens
     }
-    const meter = () => app.services.usage.context(sessionId).tokens
+    const meter = () => app.services.next.meter(sessionId).tokens
     expect(meter()).toBe(stored())
     const before = meter()
     await app.services.chat.append(sessionId, {

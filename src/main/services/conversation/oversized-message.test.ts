@@ -63,8 +63,8 @@ describe('a message larger than the window', () => {
 
   it('is announced before sending: the meter says how much will be cut', () => {
     const { app, session } = tinyChat()
-    const usage = app.services.usage.context(session.id, paste(9000))
+    const usage = app.services.next.meter(session.id, paste(9000))
     expect(usage.draftCut).toBeGreaterThan(5000)
-    expect(app.services.usage.context(session.id, 'a short question').draftCut).toBe(0)
+    expect(app.services.next.meter(session.id, 'a short question').draftCut).toBe(0)
   })
 })

@@ -231,7 +231,7 @@ describe('no message leaves a request unless a summary holds it', () => {
           }
           const send = async (tokens: number) => {
             // What the budget promised before the send: the provider's own count must stay within it.
-            const before = app.services.usage.context(id).budget
+            const before = app.services.next.meter(id).budget
             app.services.chat.send(id, prose(tokens, ++salt))
             await afterReply()
             if (before.calibration) {
@@ -241,7 +241,7 @@ describe('no message leaves a request unless a summary holds it', () => {
               ).toBeLessThanOrEqual(before.window - before.reservedOutput)
             }
             // The meter and `distill context` report one total for the same state.
-            expect(app.services.usage.nextRequest(id).usage.tokens).toBe(app.services.usage.context(id).tokens)
+            expect(app.services.next.built(id).usage.tokens).toBe(app.services.next.meter(id).tokens)
           }
           for (const op of ops) {
             // Anything but a send or a tool exchange may change what the next request starts with.
@@ -345,13 +345,13 @@ describe('no message leaves a request unless a summary holds it', () => {
         parts: [{ type: 'text', text: prose(150, i) }]
       })
     const question = 'Which harbor did we talk about first?'
-    const before = app.services.usage.nextRequest(id, question)
+    const before = app.services.next.built(id, question)
     expect(before.usage.compressionDue).toBe(true)
     expect(before.request.leftOut).toBeDefined() // built as things stand, it could not carry them all
 
     const next = await app.services.compression.nextSummary(id, question)
     expect(next).toBeDefined()
-    const after = app.services.usage.nextRequest(id, question, next)
+    const after = app.services.next.built(id, question, next)
     expect(after.request.leftOut).toBeUndefined()
     expect(after.request.context.messages.some((m) => m.kind === 'summary')).toBe(true)
     expect(after.conversation.cost(after.request.context.tokens)).toBeLessThanOrEqual(after.conversation.budget.usable)

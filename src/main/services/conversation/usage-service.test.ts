@@ -59,7 +59,7 @@ describe('context usage', () => {
     ].flatMap((m) => toChatWireMessages(m))
     const expected = countChatRequest(wire, 'o200k_base')
 
-    const usage = app.services.usage.context(session.id, 'And Osaka?')
+    const usage = app.services.next.meter(session.id, 'And Osaka?')
     expect(usage.tokens).toBe(expected)
     expect(usage).toMatchObject({
       exact: true,
@@ -69,7 +69,7 @@ describe('context usage', () => {
       budget: { window: 128_000, reservedOutput: 16_384, thresholdPercent: 95 }
     })
     expect(usage.breakdown.draft).toBeGreaterThan(0)
-    expect(app.services.usage.context(session.id).tokens).toBe(expected - usage.breakdown.draft)
+    expect(app.services.next.meter(session.id).tokens).toBe(expected - usage.breakdown.draft)
   })
 
   it('recounts once for a model with another tokenizer and says counts are estimates', async () => {
@@ -79,11 +79,11 @@ describe('context usage', () => {
     app.services.chat.send(session.id, 'Summarize the plot of Hamlet in two sentences.')
     await settle(app)
     app.services.sessions.update(session.id, { provider: 'anthropic', modelId: 'claude-sonnet-4-5' })
-    const first = app.services.usage.context(session.id)
+    const first = app.services.next.meter(session.id)
     expect(first.exact).toBe(false)
     expect(first.budget.thresholdPercent).toBe(90) // FR-5.2.1: more conservative on estimates
     // The background recount stores counts from the new model's counter.
-    for (let i = 0; i < 100 && app.services.usage.context(session.id).recounting; i++)
+    for (let i = 0; i < 100 && app.services.next.meter(session.id).recounting; i++)
       await new Promise((r) => setTimeout(r, 20))
     const counters = app.services.chat.messages(session.id).map((m) => m.tokenCounter)
     expect(counters.every((c) => c !== 'tiktoken:o200k_base')).toBe(true)
@@ -119,7 +119,7 @@ describe('context usage', () => {
       }
     })
     app.services.sessions.update(session.id, { provider: 'anthropic', modelId: 'claude-sonnet-4-5' })
-    const first = app.services.usage.context(session.id)
+    const first = app.services.next.meter(session.id)
     expect(first).toMatchObject({ recounting: true, exact: false })
     expect(first.recountProgress).toBeGreaterThanOrEqual(0)
     // Nothing was recounted before answering: the counts are still the old model's.
@@ -127,12 +127,12 @@ describe('context usage', () => {
       app.services.chat.messages(session.id).filter((m) => m.tokenCounter === 'tiktoken:o200k_base').length
     ).toBeGreaterThan(1400)
     const progress: number[] = []
-    for (let i = 0; i < 500 && app.services.usage.context(session.id).recounting; i++) {
-      progress.push(app.services.usage.context(session.id).recountProgress!)
+    for (let i = 0; i < 500 && app.services.next.meter(session.id).recounting; i++) {
+      progress.push(app.services.next.meter(session.id).recountProgress!)
       await new Promise((r) => setTimeout(r, 10))
     }
     expect(progress.some((p) => p > 0 && p < 1)).toBe(true)
-    const done = app.services.usage.context(session.id)
+    const done = app.services.next.meter(session.id)
     expect(done).toMatchObject({ recounting: false, recountProgress: null })
     const stored = app.services.chat.messages(session.id).reduce((sum, m) => sum + m.tokenCount!, 0)
     expect(done.breakdown.history).toBe(stored)

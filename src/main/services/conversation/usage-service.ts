@@ -1,8 +1,6 @@
-import type { ContextUsage } from '../../../shared/contract'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { ContextOverflow } from '../../providers/context-overflow'
 import type { Session } from '../../../shared/domain/session'
-import type { Snapshot } from '../../../shared/domain/snapshot'
 import { readCalibration, writeCalibration } from '../../db/repositories/calibration-repo'
 import { blockTotals } from '../../db/repositories/messages/count-blocks-repo'
 import {
@@ -15,9 +13,8 @@ import type { EngineMessage } from '../../engine/types'
 import { modelKey, type ModelSpec } from '../../models/catalog'
 import { Calibrator } from '../../tokens/calibration'
 import { createTokenCounter, type TokenCounter } from '../../tokens/token-counter'
-import { pinsReport } from './pin-share'
 import { refusalLesson } from './refusal-lesson'
-import { createConversationReader, type Conversation } from './conversation'
+import { createConversationReader } from './conversation'
 import { countersFor, countTextFor } from './head-counter'
 import { countMessage, localCounterFor } from '../../tokens/message-tokens'
 
@@ -32,11 +29,7 @@ import type { ProvidersService } from '../settings/providers-service'
 import type { ServiceDeps } from '../service-deps'
 import type { SessionsService } from '../sessions/sessions-service'
 import type { SettingsService } from '../settings/settings-service'
-import type { RecallPlan } from '../../engine/recall/plan-recall'
-import { withDraft } from './draft-conversation'
-import { buildModelRequest } from './request-builder'
 import { chatCost } from './chat-cost'
-import { LARGE_MESSAGE_SHARE } from '../../engine/build-context'
 
 export type { Conversation } from './conversation'
 
@@ -57,16 +50,6 @@ export function createUsageService(
     countTimeoutMs?: number
     /** A read-only process uses local counts for stale messages and leaves storing them to the owner. */
     readOnly?: boolean
-    /** What sending a draft would recall (DESIGN §11), for the meter's breakdown. */
-    recall?: (conv: Conversation) => RecallPlan
-    /** The passages of other chats a plan holds, and those left out, for the inspector. */
-    crossChat?: (sessionId: string, plan: RecallPlan) => ContextUsage['crossChat']
-    /** The chat's next summary when it is being written ahead (compression service). */
-    preparedSummary?: (sessionId: string) => ContextUsage['preparedSummary'] | undefined
-    /** The user is typing in a chat (the meter asked with a draft): a summary may be prepared now. */
-    onDraft?: (sessionId: string) => void
-    /** Tokens of the stored files in the messages after `cutoffSeq`, for this model: the meter's Attachments row. */
-    attachmentTokens?: (sessionId: string, cutoffSeq: number, spec: ModelSpec) => number
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -205,85 +188,6 @@ export function createUsageService(
   })
   const conversation = reader.conversation
 
-  /**
-   * The next request of a chat as the meter, the inspector and `distill context` report it: one
-   * total (the budget's conversion of the counted parts), and, only when that passes the usable
-   * budget, the request as it would be built now (what would be cut, or left out).
-   */
-  function measure(
-    sessionId: string,
-    draft = '',
-    beforeSeq = Infinity,
-    summary?: Snapshot,
-    withRecall = true,
-    meter = false
-  ) {
-    const stored = conversation(sessionId, beforeSeq, summary, { estimate: meter })
-    const c = draft.trim() ? withDraft(stored, draft, tokenCounter().estimateText(draft, stored.spec)) : stored
-    const draftTokens = c === stored ? 0 : c.pending!.tokens
-    const recalled = withRecall && draft.trim() && deps.recall ? deps.recall(c) : undefined
-    const recalledTokens = recalled?.tokens ?? 0
-    const counted = c.total(recalledTokens)
-    const auto = settings.forChat(c.session).autoCompress
-    // The meter needs the request only for what it could leave out or cut: with auto-compression
-    // nothing is left out, and a draft within a message's share of the budget is never cut. So the
-    // meter of a long chat over its window does not read the thousands of messages it would carry.
-    const room = Math.max(0, c.budget.countedUsable - c.overheadTokens)
-    const needsRequest = !meter || !auto || draftTokens > Math.floor(room * LARGE_MESSAGE_SHARE)
-    const request = counted > c.budget.countedUsable && needsRequest ? buildModelRequest(c, recalled) : undefined
-    return { stored, c, draftTokens, recalled, recalledTokens, counted, request, auto }
-  }
-
-  function context(sessionId: string, draft = '', beforeSeq = Infinity): ContextUsage & { rawTokens: number } {
-    return report(sessionId, measure(sessionId, draft, beforeSeq))
-  }
-
-  function report(sessionId: string, measured: ReturnType<typeof measure>): ContextUsage & { rawTokens: number } {
-    const { stored: c, draftTokens, recalled, recalledTokens, counted: rawTokens, request, auto } = measured
-    // The stored files of the messages sent verbatim, their own row (their tokens are part of the history's).
-    const files = Math.min(c.historyTokens, deps.attachmentTokens?.(sessionId, c.summary?.cutoffSeq ?? 0, c.spec) ?? 0)
-    // Over the budget with the draft: would the draft itself be cut? (exact: the request was built)
-    const draftCut = draftTokens > 0 ? (request?.inputCut?.tokens ?? 0) : 0
-    const pins = pinsReport(c, settings.get().pinShareLimit, request)
-    return {
-      sessionId,
-      provider: c.spec.provider,
-      modelId: c.spec.id,
-      modelLabel: c.spec.label,
-      modelKnown: c.spec.known,
-      thresholdSetting: c.thresholdSetting,
-      draftCut,
-      tokens: c.cost(rawTokens),
-      rawTokens,
-      // A send compresses first when the context passes the threshold; with compression off the
-      // oldest messages would go (and the chat says so).
-      compressionDue: auto && rawTokens > c.budget.countedThreshold,
-      leftOut: auto ? 0 : (request?.leftOut?.messages ?? 0),
-      breakdown: {
-        system: c.systemTokens,
-        summary: c.summaryTokens,
-        // Pins sent in place are the Pinned row's, not History's.
-        history: Math.max(0, c.historyTokens - files - (c.pinnedTokens - c.pinned.blockTokens)),
-        draft: draftTokens,
-        recalled: recalledTokens,
-        overhead: c.overheadTokens,
-        attachments: files,
-        ...(pins ? { pinned: c.pinnedTokens } : {})
-      },
-      ...(pins ? { pins } : {}),
-      recalledIds: recalled?.messageIds ?? [],
-      ...(recalled && deps.crossChat ? { crossChat: deps.crossChat(sessionId, recalled) } : {}),
-      messages: c.historyCount,
-      summarizedMessages: c.summary?.content.messagesIncluded ?? 0,
-      exact: c.exact,
-      counter: c.counter,
-      recounting: recounting.has(sessionId),
-      recountProgress: recountShare(sessionId),
-      preparedSummary: deps.preparedSummary?.(sessionId) ?? null,
-      budget: c.budget
-    }
-  }
-
   /** Messages in (afterSeq, uptoSeq] as the engine sees them, counted for the chat's model. */
   function engineMessages(sessionId: string, afterSeq: number, uptoSeq: number): EngineMessage[] {
     const session = sessions.get(sessionId)
@@ -301,32 +205,12 @@ export function createUsageService(
     engineMessages,
     engineMessagesInPages,
     countText: (session: Session, text: string) => countTextFor(specOf(session), 'user', text),
+    /** A quick estimate of a text (a draft being typed) for this model, calibrated. */
+    estimateText: (text: string, spec: ModelSpec) => tokenCounter().estimateText(text, spec),
+    /** How far the chat's recount for its model is (0–1), or null when none is running. */
+    recountState: (sessionId: string): number | null => recountShare(sessionId),
     /** What the chat's requests took and cost (the meter's details). */
     cost: (sessionId: string) => chatCost(db, sessionId, specOf(sessions.get(sessionId))),
-    /** The meter's report; `recall: false` leaves out what the draft would recall (while typing). */
-    context: (sessionId: string, draft?: string, options: { recall?: boolean } = {}): ContextUsage => {
-      const { rawTokens: _raw, ...usage } = report(
-        sessionId,
-        measure(sessionId, draft, Infinity, undefined, options.recall ?? true, true)
-      )
-      if (draft?.trim()) deps.onDraft?.(sessionId)
-      return usage
-    },
-
-    /**
-     * The next request (with `draft` as its message) as it would be built now, and the meter's
-     * report of the same state; with `summary`, as it would be after that compression.
-     */
-    nextRequest(sessionId: string, draft = '', summary?: Snapshot) {
-      const measured = measure(sessionId, draft, Infinity, summary)
-      const { rawTokens: _raw, ...usage } = report(sessionId, measured)
-      return {
-        usage,
-        conversation: measured.c,
-        request: measured.request ?? buildModelRequest(measured.c, measured.recalled)
-      }
-    },
-
     /** Counts a message just written (the user's, or a finished reply) and stores the count. */
     messageWritten(message: ChatMessage, session: Session): Promise<void> {
       if (message.status === 'streaming' || message.parts.length === 0) return Promise.resolve()
@@ -342,7 +226,7 @@ export function createUsageService(
     replyFinished(reply: ChatMessage, session: Session, sentTokens?: number): void {
       if (reply.inputTokens === null) return
       const spec = specOf(session)
-      const estimated = sentTokens ?? context(session.id, '', reply.seq).rawTokens
+      const estimated = sentTokens ?? conversation(session.id, reply.seq).total()
       const key = modelKey(spec.provider, spec.id)
       calibrator.observe(key, estimated, reply.inputTokens)
       const entry = calibrator.toJSON()[key]

@@ -54,7 +54,7 @@ describe('Recall across the chats of a project', () => {
     expect(sent).toContain('gate E8')
 
     // The meter and the inspector see the same passage, with its chat and date.
-    const usage = app.services.usage.context(packing.id, 'Which gate does the Hydra ferry use?')
+    const usage = app.services.next.meter(packing.id, 'Which gate does the Hydra ferry use?')
     // The hit, with the question before it as context.
     expect(usage.crossChat?.passages).toEqual([
       expect.objectContaining({
@@ -105,12 +105,12 @@ describe('Recall across the chats of a project', () => {
     const { app, project, trip, packing } = await setUp()
     app.services.projects.update(project.id, { recallAcrossChats: true })
     const question = 'When does the ferry to Hydra leave Piraeus?'
-    const usage = app.services.usage.context(packing.id, question)
+    const usage = app.services.next.meter(packing.id, question)
     const ferry = usage.crossChat!.passages.find((p) => p.text === FERRY)!
     expect(ferry.sessionId).toBe(trip.id)
 
     app.services.recall.leaveOut(packing.id, ferry.messageId, true)
-    expect(app.services.usage.context(packing.id, question).crossChat?.leftOut).toEqual([ferry])
+    expect(app.services.next.meter(packing.id, question).crossChat?.leftOut).toEqual([ferry])
     expect(await ask(app, packing.id, question)).not.toContain('gate E8')
     // Sent: the passage comes back for the request after.
     expect(await ask(app, packing.id, question)).toContain('gate E8')

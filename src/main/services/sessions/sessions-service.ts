@@ -30,7 +30,7 @@ import {
 import { AppError, notFound } from '../../../shared/app-error'
 import { chatToJson, chatToMarkdown, exportFileName, type ExportFileSource, type ExportFormat } from './chat-export'
 import type { ServiceDeps } from '../service-deps'
-import { summarySourcesNow } from '../compression/summary-sources'
+import { summarySourcesNow } from './summary-sources'
 import type { Snapshot } from '../../../shared/domain/snapshot'
 
 export const DEFAULT_SESSION_TITLE = 'New chat'

@@ -52,7 +52,8 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'providers.update': ({ provider, ...change }) => providers.update(provider, change),
     'providers.test': ({ provider, ...typed }) => providers.test(provider, typed),
     'models.list': ({ provider }) => models.list(provider),
-    'chat.context': ({ sessionId, draft, recall }) => usage.context(sessionId, draft, { recall: recall ?? false }),
+    'chat.context': ({ sessionId, draft, recall }) =>
+      services.next.meter(sessionId, draft, { recall: recall ?? false }),
     'chat.cost': ({ sessionId }) => usage.cost(sessionId),
     'compression.preview': ({ sessionId, retentionTokens }) => compression.preview(sessionId, retentionTokens),
     'compression.run': ({ sessionId, retentionTokens, focus, summarizer }) =>

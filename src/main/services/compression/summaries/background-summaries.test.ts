@@ -105,7 +105,7 @@ describe('model summaries off the send path', () => {
 
     it('writes the next summary ahead and swaps it in at the threshold without another model call', async () => {
       const { app, events, session } = openPreparing()
-      const prepared = () => app.services.usage.context(session.id).preparedSummary
+      const prepared = () => app.services.next.meter(session.id).preparedSummary
       fake.script([{ for: 'summary', reply: '## Context\nPREPARED SUMMARY of the plan.' }])
       let i = 0
       while (!prepared() && i < 40)
@@ -133,29 +133,29 @@ describe('model summaries off the send path', () => {
       await turn(app, session.id, `Question ${++i}: and then?`, LONG_REPLY(i))
       const body = lastChatRequest().body as { messages: Array<{ role: string; content: string }> }
       expect(body.messages[0]!.content).toContain('PREPARED SUMMARY')
-      expect(app.services.usage.context(session.id).tokens).toBeLessThan(
-        app.services.usage.context(session.id).budget.threshold
+      expect(app.services.next.meter(session.id).tokens).toBeLessThan(
+        app.services.next.meter(session.id).budget.threshold
       )
     })
 
     it('with a paid summarization model, waits for the user to type the next message, and says what it cost', async () => {
       const { app, session } = openPreparing()
       app.services.settings.update({ summarizationModel: 'gpt-4o-mini' })
-      const usage = () => app.services.usage.context(session.id)
+      const usage = () => app.services.next.meter(session.id)
       fake.script([{ for: 'summary', reply: 'PAID SUMMARY' }])
       for (let i = 1; usage().tokens < usage().budget.threshold * 0.62 && i < 40; i++)
         await turn(app, session.id, `Question ${i}: ` + 'please elaborate on the plan. '.repeat(8), LONG_REPLY(i))
       expect(usage().preparedSummary).toBeNull()
       expect(summaryRequests()).toHaveLength(0)
       // The meter asks with a draft while the user types: now it is worth preparing.
-      expect(app.services.usage.context(session.id, 'And the next step?').preparedSummary).toBeNull()
+      expect(app.services.next.meter(session.id, 'And the next step?').preparedSummary).toBeNull()
       await until(() => usage().preparedSummary?.state === 'ready')
       expect(usage().preparedSummary!.costUsd).toBeGreaterThan(0)
     })
 
     it('drops a prepared summary whose messages changed, and takes the quick path', async () => {
       const { app, events, session } = openPreparing()
-      const prepared = () => app.services.usage.context(session.id).preparedSummary
+      const prepared = () => app.services.next.meter(session.id).preparedSummary
       fake.script([{ for: 'summary', reply: 'STALE SUMMARY' }])
       let i = 0
       while (!prepared() && i < 40)

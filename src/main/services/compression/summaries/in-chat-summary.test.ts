@@ -56,7 +56,7 @@ describe('a model summary asked inside the chat', () => {
       await app.services.compression.backgroundSettled(id)
       // A summary being written ahead is waited for: on a busy machine the next send would otherwise
       // find it unfinished and take the quick path (its model summary then comes in a request of its own).
-      await until(() => app.services.usage.context(id).preparedSummary?.state !== 'writing')
+      await until(() => app.services.next.meter(id).preparedSummary?.state !== 'writing')
     }
     return app.services.compression.active(id).summary!
   }

@@ -1,4 +1,4 @@
-import type { SummaryContent } from '../../../../shared/domain/snapshot'
+import type { SummaryContent } from './snapshot'
 
 /** Heads the user's own text in a summary that carries it forward. */
 export const USER_NOTES_HEADING = 'Notes the user wrote into an earlier summary (kept as written):'

@@ -6,7 +6,7 @@ import { cascadeBase, findSnapshot } from '../../db/repositories/snapshots-repo'
 import { matchInSpan, type SpanMatch } from '../../db/repositories/summary-sources-repo'
 import { contentWords, recallTerms } from '../../engine/recall/recall-query'
 import { terms } from '../../engine/extractive/terms'
-import { USER_NOTES_HEADING } from './summaries/user-notes'
+import { USER_NOTES_HEADING } from '../../../shared/domain/user-notes'
 
 /**
  * Where each line of a summary came from (issue 37): found after the fact, by lexical match

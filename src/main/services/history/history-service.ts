@@ -6,10 +6,10 @@ import { listMessages } from '../../db/repositories/messages/messages-repo'
 import { searchMessages } from '../../db/repositories/history-repo'
 import { activeSummary } from '../../db/repositories/snapshots-repo'
 import type { ServiceDeps } from '../service-deps'
-import type { SessionsService } from './sessions-service'
+import type { SessionsService } from '../sessions/sessions-service'
 import type { SettingsService } from '../settings/settings-service'
 import type { UsageService } from '../conversation/usage-service'
-import { readPage } from '../chat/message-page'
+import { readPage } from '../sessions/message-page'
 import { scoreTurns, type TurnClass } from '../../engine/strategies/importance/score-turns'
 
 export type HistoryService = ReturnType<typeof createHistoryService>
