@@ -67,7 +67,10 @@ export interface AppOptions {
   ids?: IdGenerator
   log?: Logger
   validateOutput?: boolean
-  /** A long-lived app (desktop, browser mode): load the tokenizers a model switch needs while opening. */
+  /**
+   * Load the tokenizers a model switch needs, and the newest chat, inside createApp (the benches that
+   * time an open). The desktop app and browser mode serve first and warm later (warm-when-quiet.ts).
+   */
   warmTokenizers?: boolean
 }
 
@@ -132,7 +135,7 @@ export function createApp(options: AppOptions): App {
       throw err
     }
   }
-  // A long-lived app loads its tokenizers before it serves (warm-tokenizers.ts).
+  // Asked for: the tokenizers load inside the open (warm-tokenizers.ts).
   if (options.warmTokenizers && !readOnly) warmTokenizers()
   // The owner's log checkpoints run on a thread of their own, not in a commit on the event loop.
   const checkpoints: Checkpoints =

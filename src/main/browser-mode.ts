@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { createApp, type App } from './app'
+import { warmAppWhenQuiet } from './services/conversation/warm-when-quiet'
 import type { Logger } from './services/service-deps'
 import { createRawHandlers } from './transport/handlers'
 import { createHttpServer, listen } from './transport/http'
@@ -24,14 +25,16 @@ export interface BrowserMode {
   close(): Promise<void>
 }
 
-/** Starts the app's services and serves the renderer plus the RPC/SSE API on 127.0.0.1. */
+/**
+ * Starts the app's services and serves the renderer plus the RPC/SSE API on 127.0.0.1. It serves
+ * first: the tokenizers and the newest chat load after the first page is served (warm-when-quiet.ts).
+ */
 export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
   const app = createApp({
     dbFile: options.dbFile,
     mode: 'browser',
     command: 'distill serve',
-    log: options.log,
-    warmTokenizers: true
+    log: options.log
   })
   const token = options.token ?? randomBytes(24).toString('base64url')
   const server = createHttpServer({
@@ -42,10 +45,19 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     log: options.log,
     rawRoutes: createRawHandlers(app.services, options.log)
   })
+  const warm = warmAppWhenQuiet(app, options.log.warn)
+  // Every request counts until it is answered, but the event stream, open as long as the page is:
+  // its opening says a page is here.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/events' || req.url?.startsWith('/events?')) return warm.start()
+    warm.begin()
+    res.once('close', () => warm.end())
+  })
   let port: number
   try {
     port = await listen(server, options.port ?? 0)
   } catch (err) {
+    warm.stop()
     app.close()
     throw err
   }
@@ -57,6 +69,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     url: `http://127.0.0.1:${port}/#token=${token}`,
     close: () =>
       new Promise<void>((resolve) => {
+        warm.stop()
         server.closeAllConnections()
         server.close(() => {
           app.close()

@@ -11,6 +11,7 @@ import { startUpdateChecks, updateCheckOff, type UpdateChecks } from './platform
 import { appMenuTemplate } from './platform/app-menu'
 import { notifyAutoCompressions } from './platform/os-notifications'
 import { createFileSecretStore } from './services/settings/secret-store'
+import { routerWatchedBy, warmAppWhenQuiet, type QuietWarmUp } from './services/conversation/warm-when-quiet'
 import { resolveShellLocation } from './platform/launch-options'
 import { isAppUrl, resolveRendererTarget } from './platform/url-policy'
 import { createMainWindow, focusWindow, guardWebContents, installSessionSecurity } from './window'
@@ -66,6 +67,7 @@ function run(): void {
   let ipc: IpcAdapter | null = null
   let mainWindow: BrowserWindow | null = null
   let updates: UpdateChecks | null = null
+  let warm: QuietWarmUp | null = null
 
   const openWindow = () => {
     const win = createMainWindow({ target, preload, log })
@@ -88,6 +90,8 @@ function run(): void {
     if (distill && BrowserWindow.getAllWindows().length === 0) openWindow()
   })
   app.on('will-quit', () => {
+    warm?.stop()
+    warm = null
     updates?.stop()
     updates = null
     ipc?.dispose()
@@ -104,7 +108,6 @@ function run(): void {
           dbFile: location.dbFile,
           mode: 'electron',
           log,
-          warmTokenizers: true,
           secrets: createFileSecretStore(join(dirname(location.dbFile), 'secrets.json'), keychainCipher())
         })
       } catch (err) {
@@ -113,9 +116,11 @@ function run(): void {
       }
       log.info(`Database: ${distill.database.file}`)
       installSessionSecurity(session.defaultSession, target)
+      // The window opens first; the tokenizers and the newest chat load once its first page is served.
+      warm = warmAppWhenQuiet(distill, log.warn)
       ipc = createIpcAdapter({
         ipcMain,
-        router: distill.router,
+        router: routerWatchedBy(distill.router, warm),
         events: distill.events,
         isAppUrl: (url) => isAppUrl(url, target),
         log

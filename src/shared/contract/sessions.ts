@@ -40,7 +40,10 @@ export type SessionSearchResult = z.infer<typeof sessionSearchResultSchema>
 /** The chats found, best first, and how much matched in all ("12 matches and 1 title in 5 chats"). */
 export const sessionSearchSchema = z.object({
   results: z.array(sessionSearchResultSchema),
-  /** Matching messages in every chat found, not only those returned: the sum of the chats' `count`. */
+  /**
+   * Matching messages in every chat found, not only those returned: the sum of the chats' `count`,
+   * or, for a common query (`countIsLowerBound`), those counted over the whole index, up to a cap.
+   */
   matches: z.number().int(),
   /** Chats whose title holds the words (every one of them is among the results, first). */
   titleMatches: z.number().int(),

@@ -119,6 +119,40 @@ describe('full-text search per chat', () => {
     close()
   })
 
+  it('tells how many messages a common word is in, beyond the ones ranked, never more than are listed', () => {
+    const { db, close } = openDatabase(join(tempDir(), 'common-total.db'))
+    chat(db, 'old', ['mackerel at dawn', 'more mackerel', 'mackerel again'])
+    chat(db, 'a', ['the boat came back with mackerel', 'a short mackerel'])
+    chat(db, 'b', ['mackerel', 'nothing here', 'mackerel pie'])
+    const found = searchChats(db, 'mackerel', { ranked: 3 })
+    // Ranked: the newest three matches, shorter first; counted: all seven.
+    expect(found.rows.map((r) => [r.sessionId, r.matches])).toEqual([
+      ['b', 2],
+      ['a', 1]
+    ])
+    expect(found).toMatchObject({ matches: 7, chats: 2, countIsLowerBound: true })
+    // Versions set aside and archived chats are never listed: the total leaves out as many as they could hold.
+    db.run(sql`UPDATE sessions SET archived = 1 WHERE id = 'old'`)
+    expect(searchChats(db, 'mackerel', { ranked: 3 }).matches).toBe(4)
+    db.run(sql`UPDATE chat_messages SET hidden_in = 'x' WHERE id = 'a/0'`)
+    expect(searchChats(db, 'mackerel', { ranked: 3 }).matches).toBe(3)
+    close()
+  })
+
+  it('marks only the words a common prefix begins, without merging its doclists for the passages', () => {
+    const { db, close } = openDatabase(join(tempDir(), 'common-prefix.db'))
+    chat(db, 'c', ['alpine lake, then the alphabet', 'Alphas and alpacas', 'alpine only', 'the Álphorn'])
+    const found = searchChats(db, 'alph', { ranked: 2, passages: 3 })
+    expect(found.countIsLowerBound).toBe(true)
+    expect(found.rows[0]!.passages.map((p) => p.snippet).sort()).toEqual([
+      '\u0002Alphas\u0003 and alpacas',
+      'the \u0002Álphorn\u0003'
+    ])
+    // Not common: ranked by bm25 and marked by FTS5 itself, as before.
+    expect(searchChats(db, 'alph').rows[0]!.passages[0]!.snippet).toContain('\u0002')
+    close()
+  })
+
   it('finds only the chat asked for, whatever its id looks like', () => {
     const { db, close } = openDatabase(join(tempDir(), 'ids.db'))
     // Both ids lose their hyphens to the same key in the index: the chat filter still tells them apart.

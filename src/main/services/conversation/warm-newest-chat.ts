@@ -2,7 +2,7 @@ import { buildModelRequest } from './request-builder'
 import type { UsageService } from './usage-service'
 
 /**
- * Builds the newest chat's request once while the app opens, before it serves: the chat the user
+ * Builds the newest chat's request once after the app opens (warm-when-quiet.ts): the chat the user
  * returns to is read into the tail cache, and the request's code runs once (cold, the first request of
  * a process took ~15 ms at 100,000 messages against ~5 ms after). Nothing is stored or sent.
  */

@@ -4,11 +4,17 @@ import { warmEncoder, type EncodingName } from '../../tokens/encoders'
 const ENCODINGS: readonly EncodingName[] = ['o200k_base', 'cl100k_base']
 
 /**
- * Loads the tokenizers a model switch needs while the app opens, before it serves anything: loading
- * one is a single 100–250 ms stretch that cannot be split. Inside the first request after a switch it
- * stalled that request; on a timer after opening it stalled whatever the user (or a client) was doing
- * a second after start. At open it only makes the start that much longer.
+ * Loads the tokenizers a model switch needs, all at once: loading one is a single 100–250 ms stretch
+ * that cannot be split, so inside the first request after a switch it stalled that request. The
+ * benches that time an open call this through createApp's `warmTokenizers`; the desktop app and
+ * browser mode serve first and load them one at a time once the first page is served
+ * (tokenizerWarmSteps, warm-when-quiet.ts).
  */
 export function warmTokenizers(): void {
-  for (const name of ENCODINGS) warmEncoder(name)
+  for (const step of tokenizerWarmSteps()) step()
+}
+
+/** One step an encoding, for a warm-up that gives the event loop back between them. */
+export function tokenizerWarmSteps(): Array<() => void> {
+  return ENCODINGS.map((name) => () => warmEncoder(name))
 }

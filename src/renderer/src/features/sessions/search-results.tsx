@@ -3,7 +3,7 @@ import { useChatStore } from '../../stores/chat/chat-store'
 import { useSessionsStore } from '../../stores/sessions-store'
 import { useUiStore } from '../../stores/ui-store'
 import { SearchResultGroup } from './search-result-group'
-import { searchSummary } from './search-summary'
+import { moreChatsNote, searchSummary } from './search-summary'
 import './search-results.css'
 
 /** Every place a search result can be opened from, in reading order (chat titles and passages). */
@@ -77,6 +77,7 @@ export function SearchResults() {
   }
 
   const shown = found.results.length
+  const moreNote = moreChatsNote(found, shown)
   return (
     <div ref={ref} className="search-results" onKeyDown={onKeyDown}>
       <p className="search-summary" role="status">
@@ -92,9 +93,7 @@ export function SearchResults() {
           />
         ))}
       </ul>
-      {found.chats > shown && (
-        <p className="search-more muted">Showing the best {shown} chats. Type more words to narrow the search.</p>
-      )}
+      {moreNote && <p className="search-more muted">{moreNote}</p>}
     </div>
   )
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { moreNote, searchSummary } from './search-summary'
+import { moreChatsNote, moreNote, searchSummary } from './search-summary'
 
 const totals = { matches: 6, titleMatches: 0, chats: 2, countIsLowerBound: false }
 
@@ -38,5 +38,17 @@ describe('moreNote', () => {
   it('says nothing when every match is shown, or none is (a title match)', () => {
     expect(moreNote(result(3, 3))).toBeNull()
     expect(moreNote(result(0, 0))).toBeNull()
+  })
+})
+
+describe('moreChatsNote', () => {
+  it('says when chats are left out: more found than listed, or a common word ranked over its newest matches', () => {
+    expect(moreChatsNote({ chats: 2, countIsLowerBound: false }, 2)).toBeNull()
+    expect(moreChatsNote({ chats: 60, countIsLowerBound: false }, 50)).toBe(
+      'Showing the best 50 chats. Type more words to narrow the search.'
+    )
+    expect(moreChatsNote({ chats: 6, countIsLowerBound: true }, 6)).toBe(
+      'Showing 6 chats; more may match. Type more words to narrow the search.'
+    )
   })
 })

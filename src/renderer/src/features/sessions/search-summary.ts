@@ -30,3 +30,16 @@ export function moreNote({
   if (more <= 0 || passages.length === 0) return null
   return `${more}${countIsLowerBound ? '+' : ''} more in this chat`
 }
+
+/**
+ * Under the results when they leave chats out: more chats matched than are listed, or a common word
+ * was ranked over its newest matches only, so older chats may hold it too. Null when all are listed.
+ */
+export function moreChatsNote(
+  { chats, countIsLowerBound: more }: Pick<SessionSearch, 'chats' | 'countIsLowerBound'>,
+  shown: number
+): string | null {
+  const narrow = 'Type more words to narrow the search.'
+  if (more) return `Showing ${plural(shown, 'chat', 'chats', false)}; more may match. ${narrow}`
+  return chats > shown ? `Showing the best ${shown.toLocaleString()} chats. ${narrow}` : null
+}
