@@ -6,6 +6,7 @@ import type { Budget } from '../engine/budget'
 import type { ImportedMessage } from '../importers/openai-messages'
 import type { ModelSpec } from '../models/catalog'
 import { buildModelRequest } from '../services/conversation/request-builder'
+import { resolveChatWindow } from '../../shared/domain/chat-settings'
 
 export interface ReplayOptions {
   model: ModelSpec
@@ -79,7 +80,7 @@ async function replayWithSettings(
   const maxOutput =
     options.maxOutput === undefined
       ? null
-      : Math.min(options.maxOutput, Math.floor((contextWindow ?? model.contextWindow) / 2))
+      : resolveChatWindow({ contextWindow, maxOutput: options.maxOutput }, model).maxOutput
   // Auto-compression is what a replay measures: on for this chat, whatever the global setting says.
   sessions.update(session.id, {
     provider: model.provider,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { resolveChatSettings } from './chat-settings'
+import fc from 'fast-check'
+import { resolveChatSettings, resolveChatWindow } from './chat-settings'
 import { DEFAULT_SETTINGS } from './settings'
 
 const inherit = {
@@ -54,5 +55,28 @@ describe('resolveChatSettings', () => {
       percent: 70,
       source: 'chat'
     })
+  })
+})
+
+describe('the window a chat works with', () => {
+  it('is its own where it set one, else its model’s, and never reserves more than half for the reply', () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.integer({ min: 1, max: 2_000_000 }), { nil: null }),
+        fc.option(fc.integer({ min: 1, max: 200_000 }), { nil: null }),
+        fc.integer({ min: 1, max: 2_000_000 }),
+        fc.integer({ min: 1, max: 200_000 }),
+        (contextWindow, maxOutput, modelWindow, modelOutput) => {
+          const w = resolveChatWindow(
+            { contextWindow, maxOutput },
+            { contextWindow: modelWindow, maxOutput: modelOutput }
+          )
+          expect(w.contextWindow).toBe(contextWindow ?? modelWindow)
+          expect(w.own).toBe(contextWindow !== null)
+          expect(w.maxOutput).toBeLessThanOrEqual(Math.floor(w.contextWindow / 2))
+          expect(w.maxOutput).toBe(Math.min(maxOutput ?? modelOutput, Math.floor(w.contextWindow / 2)))
+        }
+      )
+    )
   })
 })

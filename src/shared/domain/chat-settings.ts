@@ -38,6 +38,36 @@ export type ChatSettingsSource = Pick<
   | 'modelThresholds'
 >
 
+/** The model a chat uses: its own choice, else the default (a record of any age: an old export too). */
+export function resolveChatModel(
+  session: Pick<Session, 'provider' | 'modelId'>,
+  settings: Pick<Settings, 'defaultProvider' | 'defaultModel'>
+): { provider: ProviderId; modelId: string } {
+  return { provider: session.provider ?? settings.defaultProvider, modelId: session.modelId ?? settings.defaultModel }
+}
+
+/** The window and reply reserve a chat works with: its own where it set them, else its model's. */
+export interface ChatWindow {
+  contextWindow: number
+  /** Never more than half the window, or nothing would be left for the history. */
+  maxOutput: number
+  /** The chat set its window itself (a replay, a local server's smaller load). */
+  own: boolean
+}
+
+/** The window in force for a chat on `model` (the one place its fallbacks are written). */
+export function resolveChatWindow(
+  chat: { contextWindow: number | null; maxOutput: number | null },
+  model: { contextWindow: number; maxOutput: number }
+): ChatWindow {
+  const contextWindow = chat.contextWindow ?? model.contextWindow
+  return {
+    contextWindow,
+    maxOutput: Math.min(chat.maxOutput ?? model.maxOutput, Math.floor(contextWindow / 2)),
+    own: chat.contextWindow !== null
+  }
+}
+
 export function resolveChatSettings(
   session: Pick<
     Session,
@@ -53,8 +83,7 @@ export function resolveChatSettings(
   >,
   settings: ChatSettingsSource
 ): ChatSettings {
-  const provider = session.provider ?? settings.defaultProvider
-  const modelId = session.modelId ?? settings.defaultModel
+  const { provider, modelId } = resolveChatModel(session, settings)
   return {
     provider,
     modelId,

@@ -9,11 +9,7 @@ import { countMessageAsync } from '../../tokens/message-tokens'
  */
 export async function countFirst(services: Services, sessionId: string, text: string): Promise<void> {
   if (text.length < SLICED_MIN) return
-  const session = services.sessions.get(sessionId)
-  const settings = services.settings.get()
-  const spec = services.models.spec(
-    session.provider ?? settings.defaultProvider,
-    session.modelId ?? settings.defaultModel
-  )
+  const { provider, modelId } = services.settings.forChat(services.sessions.get(sessionId))
+  const spec = services.models.spec(provider, modelId)
   await countMessageAsync({ role: 'user', parts: [{ type: 'text', text }] }, spec)
 }

@@ -17,6 +17,7 @@ import { refusalLesson } from './refusal-lesson'
 import { createConversationReader } from './conversation'
 import { countersFor, countTextFor } from './head-counter'
 import { countMessage, localCounterFor } from '../../tokens/message-tokens'
+import { resolveChatWindow } from '../../../shared/domain/chat-settings'
 
 /** Messages recounted between two turns of the event loop after a model switch. */
 const RECOUNT_BATCH = 50
@@ -97,11 +98,9 @@ export function createUsageService(
     const { provider, modelId } = settings.forChat(session)
     const spec = models.spec(provider, modelId)
     if (session.contextWindow === null && session.maxOutput === null) return spec
-    const contextWindow = session.contextWindow ?? spec.contextWindow
-    // The model's own reserve may not fit a smaller window: never more than half of it.
-    const maxOutput = Math.min(session.maxOutput ?? spec.maxOutput, Math.floor(contextWindow / 2))
+    const { contextWindow, maxOutput, own } = resolveChatWindow(session, spec)
     // A window the chat sets is known, whatever the model's own is.
-    return { ...spec, contextWindow, maxOutput, known: spec.known || session.contextWindow !== null }
+    return { ...spec, contextWindow, maxOutput, known: spec.known || own }
   }
 
   async function countAndStore(message: ChatMessage, spec: ModelSpec): Promise<void> {

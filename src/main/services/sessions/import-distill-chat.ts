@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs'
+import { resolveChatModel } from '../../../shared/domain/chat-settings'
 import { v7 as uuidv7 } from 'uuid'
 import { AppError } from '../../../shared/app-error'
 import type { AttachmentStore } from '../../attachments/attachment-store'
@@ -132,11 +133,8 @@ export async function importDistillChat(
     if (earlier) throw new AlreadyImported(earlier)
     const stripHashes = missingFiles(prepared, services.attachments)
     await storeFiles(services.attachments, prepared.files, stored)
-    const { defaultProvider, defaultModel } = services.settings.get()
-    const spec = services.models.spec(
-      prepared.session.provider ?? defaultProvider,
-      prepared.session.modelId ?? defaultModel
-    )
+    const { provider, modelId } = resolveChatModel(prepared.session, services.settings.get())
+    const spec = services.models.spec(provider, modelId)
     const written = await thread.write(key, 'file' in target ? target.file : ':memory:', {
       spec,
       ids: await newIds(idsNeeded(prepared)),

@@ -158,7 +158,7 @@ export async function writeSummary(options: WriteSummaryOptions): Promise<Writte
   const { settings, providers, models, log, emit, conv, request, signal } = options
   const countTokens = (text: string) => conv.summaryTokensOf(text)
   const base = { ...request, countTokens }
-  const kind = options.summarizer ?? settings.get().summarizer
+  const kind = options.summarizer ?? settings.forChat(conv.session).summarizer
   if (kind === 'truncate')
     return {
       text: truncationMarkerSummary(base, request.messagesIncluded),

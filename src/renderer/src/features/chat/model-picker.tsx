@@ -4,7 +4,7 @@ import type { ProviderId } from '../../../../shared/domain/provider'
 import { errorMessage } from '../../api/api-error'
 import { formatTokens } from '../../lib/format-tokens'
 import { useSessionDetails, useSessionsStore } from '../../stores/sessions-store'
-import { useSettingsStore } from '../../stores/settings-store'
+import { useChatSettings } from '../../stores/chat-settings'
 import { useUsageStore } from '../../stores/usage-store'
 import { ModelSelect } from '../providers/model-select'
 import './model-picker.css'
@@ -14,16 +14,15 @@ type Choice = { provider: ProviderId; modelId: string }
 /** The chat's model, in its header. A change applies to the next reply; the meter follows at once. */
 export function ModelPicker({ sessionId }: { sessionId: string }) {
   const session = useSessionDetails(sessionId)
-  const defaultProvider = useSettingsStore((s) => s.settings?.defaultProvider)
-  const defaultModel = useSettingsStore((s) => s.settings?.defaultModel)
+  const chat = useChatSettings(session)
   const update = useSessionsStore((s) => s.update)
   /** Shown while the change is on its way, so the select does not jump back. */
   const [pending, setPending] = useState<Choice | null>(null)
   /** Arrow keys on a closed select change it once per press: only the last change settles it. */
   const seq = useRef(0)
 
-  const provider = session?.provider ?? defaultProvider
-  const modelId = session?.modelId ?? defaultModel
+  const provider = chat?.provider
+  const modelId = chat?.modelId
   const saved: Choice | null = session && provider && modelId ? { provider, modelId } : null
   const value = pending ?? saved
 

@@ -7,7 +7,7 @@ import { formatClock, formatFull } from '../../../lib/relative-time'
 import { messageText } from '../../../lib/message-text'
 import { useChatStore } from '../../../stores/chat/chat-store'
 import { useSessionsStore } from '../../../stores/sessions-store'
-import { useSettingsStore } from '../../../stores/settings-store'
+import { useChatSettings } from '../../../stores/chat-settings'
 import { useUiStore } from '../../../stores/ui-store'
 import { RecalledNote } from './recalled-note'
 import { LeftOutNote, SentCutNote } from './cut-notes'
@@ -157,11 +157,11 @@ function WaitingNote({ sessionId, since }: { sessionId: string; since: number })
   }, [])
   // The stored session itself: a selector must return the same thing for the same state.
   const session = useSessionsStore((s) => s.details[sessionId] ?? s.sessions.find((item) => item.id === sessionId))
-  const settings = useSettingsStore((s) => s.settings)
+  const chat = useChatSettings(session)
   const seconds = Math.max(0, Math.floor((now - since) / 1000))
   if (seconds < SHOW_WAIT_AFTER_S) return <span className="sr-only">The assistant is replying…</span>
-  const provider = session?.provider ?? settings?.defaultProvider
-  const model = session?.modelId ?? settings?.defaultModel
+  const provider = chat?.provider
+  const model = chat?.modelId
   const name =
     model && provider ? `${model} (${PROVIDER_LABELS[provider]})` : provider ? PROVIDER_LABELS[provider] : 'the model'
   return (
