@@ -37,10 +37,60 @@ const serviceFloorNames = [
 const serviceTypes = ['services', ...serviceFloorNames.map((floor) => `services/${floor}`)]
 const below = (...floors) => ['services', ...floors.map((floor) => `services/${floor}`)]
 
+/**
+ * The renderer's floors: the app's root (App.tsx) composes features; a feature uses components,
+ * stores, lib and the api client, and another feature only where it composes a screen of them (the
+ * chat pane, the settings page); components use stores; stores use the api client and lib.
+ */
+const rendererFeatures = ['chat', 'compression', 'history', 'providers', 'sessions', 'settings', 'usage']
+const rendererBelow = {
+  renderer: [
+    ...rendererFeatures.map((f) => `renderer/${f}`),
+    'renderer/components',
+    'renderer/stores',
+    'renderer/lib',
+    'renderer/api'
+  ],
+  'renderer/components': ['renderer/components', 'renderer/stores', 'renderer/lib', 'renderer/api'],
+  'renderer/stores': ['renderer/stores', 'renderer/lib', 'renderer/api'],
+  'renderer/api': ['renderer/api', 'renderer/lib'],
+  'renderer/lib': ['renderer/lib'],
+  ...Object.fromEntries(
+    rendererFeatures.map((f) => [
+      `renderer/${f}`,
+      [
+        `renderer/${f}`,
+        'renderer/components',
+        'renderer/stores',
+        'renderer/lib',
+        'renderer/api',
+        ...(
+          {
+            chat: ['compression', 'history', 'sessions', 'usage', 'providers'],
+            settings: ['providers']
+          }[f] ?? []
+        ).map((other) => `renderer/${other}`)
+      ]
+    ])
+  )
+}
+const rendererTypes = Object.keys(rendererBelow)
+
 const elements = [
   { type: 'contract', pattern: 'src/shared/contract', partialMatch: false },
   { type: 'domain', pattern: 'src/shared/domain', partialMatch: false },
   { type: 'shared', pattern: 'src/shared/*.ts', mode: 'full' },
+  // The renderer's floors: features above components above stores (rendererFloors).
+  ...rendererFeatures.map((feature) => ({
+    type: `renderer/${feature}`,
+    pattern: `src/renderer/src/features/${feature}`,
+    partialMatch: false
+  })),
+  ...['components', 'stores', 'lib', 'api'].map((floor) => ({
+    type: `renderer/${floor}`,
+    pattern: `src/renderer/src/${floor}`,
+    partialMatch: false
+  })),
   { type: 'renderer', pattern: 'src/renderer', partialMatch: false },
   { type: 'preload', pattern: 'src/preload', partialMatch: false },
   // The Electron shell: the only code that may import electron.
@@ -135,23 +185,25 @@ const layerPolicies = [
   ...layer('contract', { may: ['domain', 'shared'], packages: ['zod'] }),
   ...layer('shared', { may: ['domain'], types: ['contract'], packages: ['zod'] }),
   // The renderer reaches the main process through its api client; the contract is types only.
-  ...layer('renderer', {
-    may: ['domain', 'shared'],
-    types: ['contract'],
-    packages: [
-      'react',
-      'react-dom',
-      'zustand',
-      'sonner',
-      '@radix-ui/*',
-      'cmdk',
-      '@tanstack/*',
-      'react-markdown',
-      'remark-gfm',
-      'remark-breaks',
-      'rehype-highlight'
-    ]
-  }),
+  ...rendererTypes.flatMap((floor) =>
+    layer(floor, {
+      may: ['domain', 'shared', ...rendererBelow[floor]],
+      types: ['contract'],
+      packages: [
+        'react',
+        'react-dom',
+        'zustand',
+        'sonner',
+        '@radix-ui/*',
+        'cmdk',
+        '@tanstack/*',
+        'react-markdown',
+        'remark-gfm',
+        'remark-breaks',
+        'rehype-highlight'
+      ]
+    })
+  ),
   ...layer('preload', { types: ['contract'], packages: ['electron'] }),
   ...layer('shell', {
     may: [...sharedLayers, 'shell', 'app', 'support', 'transport', ...serviceTypes, 'db'],

@@ -111,6 +111,24 @@ const forbidden = [
   // The worker thread reads stored parts, nothing else of the database.
   ['workers → the rest of db', 'src/main/workers/probe.ts', "export { openDatabase } from '../db/client'"],
   ['workers → better-sqlite3', 'src/main/workers/probe.ts', "export { default } from 'better-sqlite3'"],
+  // The renderer's floors: features above components above stores, no feature → feature but a screen's composition.
+  [
+    'renderer feature → another feature',
+    'src/renderer/src/features/history/probe.tsx',
+    "export { MessageItem } from '../chat/messages/message-item'"
+  ],
+  [
+    'renderer usage → compression',
+    'src/renderer/src/features/usage/probe.tsx',
+    "export { SummaryPanel } from '../compression/summary-panel'"
+  ],
+  [
+    'renderer component → a feature',
+    'src/renderer/src/components/probe.tsx',
+    "export { ContextMeter } from '../features/usage/context-meter'"
+  ],
+  ['renderer store → a component', 'src/renderer/src/stores/probe.ts', "export { PinIcon } from '../components/icons'"],
+  ['renderer lib → a store', 'src/renderer/src/lib/probe.ts', "export { useUiStore } from '../stores/ui-store'"],
   // The services' floors: a floor calls those below it, never those above or beside it.
   [
     'compression → next-request',
@@ -156,6 +174,17 @@ const forbidden = [
 ]
 
 const allowed = [
+  [
+    'the chat pane composes other features',
+    'src/renderer/src/features/chat/probe.tsx',
+    "export { ContextMeter } from '../usage/context-meter'"
+  ],
+  [
+    'a feature → components',
+    'src/renderer/src/features/history/probe.tsx',
+    "export { PinIcon } from '../../components/icons'"
+  ],
+  ['a component → stores', 'src/renderer/src/components/probe.tsx', "export { useUiStore } from '../stores/ui-store'"],
   ['engine → its own files', 'src/main/engine/probe.ts', "export { truncate } from './truncate'"],
   [
     'engine → shared types',

@@ -4,7 +4,7 @@ import { api } from '../../api/client'
 import { PinIcon } from '../../components/icons'
 import { messageText } from '../../lib/message-text'
 import { formatFull } from '../../lib/relative-time'
-import { usePin } from '../chat/messages/pin-action'
+import { usePin } from '../../components/pin-action'
 import './pinned-list.css'
 
 /** The chat's pins as the server lists them, refreshed whenever its context changes (a pin is one such change). */

@@ -3,7 +3,7 @@ import type { Components } from 'react-markdown'
 import type { SummarySources } from '../../../../shared/contract'
 import type { Snapshot } from '../../../../shared/domain/snapshot'
 import { MarkdownText } from '../../components/markdown-text'
-import { openInFullHistory, SOURCE_ROLE, useSummarySources } from './summary-sources'
+import { openInFullHistory, SOURCE_ROLE, useSummarySources } from '../../components/summary-sources'
 import './sourced-summary-text.css'
 
 type Source = SummarySources['lines'][number]['sources'][number]

@@ -1,4 +1,4 @@
-import { PinnedMark } from '../chat/messages/pin-action'
+import { PinnedMark } from '../../components/pin-action'
 import * as Dialog from '@radix-ui/react-dialog'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
@@ -15,7 +15,7 @@ import { useHistoryStore, type HistoryMessage } from '../../stores/history-store
 import { useRecallStore } from '../../stores/chat/recall-store'
 import { useUiStore } from '../../stores/ui-store'
 import { snippetParts } from '../../lib/highlight'
-import '../compression/recall.css'
+import '../../components/recall.css'
 import './full-history-dialog.css'
 
 const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }

@@ -7,7 +7,7 @@ import { copyText } from '../../../lib/copy-text'
 import { messageText } from '../../../lib/message-text'
 import { useChatStore } from '../../../stores/chat/chat-store'
 import { isStreaming } from '../../../stores/chat/thread'
-import { PinButton, pinnable, usePin } from './pin-action'
+import { PinButton, pinnable, usePin } from '../../../components/pin-action'
 import './message-actions.css'
 
 /** Why a summarized message offers no Edit or Regenerate. */

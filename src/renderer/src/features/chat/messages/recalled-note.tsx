@@ -7,7 +7,7 @@ import { useRecallStore } from '../../../stores/chat/recall-store'
 import { useSessionsStore } from '../../../stores/sessions-store'
 import { useUiStore } from '../../../stores/ui-store'
 import { byChat, recalledSummary } from './recalled-text'
-import '../../compression/recall.css'
+import '../../../components/recall.css'
 
 const EMPTY: string[] = []
 const NONE: CrossChatRecall[] = []

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useCompressionStore } from '../../stores/compression-store'
-import { openInFullHistory, SOURCE_ROLE, useSummarySources } from './summary-sources'
+import { openInFullHistory, SOURCE_ROLE, useSummarySources } from '../../components/summary-sources'
 
 /**
  * Under the inspector's Summary row: how many messages the summary stands for and, opened, the

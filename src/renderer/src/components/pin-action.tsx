@@ -1,8 +1,8 @@
 import { toast } from 'sonner'
-import type { ChatMessage } from '../../../../../shared/domain/chat-message'
-import { api } from '../../../api/client'
-import { errorMessage } from '../../../api/api-error'
-import { PinIcon } from '../../../components/icons'
+import type { ChatMessage } from '../../../shared/domain/chat-message'
+import { api } from '../api/client'
+import { errorMessage } from '../api/api-error'
+import { PinIcon } from './icons'
 
 /** Only the user's messages and replies can be pinned (a tool result goes with its call). */
 export const pinnable = (message: ChatMessage) => message.role === 'user' || message.role === 'assistant'

@@ -1,10 +1,10 @@
 import { useEffect } from 'react'
 import { create } from 'zustand'
-import type { SummarySources } from '../../../../shared/contract'
-import type { Snapshot } from '../../../../shared/domain/snapshot'
-import { api } from '../../api/client'
-import { useRecallStore } from '../../stores/chat/recall-store'
-import { useUiStore } from '../../stores/ui-store'
+import type { SummarySources } from '../../../shared/contract'
+import type { Snapshot } from '../../../shared/domain/snapshot'
+import { api } from '../api/client'
+import { useRecallStore } from '../stores/chat/recall-store'
+import { useUiStore } from '../stores/ui-store'
 
 type Entry = { status: 'loading' } | { status: 'ready'; sources: SummarySources } | { status: 'failed' }
 
