@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { Project } from '../../../shared/domain/project'
 import type { Db } from '../client'
 import { chatMessages, projects, sessions, type ProjectRow } from '../schema'
-import { FTS_FIRST, type RecallRow } from './history-repo'
+import { FTS_FIRST, type RecallRow } from './search-repo'
 import { sessionSummaries } from './sessions-repo'
 import type { SessionSummary } from '../../../shared/domain/session'
 

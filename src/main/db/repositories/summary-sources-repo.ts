@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../client'
-import { chatMatch, FTS_FIRST } from './history-repo'
+import { chatMatch, FTS_FIRST } from './search-repo'
 
 /** A message of a summary's span that a line of the summary may come from. */
 export interface SpanMatch {

@@ -1,6 +1,6 @@
 import type { AttachmentPart, MessagePart } from '../../../shared/domain/chat-message'
 import { searchAttachmentChunks, type ChatFile } from '../../db/repositories/attachment-chunks-repo'
-import type { RecallRow } from '../../db/repositories/history-repo'
+import type { RecallRow } from '../../db/repositories/search-repo'
 import type { Db } from '../../db/client'
 
 /**

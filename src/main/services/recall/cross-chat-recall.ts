@@ -1,4 +1,4 @@
-import { summarizedAtSeqs, type RecallRow } from '../../db/repositories/history-repo'
+import { summarizedAtSeqs, type RecallRow } from '../../db/repositories/search-repo'
 import { findProject, otherChatsOf, searchChatsForRecall } from '../../db/repositories/projects-repo'
 import type { CandidateDate, RecallCandidate, RecallHit, RecallPlan } from '../../engine/recall/plan-recall'
 import { dateLabel } from '../../engine/recall/recall-date'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import * as historyRepo from '../../db/repositories/history-repo'
+import * as historyRepo from '../../db/repositories/search-repo'
 import { passageDay, statedDate } from '../../engine/recall/recall-date'
 import { useTestApps } from '../../../../test/support/test-apps'
 import { passageDater, statedDates } from './passage-day'

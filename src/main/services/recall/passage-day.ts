@@ -1,4 +1,4 @@
-import { DATED_LOOKBACK, datedOpeningsBefore, type RecallRow } from '../../db/repositories/history-repo'
+import { DATED_LOOKBACK, datedOpeningsBefore, type RecallRow } from '../../db/repositories/search-repo'
 import { passageDay, statedDate, type StatedDate } from '../../engine/recall/recall-date'
 import type { Db } from '../../db/client'
 

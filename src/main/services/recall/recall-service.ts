@@ -3,7 +3,7 @@ import {
   searchSummarized,
   summarizedAtSeqs,
   type RecallRow
-} from '../../db/repositories/history-repo'
+} from '../../db/repositories/search-repo'
 import { listReplyRecalls, messageIdAt, saveReplyRecall } from '../../db/repositories/recalls-repo'
 import {
   EMPTY_RECALL,

@@ -14,7 +14,7 @@ import {
 } from '../../db/repositories/sessions-repo'
 import { listMessages } from '../../db/repositories/messages/messages-repo'
 import { listAllVersions } from '../../db/repositories/messages/message-versions-repo'
-import { ftsQuery, searchChats } from '../../db/repositories/history-repo'
+import { ftsQuery, searchChats } from '../../db/repositories/search-repo'
 import { snippetRanges, wordRanges } from './snippet-ranges'
 import { listSnapshots } from '../../db/repositories/snapshots-repo'
 import { findProject } from '../../db/repositories/projects-repo'

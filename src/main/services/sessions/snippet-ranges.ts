@@ -1,4 +1,4 @@
-/** The marks FTS5's snippet() is asked to wrap each matched word in (history-repo). */
+/** The marks FTS5's snippet() is asked to wrap each matched word in (search-repo). */
 const START = '\u0002'
 const END = '\u0003'
 

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../../../../test/support/temp-dir'
 import { findMigrationsFolder, openDatabase, type Db } from '../client'
-import { searchChats, searchMessages, searchSummarized } from './history-repo'
+import { searchChats, searchMessages, searchSummarized } from './search-repo'
 import { appendMessage, updateMessage } from './messages/messages-repo'
 import { deleteSession } from './sessions-repo'
 
