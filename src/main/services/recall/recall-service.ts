@@ -1,9 +1,4 @@
-import {
-  messagesWithTerm,
-  searchSummarized,
-  summarizedAtSeqs,
-  type RecallRow
-} from '../../db/repositories/search-repo'
+import { messagesWithTerm, searchSummarized, summarizedAtSeqs, type RecallRow } from '../../db/repositories/search-repo'
 import { listReplyRecalls, messageIdAt, saveReplyRecall } from '../../db/repositories/recalls-repo'
 import {
   EMPTY_RECALL,
