@@ -79,14 +79,14 @@ async function measure(label: string, n: number, warmFirst: boolean): Promise<vo
 }
 
 describe('first send in an imported chat (16k window)', () => {
-  bench('1k chat, nothing due (baseline)', () => measure('1k', 1_000, true), once)
+  bench('1k chat, nothing due (baseline)', async () => measure('1k', 1_000, true), once)
   bench(
     '1k imported, never compressed (baseline of `distill context`)',
-    () => measure('1k imported', 1_000, false),
+    async () => measure('1k imported', 1_000, false),
     once
   )
-  bench('10k imported, never compressed', () => measure('10k', 10_000, false), once)
-  bench('100k imported, never compressed', () => measure('100k', 100_000, false), { ...once })
+  bench('10k imported, never compressed', async () => measure('10k', 10_000, false), once)
+  bench('100k imported, never compressed', async () => measure('100k', 100_000, false), { ...once })
 })
 
 afterAll(async () => {
