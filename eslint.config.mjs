@@ -169,7 +169,8 @@ const anyBuiltin = ['*']
 /** What each floor of the services may call (besides the shared files of services/). */
 const servicesBelow = {
   services: serviceTypes,
-  'services/chat': below('next-request', 'conversation', 'sessions', 'settings'),
+  // The top floor: a send goes through the next request; after it, the reply may call any floor below.
+  'services/chat': below('next-request', 'compression', 'recall', 'history', 'conversation', 'sessions', 'settings'),
   'services/next-request': below('compression', 'recall', 'conversation', 'settings'),
   'services/compression': below('conversation', 'sessions', 'settings'),
   'services/recall': below('conversation', 'sessions', 'settings'),

@@ -21,6 +21,7 @@ import { createCompressionService } from './services/compression/compression-ser
 import { createHistoryService } from './services/history/history-service'
 import { createSummarySources } from './services/sessions/summary-sources'
 import { createNextRequest } from './services/next-request/next-request'
+import { createAfterReply } from './services/chat/after-reply'
 import { createRecallService } from './services/recall/recall-service'
 import { createProjectsService } from './services/sessions/projects-service'
 import { createModelsService } from './services/settings/models-service'
@@ -268,17 +269,7 @@ export function createApp(options: AppOptions): App {
     // A test that shortens the stall timeout shortens the first-chunk wait with it.
     firstChunkMs: options.stallMs,
     retry: options.retry,
-    onMessageWritten: (message, session) => usage.messageWritten(message, session),
-    onUsage: (reply, session, sentTokens) => usage.replyFinished(reply, session, sentTokens),
-    onRefused: (session, sentTokens, overflow) => usage.requestRefused(session, sentTokens, overflow),
-    onReplyComplete: (reply, session) => {
-      void titles.afterReply(reply, session)
-      if (!readOnly) compression.afterReply(session.id)
-    },
-    summaryState: (sessionId) => {
-      const { summary, running } = compression.active(sessionId)
-      return { cutoffSeq: summary?.cutoffSeq ?? 0, running }
-    }
+    reply: createAfterReply({ usage, titles, compression, readOnly })
   })
   const history = createHistoryService({ ...deps, sessions, usage, settings })
   const services: Services = {

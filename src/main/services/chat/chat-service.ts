@@ -84,7 +84,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
    */
   function countLater(message: ChatMessage, session: Session): Promise<void> {
     return new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => deps.onMessageWritten?.(message, session))
+      .then(() => deps.reply?.messageWritten(message, session))
       .catch((err: unknown) => log.warn('Counting a message failed', err))
   }
 
@@ -189,7 +189,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     const found = findMessage(db, messageId)
     const message = found?.sessionId === sessionId && isOnPath(db, messageId) ? found : undefined
     if (!message || message.role !== role) throw new AppError('not_found', 'That message is not in this chat any more.')
-    const state = deps.summaryState?.(sessionId) ?? { cutoffSeq: 0, running: false }
+    const state = deps.reply?.summaryState(sessionId) ?? { cutoffSeq: 0, running: false }
     if (state.running)
       throw new AppError('busy', 'A summary is being written for this chat. Try again when it is done.')
     if (message.seq <= state.cutoffSeq) {
@@ -327,7 +327,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
         status: 'complete',
         createdAt: message.createdAt ?? clock.now()
       })
-      await deps.onMessageWritten?.(stored, session)
+      await deps.reply?.messageWritten(stored, session)
       return stored
     },
 

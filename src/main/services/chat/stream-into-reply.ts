@@ -68,7 +68,7 @@ export async function streamIntoReply(
           provider,
           modelId,
           sessionId: session.id,
-          cutoffSeq: deps.summaryState?.(session.id).cutoffSeq ?? 0
+          cutoffSeq: deps.reply?.summaryState(session.id).cutoffSeq ?? 0
         })
       : request.messages
     if (controller.signal.aborted) return { outcome: 'aborted', text: '' } as const
@@ -120,7 +120,7 @@ export async function streamIntoReply(
   // A provider that counts the request longer than its window refuses it before any word: its own
   // count teaches the calibration, and the request is built and sent once more within it.
   const overflow = result.outcome === 'error' && !result.text ? contextOverflow(result.error) : undefined
-  if (overflow && !controller.signal.aborted && deps.onRefused?.(session, request.sentTokens, overflow)) {
+  if (overflow && !controller.signal.aborted && deps.reply?.refused(session, request.sentTokens, overflow)) {
     log.info(`${provider}/${modelId} counted the request past its window; building it again within it`)
     request = await deps.prepareRequest(session.id, reply.seq)
     result = await send(request)
@@ -137,8 +137,8 @@ export async function streamIntoReply(
       cacheReadTokens: result.cacheReadTokens ?? null,
       cacheWriteTokens: result.cacheWriteTokens ?? null
     })!
-    deps.onUsage?.(final, session, request.sentTokens)
-    deps.onReplyComplete?.(final, session)
+    deps.reply?.reported(final, session, request.sentTokens)
+    deps.reply?.completed(final, session)
   } else if (result.outcome === 'aborted') {
     final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
   } else {
@@ -150,6 +150,6 @@ export async function streamIntoReply(
     final = updateMessage(db, reply.id, { parts, status: 'error', error })!
   }
   publish(final)
-  void deps.onMessageWritten?.(final, session)
+  void deps.reply?.messageWritten(final, session)
   sessions.touch(session.id)
 }
