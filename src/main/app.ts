@@ -207,6 +207,10 @@ export function createApp(options: AppOptions): App {
       if (event === 'sessions.changed' && (payload as { reason?: string }).reason === 'deleted') attachments.sweep()
     })
   }
+  const extractive =
+    options.summaryThread === false
+      ? undefined
+      : createExtractiveThread({ warn: (message) => log.warn(message), dbFile: database.file })
   const usage = createUsageService({
     ...deps,
     sessions,
@@ -214,12 +218,9 @@ export function createApp(options: AppOptions): App {
     providers,
     models,
     fetch: options.fetch,
-    readOnly
+    readOnly,
+    recountOffThread: extractive ? (spec, ids) => extractive.recount({ spec, ids }) : undefined
   })
-  const extractive =
-    options.summaryThread === false
-      ? undefined
-      : createExtractiveThread({ warn: (message) => log.warn(message), dbFile: database.file })
   const compression = createCompressionService({
     ...deps,
     extractive,

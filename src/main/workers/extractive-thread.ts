@@ -4,7 +4,15 @@ import type { ModelSpec } from '../models/catalog'
 import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
 import type { EngineMessage } from '../engine/types'
 import { runExtractiveJob, type ExtractiveJob } from './extractive-job'
-import { EXTRACTIVE_WORKER, type ExtractiveOutcome, type ExtractiveWorkerData, type ThreadJob } from './thread-protocol'
+import {
+  EXTRACTIVE_WORKER,
+  type ExtractiveOutcome,
+  type ExtractiveWorkerData,
+  type ThreadJob,
+  type ThreadResult
+} from './thread-protocol'
+import { runRecountJob, type RecountJob, type Recounted } from './recount-job'
+import { storedPartsReader } from '../db/repositories/messages/message-parts-repo'
 import { runStrategyJob, type StrategyJob } from './strategy-job'
 import { runDetailsJob, type DetailsJob } from './details-job'
 import { workerSource } from './worker-source'
@@ -116,7 +124,7 @@ export function createExtractiveThread(options: {
     number,
     {
       thread: Worker
-      resolve(result: string | StrategyOutcome): void
+      resolve(result: ThreadResult): void
       reject(err: Error): void
       /** How the job counts a text, for the thread's questions (summaries and Details checks). */
       count?: (text: string) => number
@@ -208,7 +216,18 @@ export function createExtractiveThread(options: {
     }
   }
 
-  function onThread<T extends string | StrategyOutcome>(
+  /** Threads from now on start without the heap limit; an idle limited one ends. */
+  function makeRoom(): void {
+    if (roomy) return
+    roomy = true
+    const idle = worker
+    if (idle && ![...pending.values()].some((job) => job.thread === idle)) {
+      worker = undefined
+      void idle.terminate()
+    }
+  }
+
+  function onThread<T extends ThreadResult>(
     w: Worker,
     job: ThreadJob,
     signal?: AbortSignal,
@@ -225,7 +244,7 @@ export function createExtractiveThread(options: {
       }
       pending.set(id, {
         thread: w,
-        count: job.kind === 'strategy' ? undefined : summaryCounter(job.job.spec),
+        count: job.kind === 'strategy' || job.kind === 'recount' ? undefined : summaryCounter(job.job.spec),
         onProgress,
         resolve: (result) => {
           signal?.removeEventListener('abort', onAbort)
@@ -244,7 +263,7 @@ export function createExtractiveThread(options: {
   }
 
   /** Runs a job on the thread; where none can run, or it fails, runs it here (same result, slower to the loop). */
-  async function onThreadOrHere<T extends string | StrategyOutcome>(
+  async function onThreadOrHere<T extends ThreadResult>(
     job: ThreadJob,
     inline: () => T,
     signal?: AbortSignal,
@@ -305,16 +324,20 @@ export function createExtractiveThread(options: {
     /** What the tiered or importance strategy keeps of a whole history, decided off the main thread. */
     strategy(input: StrategyInput, signal?: AbortSignal): Promise<StrategyOutcome> {
       // A strategy loads its own tokenizer and reads the whole history: more than THREAD_HEAP_MB holds.
-      if (!roomy) {
-        roomy = true
-        const idle = worker
-        if (idle && ![...pending.values()].some((job) => job.thread === idle)) {
-          worker = undefined
-          void idle.terminate()
-        }
-      }
+      makeRoom()
       const job: StrategyJob = dbFile ? { ...input, messages: input.messages.map(headOf) } : strategyWithTexts(input)
       return onThreadOrHere({ kind: 'strategy', job }, () => runStrategyJob(strategyWithTexts(input)), signal)
+    },
+    /**
+     * Messages counted again for a chat's new model, off the main thread (a recount after a model
+     * switch): the thread reads their parts itself. Undefined where the thread cannot read the
+     * database (in memory): the caller counts them itself.
+     */
+    recount(job: RecountJob, signal?: AbortSignal): Promise<Recounted[]> | undefined {
+      if (!dbFile) return undefined
+      // The thread loads the model's own tokenizer, as a strategy does.
+      makeRoom()
+      return onThreadOrHere({ kind: 'recount', job }, () => runRecountJob(job, storedPartsReader(dbFile)), signal)
     },
     /** Whether summaries run on a thread (false before the first one, or where none can run). */
     get threaded(): boolean {

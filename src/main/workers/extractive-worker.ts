@@ -9,6 +9,8 @@ import { EXTRACTIVE_WORKER, type ExtractiveOutcome, type ExtractiveWorkerData, t
 import { messageTextReader } from './read-message-texts'
 import { runStrategyJob } from './strategy-job'
 import { runDetailsJob } from './details-job'
+import { runRecountJob } from './recount-job'
+import { storedPartsReader } from '../db/repositories/messages/message-parts-repo'
 import { summaryCounter } from './job-texts'
 import { mainThreadCounting, type CountRequest } from './main-thread-counter'
 
@@ -16,6 +18,7 @@ const data = workerData as ExtractiveWorkerData | undefined
 if (parentPort && data?.role === EXTRACTIVE_WORKER) {
   const port = parentPort
   const readTexts = data.dbFile ? messageTextReader(data.dbFile) : undefined
+  const readParts = data.dbFile ? storedPartsReader(data.dbFile) : undefined
   // Summaries count with the main thread's tokenizer; a strategy counts far more text and loads its own.
   const counting = data.countCells
     ? mainThreadCounting((request: CountRequest) => port.postMessage(request), data.countCells)
@@ -24,15 +27,20 @@ if (parentPort && data?.role === EXTRACTIVE_WORKER) {
     let outcome: ExtractiveOutcome
     try {
       const { job } = message
-      const count = job.kind === 'strategy' ? undefined : counting?.(message.id, summaryCounter(job.job.spec))
+      const count =
+        job.kind === 'strategy' || job.kind === 'recount'
+          ? undefined
+          : counting?.(message.id, summaryCounter(job.job.spec))
       const result =
-        job.kind === 'strategy'
-          ? runStrategyJob(job.job, readTexts)
-          : job.kind === 'details'
-            ? runDetailsJob(job.job, readTexts, count)
-            : runExtractiveJob(job.job, readTexts, count, (done, total) =>
-                port.postMessage({ id: message.id, progress: { done, total } } satisfies ExtractiveOutcome)
-              )
+        job.kind === 'recount'
+          ? runRecountJob(job.job, readParts!)
+          : job.kind === 'strategy'
+            ? runStrategyJob(job.job, readTexts)
+            : job.kind === 'details'
+              ? runDetailsJob(job.job, readTexts, count)
+              : runExtractiveJob(job.job, readTexts, count, (done, total) =>
+                  port.postMessage({ id: message.id, progress: { done, total } } satisfies ExtractiveOutcome)
+                )
       outcome = { id: message.id, result }
     } catch (err) {
       outcome = { id: message.id, error: err instanceof Error ? err.message : String(err) }

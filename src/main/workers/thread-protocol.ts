@@ -2,16 +2,21 @@ import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
 import type { DetailsJob } from './details-job'
 import type { ExtractiveJob } from './extractive-job'
 import type { StrategyJob } from './strategy-job'
+import type { RecountJob, Recounted } from './recount-job'
 
 /** What the thread is asked to do: write a summary, or run a strategy over a whole history. */
 export type ThreadJob =
   | { kind: 'summary'; job: ExtractiveJob }
   | { kind: 'strategy'; job: StrategyJob }
   | { kind: 'details'; job: DetailsJob }
+  | { kind: 'recount'; job: RecountJob }
+
+/** What a job gives back: a summary's text, a strategy's outcome, or a recount's counts. */
+export type ThreadResult = string | StrategyOutcome | Recounted[]
 
 /** The thread's answer: the summary text, or the strategy's outcome. */
 export type ExtractiveOutcome =
-  | { id: number; result: string | StrategyOutcome }
+  | { id: number; result: ThreadResult }
   | { id: number; error: string }
   /** A long summary's progress: messages summarized so far, of all (the job goes on). */
   | { id: number; progress: { done: number; total: number } }

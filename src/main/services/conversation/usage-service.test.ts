@@ -89,6 +89,28 @@ describe('context usage', () => {
     expect(counters.every((c) => c !== 'tiktoken:o200k_base')).toBe(true)
   })
 
+  it('recounts on the summary thread exactly as the main thread counts', async () => {
+    const app = open()
+    const session = app.services.sessions.create()
+    app.services.sessions.update(session.id, { provider: 'openai', modelId: 'gpt-4o' })
+    const texts = ['Plain words.', 'Zahlen 12345 und Ümlaute', '```ts\nconst x = 1\n```', 'emoji 🎉 and "quotes"']
+    for (const [i, text] of texts.entries())
+      await app.services.chat.append(session.id, {
+        role: i % 2 ? 'assistant' : 'user',
+        parts: [{ type: 'text', text }]
+      })
+    await settle(app)
+    app.services.sessions.update(session.id, { provider: 'anthropic', modelId: 'claude-sonnet-4-5' })
+    app.services.next.meter(session.id)
+    for (let i = 0; i < 200 && app.services.next.meter(session.id).recounting; i++)
+      await new Promise((r) => setTimeout(r, 20))
+    const spec = app.services.models.spec('anthropic', 'claude-sonnet-4-5')
+    for (const m of app.services.chat.messages(session.id)) {
+      const here = countMessage({ role: m.role, parts: m.parts }, spec)
+      expect({ tokens: m.tokenCount, counter: m.tokenCounter }).toEqual({ tokens: here.tokens, counter: here.counter })
+    }
+  })
+
   it('after a model switch, shows a scaled estimate at once and recounts in the background with progress', async () => {
     const app = open()
     const session = app.services.sessions.create()

@@ -23,6 +23,8 @@ import { resolveChatWindow } from '../../../shared/domain/chat-settings'
 const RECOUNT_BATCH = 50
 /** The longest a recount counts before giving the event loop back (DESIGN §12: stalls under 50 ms). */
 const RECOUNT_SLICE_MS = 10
+/** Messages a recount hands the summary thread at a time (its store is one short transaction here). */
+const THREAD_BATCH = 500
 /** How often the meter hears of a recount's progress. */
 const RECOUNT_REPORT_MS = 250
 import type { ModelsService } from '../settings/models-service'
@@ -51,6 +53,14 @@ export function createUsageService(
     countTimeoutMs?: number
     /** A read-only process uses local counts for stale messages and leaves storing them to the owner. */
     readOnly?: boolean
+    /**
+     * Counts messages for a model off the main thread, reading them by id there (the summary
+     * thread); undefined where it cannot (in memory): a recount then counts here, a slice at a time.
+     */
+    recountOffThread?: (
+      spec: ModelSpec,
+      ids: string[]
+    ) => Promise<Array<{ id: string; tokens: number; counter: string }>> | undefined
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -129,14 +139,54 @@ export function createUsageService(
     recounting.set(session.id, progress)
     emit('usage.changed', { sessionId: session.id })
     void (async () => {
+      let offThread = deps.recountOffThread !== undefined
       let lastReport = deps.clock.now()
       let before = Number.POSITIVE_INFINITY
       while (!disposed) {
         // The chat's model may have changed again: recount for the model it has now.
         const current = specOf(sessions.get(session.id))
         if (localCounterFor(current) !== counters[0]) break
-        const batch = staleCounted(db, session.id, counters, RECOUNT_BATCH, before)
+        const batch = staleCounted(db, session.id, counters, offThread ? THREAD_BATCH : RECOUNT_BATCH, before)
         if (batch.length === 0) break
+        // Off the main thread: this loop only stores what the thread counted, a batch per turn.
+        const counted = offThread
+          ? await deps
+              .recountOffThread?.(
+                spec,
+                batch.map((b) => b.id)
+              )
+              ?.catch((err: unknown) => {
+                log.warn('Recounting on the summary thread failed; counting here', err)
+                offThread = false
+                return undefined
+              })
+          : undefined
+        if (counted) {
+          const byId = new Map(counted.map((c) => [c.id, c]))
+          const counts = batch.flatMap((b) => {
+            const c = byId.get(b.id)
+            return c
+              ? [
+                  {
+                    id: b.id,
+                    from: { counter: b.tokenCounter, tokens: b.tokenCount },
+                    to: { counter: c.counter, tokens: c.tokens }
+                  }
+                ]
+              : []
+          })
+          before = batch.at(-1)!.seq
+          if (disposed) break
+          db.transaction((tx) => storeCounts(tx, session.id, counts))
+          progress.done = Math.min(progress.total, progress.done + batch.length)
+          if (deps.clock.now() - lastReport >= RECOUNT_REPORT_MS) {
+            lastReport = deps.clock.now()
+            emit('usage.changed', { sessionId: session.id })
+          }
+          await new Promise((resolve) => setImmediate(resolve))
+          continue
+        }
+        if (offThread) offThread = false
         // Local counts (the model's tokenizer or its calibrated estimate): a provider's countTokens
         // endpoint is for new messages, not for thousands of requests after a switch.
         const rows = findMessages(

@@ -335,10 +335,10 @@ export function staleCounted(
   counters: readonly [string, string],
   limit: number,
   beforeSeq = Number.POSITIVE_INFINITY
-): Array<{ id: string; seq: number; tokenCount: number | null }> {
-  return prepared<{ id: string; seq: number; tokenCount: number | null }>(
+): Array<{ id: string; seq: number; tokenCount: number | null; tokenCounter: string | null }> {
+  return prepared<{ id: string; seq: number; tokenCount: number | null; tokenCounter: string | null }>(
     db,
-    `SELECT id, seq, token_count AS tokenCount FROM chat_messages
+    `SELECT id, seq, token_count AS tokenCount, token_counter AS tokenCounter FROM chat_messages
       WHERE session_id = ? AND seq < ? AND hidden_in IS NULL AND (token_count IS NULL OR token_counter IS NULL OR token_counter NOT IN (?, ?))
       ORDER BY seq DESC LIMIT ?`
   ).all(sessionId, upper(beforeSeq), counters[0], counters[1], limit)
