@@ -1,7 +1,7 @@
 import { LogoMark, PlusIcon } from '../../components/icons'
 import { PaneHeader } from '../../components/pane-header'
 import { useSessionsStore } from '../../stores/sessions-store'
-import { useNewChat } from '../sessions/use-new-chat'
+import { useNewChat } from '../sessions/list/use-new-chat'
 import './welcome.css'
 
 /** The main pane when no chat is open. */

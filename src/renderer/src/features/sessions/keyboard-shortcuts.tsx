@@ -10,9 +10,9 @@ import { useChatStore } from '../../stores/chat/chat-store'
 import { useCompressionStore } from '../../stores/compression-store'
 import { isStreaming } from '../../stores/chat/thread'
 import { useUiStore } from '../../stores/ui-store'
-import { downloadExport } from './download-export'
+import { downloadExport } from './list/download-export'
 import { keyLabel, matchShortcut, SHORTCUT_HELP, type ShortcutAction } from './shortcuts'
-import { useNewChat } from './use-new-chat'
+import { useNewChat } from './list/use-new-chat'
 import './keyboard-shortcuts.css'
 
 const useHelp = create<{ open: boolean }>()(() => ({ open: false }))

@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react'
 import { CloseIcon, GearIcon, LogoMark, PlusIcon } from '../../components/icons'
 import { useUiStore } from '../../stores/ui-store'
-import { ImportChatButton } from './import-chat-button'
+import { ImportChatButton } from './list/import-chat-button'
 import { KeyboardShortcuts } from './keyboard-shortcuts'
-import { MoveToProjectDialog } from './move-to-project-dialog'
-import { SearchBox } from './search-box'
-import { SessionList } from './session-list'
-import { useNewChat } from './use-new-chat'
+import { MoveToProjectDialog } from './projects/move-to-project-dialog'
+import { SearchBox } from './search/search-box'
+import { SessionList } from './list/session-list'
+import { useNewChat } from './list/use-new-chat'
 import './sidebar.css'
 
 /** The left column: app name, New chat, search, the chats, and Settings. A drawer in narrow windows. */

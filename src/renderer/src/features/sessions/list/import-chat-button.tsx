@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react'
 import { toast } from 'sonner'
-import { api } from '../../api/client'
-import { errorMessage } from '../../api/api-error'
-import { ImportIcon } from '../../components/icons'
-import { useUiStore } from '../../stores/ui-store'
+import { api } from '../../../api/client'
+import { errorMessage } from '../../../api/api-error'
+import { ImportIcon } from '../../../components/icons'
+import { useUiStore } from '../../../stores/ui-store'
 
 /** "3 messages, 2 files" */
 function counted(n: number, one: string, many: string): string {

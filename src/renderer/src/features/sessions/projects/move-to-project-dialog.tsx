@@ -1,10 +1,10 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { useState } from 'react'
 import { toast } from 'sonner'
-import type { Session } from '../../../../shared/domain/session'
-import { errorMessage } from '../../api/api-error'
-import { useProjectsStore } from '../../stores/projects-store'
-import { useSessionDetails, useSessionsStore } from '../../stores/sessions-store'
+import type { Session } from '../../../../../shared/domain/session'
+import { errorMessage } from '../../../api/api-error'
+import { useProjectsStore } from '../../../stores/projects-store'
+import { useSessionDetails, useSessionsStore } from '../../../stores/sessions-store'
 
 type Override = 'project' | 'on' | 'off'
 const overrideOf = (v: boolean | null): Override => (v === null ? 'project' : v ? 'on' : 'off')

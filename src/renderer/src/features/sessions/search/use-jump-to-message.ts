@@ -1,7 +1,7 @@
 import type { Virtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type RefObject } from 'react'
-import { useChatStore } from '../../stores/chat/chat-store'
-import { useSessionsStore } from '../../stores/sessions-store'
+import { useChatStore } from '../../../stores/chat/chat-store'
+import { useSessionsStore } from '../../../stores/sessions-store'
 import './session-search.css'
 
 /** How long a message opened from a search stays highlighted. */

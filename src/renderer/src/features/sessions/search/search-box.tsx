@@ -1,5 +1,5 @@
-import { useSessionsStore } from '../../stores/sessions-store'
-import { CloseIcon, SearchIcon } from '../../components/icons'
+import { useSessionsStore } from '../../../stores/sessions-store'
+import { CloseIcon, SearchIcon } from '../../../components/icons'
 import { focusFirstResult } from './search-results'
 
 /** Searches chats by title and message text; the server does the matching (debounced in the store). */

@@ -1,4 +1,4 @@
-import type { SessionSearch, SessionSearchResult } from '../../../../shared/contract/sessions'
+import type { SessionSearch, SessionSearchResult } from '../../../../../shared/contract/sessions'
 
 const plural = (n: number, one: string, many: string, more: boolean) =>
   `${n.toLocaleString()}${more ? '+' : ''} ${n === 1 && !more ? one : many}`

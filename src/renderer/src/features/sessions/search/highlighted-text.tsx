@@ -1,4 +1,4 @@
-import { rangeParts } from '../../lib/range-parts'
+import { rangeParts } from '../../../lib/range-parts'
 
 /** Text with its ranges in <mark>: React elements only, so nothing in the text is ever read as markup. */
 export function HighlightedText({ text, ranges }: { text: string; ranges: ReadonlyArray<readonly [number, number]> }) {

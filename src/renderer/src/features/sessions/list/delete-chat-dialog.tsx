@@ -1,9 +1,9 @@
 import { toast } from 'sonner'
-import { errorMessage } from '../../api/api-error'
-import { ConfirmDialog } from '../../components/confirm-dialog'
-import { useChatStore } from '../../stores/chat/chat-store'
-import { useSessionsStore } from '../../stores/sessions-store'
-import { useUiStore } from '../../stores/ui-store'
+import { errorMessage } from '../../../api/api-error'
+import { ConfirmDialog } from '../../../components/confirm-dialog'
+import { useChatStore } from '../../../stores/chat/chat-store'
+import { useSessionsStore } from '../../../stores/sessions-store'
+import { useUiStore } from '../../../stores/ui-store'
 
 interface DeleteChatDialogProps {
   sessionId: string

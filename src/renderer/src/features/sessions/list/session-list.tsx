@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
-import { useSessionsStore } from '../../stores/sessions-store'
-import { SearchResults } from './search-results'
-import { ProjectSections, unfiledChats } from './project-section'
+import { useSessionsStore } from '../../../stores/sessions-store'
+import { SearchResults } from '../search/search-results'
+import { ProjectSections, unfiledChats } from '../projects/project-section'
 import { VirtualChatList } from './virtual-chat-list'
 
 export function SessionList() {

@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import { toast } from 'sonner'
-import { errorMessage } from '../../api/api-error'
-import { useSessionsStore } from '../../stores/sessions-store'
-import { useUiStore } from '../../stores/ui-store'
+import { errorMessage } from '../../../api/api-error'
+import { useSessionsStore } from '../../../stores/sessions-store'
+import { useUiStore } from '../../../stores/ui-store'
 
 /** Creates a chat and opens it; the composer takes the focus when the chat mounts. */
 export function useNewChat(): { newChat: () => Promise<void>; creating: boolean } {

@@ -1,7 +1,7 @@
 import { useId, type MouseEvent } from 'react'
-import type { SearchPassage, SessionSearchResult } from '../../../../shared/contract/sessions'
-import { formatFull, formatRelative } from '../../lib/relative-time'
-import { useNow } from '../../lib/use-now'
+import type { SearchPassage, SessionSearchResult } from '../../../../../shared/contract/sessions'
+import { formatFull, formatRelative } from '../../../lib/relative-time'
+import { useNow } from '../../../lib/use-now'
 import { HighlightedText } from './highlighted-text'
 import { moreNote } from './search-summary'
 

@@ -1,4 +1,4 @@
-import { api } from '../../api/client'
+import { api } from '../../../api/client'
 
 /**
  * Saves a chat as a file: the main process writes the text, the page hands it to the browser's

@@ -1,10 +1,10 @@
 import { useState } from 'react'
 import { toast } from 'sonner'
-import type { Project } from '../../../../shared/domain/project'
-import { errorMessage } from '../../api/api-error'
-import { ConfirmDialog } from '../../components/confirm-dialog'
-import { useProjectsStore } from '../../stores/projects-store'
-import { ChatMenu } from './chat-menu'
+import type { Project } from '../../../../../shared/domain/project'
+import { errorMessage } from '../../../api/api-error'
+import { ConfirmDialog } from '../../../components/confirm-dialog'
+import { useProjectsStore } from '../../../stores/projects-store'
+import { ChatMenu } from '../list/chat-menu'
 import { ProjectNameDialog } from './project-name-dialog'
 
 /** A project's actions: rename, Recall across its chats on or off, delete (its chats stay, unfiled). */

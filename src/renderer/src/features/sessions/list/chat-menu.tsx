@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { toast } from 'sonner'
-import { errorMessage } from '../../api/api-error'
+import { errorMessage } from '../../../api/api-error'
 import { downloadExport } from './download-export'
-import { openShortcutsHelp } from './keyboard-shortcuts'
-import { useProjectsStore } from '../../stores/projects-store'
+import { openShortcutsHelp } from '../keyboard-shortcuts'
+import { useProjectsStore } from '../../../stores/projects-store'
 import './chat-menu.css'
 
 export interface ChatMenuItem {

@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { useState } from 'react'
 import { toast } from 'sonner'
-import { errorMessage } from '../../api/api-error'
+import { errorMessage } from '../../../api/api-error'
 
 interface ProjectNameDialogProps {
   open: boolean

@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useLayoutEffect, useRef, useState } from 'react'
-import type { SessionSummary } from '../../../../shared/domain/session'
-import { useChatStore } from '../../stores/chat/chat-store'
-import { useUiStore } from '../../stores/ui-store'
+import type { SessionSummary } from '../../../../../shared/domain/session'
+import { useChatStore } from '../../../stores/chat/chat-store'
+import { useUiStore } from '../../../stores/ui-store'
 import { SessionItem } from './session-item'
 
 /** A chat's row: title and preview lines (measured once shown; this only places rows not yet seen). */

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { rangeParts } from '../../lib/range-parts'
+import { rangeParts } from '../../../lib/range-parts'
 import { HighlightedText } from './highlighted-text'
 
 const render = (text: string, ranges: Array<[number, number]>) =>
