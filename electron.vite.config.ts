@@ -11,14 +11,14 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/cli/index.ts'),
-          // Extractive summaries run on a worker thread (src/main/workers/extractive-thread.ts).
-          'extractive-worker': resolve(__dirname, 'src/main/workers/extractive-worker.ts'),
-          // Large chat imports are read and written on a worker thread (src/main/workers/import-thread.ts).
-          'import-worker': resolve(__dirname, 'src/main/workers/import-worker.ts'),
-          // PDFs are read on a thread of their own, within limits (src/main/workers/pdf-thread.ts).
-          'pdf-worker': resolve(__dirname, 'src/main/workers/pdf-worker.ts'),
-          // The write-ahead log is checkpointed on a thread of its own (src/main/workers/checkpoint-thread.ts).
-          'checkpoint-worker': resolve(__dirname, 'src/main/workers/checkpoint-worker.ts')
+          // Extractive summaries run on a worker thread (src/main/workers/summary/extractive-thread.ts).
+          'extractive-worker': resolve(__dirname, 'src/main/workers/summary/extractive-worker.ts'),
+          // Large chat imports are read and written on a worker thread (src/main/imports/import-thread.ts).
+          'import-worker': resolve(__dirname, 'src/main/imports/import-worker.ts'),
+          // PDFs are read on a thread of their own, within limits (src/main/attachments/pdf/pdf-thread.ts).
+          'pdf-worker': resolve(__dirname, 'src/main/attachments/pdf/pdf-worker.ts'),
+          // The write-ahead log is checkpointed on a thread of its own (src/main/workers/checkpoint/checkpoint-thread.ts).
+          'checkpoint-worker': resolve(__dirname, 'src/main/workers/checkpoint/checkpoint-worker.ts')
         }
       }
     }

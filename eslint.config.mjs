@@ -100,7 +100,7 @@ const elements = [
   { type: 'app', pattern: withTests(['src/main/app.ts', 'src/main/browser-mode.ts']), mode: 'full' },
   // Single-file elements: each file is its own element, so a layer lists itself to import its neighbours.
   { type: 'support', pattern: withTests(['src/main/logger.ts', 'src/main/data-location.ts']), mode: 'full' },
-  ...['transport', 'engine', 'db', 'tokens', 'models', 'providers', 'importers', 'cli', 'attachments', 'workers'].map(
+  ...['transport', 'engine', 'db', 'tokens', 'models', 'providers', 'imports', 'cli', 'attachments', 'workers'].map(
     (layer) => ({
       type: layer,
       pattern: `src/main/${layer}`,
@@ -126,17 +126,7 @@ const elements = [
 ]
 
 const sharedLayers = ['contract', 'domain', 'shared']
-const mainCore = [
-  ...serviceTypes,
-  'engine',
-  'db',
-  'tokens',
-  'models',
-  'providers',
-  'importers',
-  'attachments',
-  'workers'
-]
+const mainCore = [...serviceTypes, 'engine', 'db', 'tokens', 'models', 'providers', 'imports', 'attachments', 'workers']
 
 /**
  * What one layer may import. `may`: layers imported for values; `types`: layers imported with `import type` only;
@@ -252,48 +242,22 @@ const layerPolicies = [
   }),
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
   ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),
-  ...layer('importers', { may: ['domain'], packages: ['zod'] }),
-  // Stored files: bytes on disk, rows in the database, their form in a request (PDF text read on a worker thread).
-  ...layer('attachments', {
-    may: [...sharedLayers, 'attachments', 'db', 'engine', 'models', 'providers', 'tokens', 'workers'],
-    packages: ['ai', 'drizzle-orm', 'unpdf'],
-    builtins: ['fs', 'path', 'crypto']
-  }),
-  // Worker threads and their clients: pure engine work on plain data, off the main thread.
-  // The import thread also parses an export (importers) and hashes its files (crypto).
-  ...layer('workers', {
-    may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers', 'importers'],
-    types: ['db'],
-    // The PDF thread reads PDFs (unpdf) within limits.
-    packages: ['unpdf'],
+  // Everything about bringing other files in as chats: the formats, the bulk writer of the CLI's import and
+  // the import thread, which parses a Distill export and writes it on a connection of its own.
+  ...layer('imports', {
+    may: ['domain', 'shared', 'imports', 'engine', 'models', 'tokens', 'workers'],
+    types: ['app', 'db'],
+    packages: ['zod', 'uuid'],
     builtins: ['worker_threads', 'fs', 'path', 'crypto']
   }),
-  // The worker thread reads stored parts by id through the db's reader; the import thread writes one
-  // restored chat on its own connection (restore-repo.ts). Nothing else of the database.
   {
-    from: { element: { type: 'workers' } },
-    allow: {
-      to: { element: { type: 'db' } },
-      dependency: { specifiers: ['storedPartsReader', 'openSecondConnection', 'restoreChat'] }
-    }
-  },
-  // The CLI drives the app and its services like any other client; it never reaches into transport.
-  // It also holds the work that drives a whole App (a replay, a bulk import), so it sees the engine's types.
-  ...layer('cli', {
-    may: [...sharedLayers, 'app', 'support', ...serviceTypes, 'importers', 'models', 'tokens', 'manifest'],
-    types: ['engine'],
-    packages: ['commander', 'cli-progress', 'uuid', '@streamparser/json'],
-    builtins: anyBuiltin
-  }),
-  // The CLI maps a database that cannot be opened to a clear sentence, and a bulk import writes its
-  // chats through the imports repository, one transaction per chat; nothing more of the database.
-  {
-    from: { element: { type: 'cli' } },
+    from: { element: { type: 'imports' } },
     allow: {
       to: { element: { type: 'db' } },
       dependency: {
         specifiers: [
-          'DatabaseOpenError',
+          'openSecondConnection',
+          'restoreChat',
           'findImport',
           'inImportTransaction',
           'insertImportedMessages',
@@ -302,6 +266,40 @@ const layerPolicies = [
         ]
       }
     }
+  },
+  // Stored files: bytes on disk, rows in the database, their form in a request (PDF text read on a worker thread).
+  ...layer('attachments', {
+    may: [...sharedLayers, 'attachments', 'db', 'engine', 'models', 'providers', 'tokens', 'workers'],
+    packages: ['ai', 'drizzle-orm', 'unpdf'],
+    builtins: ['worker_threads', 'fs', 'path', 'crypto']
+  }),
+  // Worker threads and their clients: pure engine work on plain data, off the main thread.
+  ...layer('workers', {
+    may: ['domain', 'shared', 'engine', 'tokens', 'models', 'workers'],
+    types: ['db'],
+    builtins: ['worker_threads', 'fs', 'path', 'crypto']
+  }),
+  // The summary thread reads stored parts by id through the db's reader; the checkpoint thread opens a
+  // connection of its own (restore-repo.ts). Nothing else of the database.
+  {
+    from: { element: { type: 'workers' } },
+    allow: {
+      to: { element: { type: 'db' } },
+      dependency: { specifiers: ['storedPartsReader', 'openSecondConnection'] }
+    }
+  },
+  // The CLI drives the app and its services like any other client; it never reaches into transport.
+  // It also holds the work that drives a whole App (a replay), so it sees the engine's types.
+  ...layer('cli', {
+    may: [...sharedLayers, 'app', 'support', ...serviceTypes, 'imports', 'models', 'tokens', 'manifest'],
+    types: ['engine'],
+    packages: ['commander', 'cli-progress', 'uuid', '@streamparser/json'],
+    builtins: anyBuiltin
+  }),
+  // The CLI maps a database that cannot be opened to a clear sentence; nothing more of the database.
+  {
+    from: { element: { type: 'cli' } },
+    allow: { to: { element: { type: 'db' } }, dependency: { specifiers: ['DatabaseOpenError'] } }
   }
 ]
 

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { App } from '../src/main/app'
 import type { Tx } from '../src/main/db/client'
 import { insertImportedMessages } from '../src/main/db/repositories/imports-repo'
-import { parseOpenAIMessages } from '../src/main/importers/openai-messages'
+import { parseOpenAIMessages } from '../src/main/imports/openai-messages'
 import type { ChatMessage } from '../src/shared/domain/chat-message'
 
 const source = parseOpenAIMessages(

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path'
 import { get_encoding } from 'tiktoken'
 import { createApp } from '../src/main/app'
 import { findModel } from '../src/main/cli/count-command'
-import { parseOpenAIMessages } from '../src/main/importers/openai-messages'
+import { parseOpenAIMessages } from '../src/main/imports/openai-messages'
 import { replayConversation } from '../src/main/cli/replay'
 
 const argv = process.argv.slice(2)

@@ -9,7 +9,7 @@ import { attachmentsDir, createAttachmentStore } from './attachments/attachment-
 import { createChatAttachments } from './attachments/chat-attachments'
 import { attachmentTokens } from './tokens/attachment-tokens'
 import { openDatabase, type DbHandle } from './db/client'
-import { startCheckpoints, type Checkpoints } from './workers/checkpoint-thread'
+import { startCheckpoints, type Checkpoints } from './workers/checkpoint/checkpoint-thread'
 import { warmTokenizers } from './services/conversation/warm-tokenizers'
 import { warmNewestChat } from './services/conversation/warm-newest-chat'
 import { acquireFileLock, acquireOwnerLock, type OwnerLock } from './db/owner-lock'
@@ -36,7 +36,7 @@ import type { Services } from './services/services'
 import { createEventHub, type EventHub } from './transport/event-hub'
 import { createHandlers } from './transport/handlers'
 import { createRouter, type Router } from './transport/router'
-import { createExtractiveThread } from './workers/extractive-thread'
+import { createExtractiveThread } from './workers/summary/extractive-thread'
 
 export interface AppOptions {
   dbFile: string

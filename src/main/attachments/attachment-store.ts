@@ -22,7 +22,7 @@ import { countTextTokensAsync } from '../tokens/encoders'
 import { chunkText, textChunks } from './chunk-text'
 import { decodeBase64InSlices } from './decode-base64'
 import { describePdf, describeText } from './describe-attachment'
-import { readPdf } from '../workers/pdf-thread'
+import { readPdf } from './pdf/pdf-thread'
 import { decodeText, decodeTextInSlices, isPdf, sniffImage } from './sniff-file'
 
 /** An upload nothing has referenced yet (a draft's file) is kept this long before a sweep removes it. */

@@ -1,7 +1,7 @@
 import type { FilePart, ModelMessage, TextPart, UserContent } from 'ai'
 import { attachmentKind, cleanFilename, formatBytes } from '../../shared/domain/attachments'
 import { ATTACHMENT_URL_PROTOCOL } from '../providers/to-model-messages'
-import { readPdf } from '../workers/pdf-thread'
+import { readPdf } from './pdf/pdf-thread'
 
 /** Providers whose APIs read a PDF themselves (text and page images); others get its text. */
 export const NATIVE_PDF_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic', 'google'])

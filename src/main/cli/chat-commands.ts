@@ -3,11 +3,11 @@ import { basename } from 'node:path'
 import type { Command } from 'commander'
 import { Option } from 'commander'
 import { AppError } from '../../shared/app-error'
-import { isChatGPTExport, parseChatGPTExport, type ImportedConversation } from '../importers/chatgpt-export'
-import { ImportError, parseOpenAIMessages } from '../importers/openai-messages'
-import { assertImportSize, importChats } from './import-chats'
+import { isChatGPTExport, parseChatGPTExport, type ImportedConversation } from '../imports/chatgpt-export'
+import { ImportError, parseOpenAIMessages } from '../imports/openai-messages'
+import { assertImportSize, importChats } from '../imports/import-chats'
 import { readChatGPTExport, startsLikeChatGPTExport } from './read-chatgpt-export'
-import { importDistillChat } from './import-distill-chat'
+import { importDistillFile } from './import-distill-file'
 import { print, withApp } from './open-app'
 import { parsePositiveInt, readMessageFile } from './parse-options'
 import { progressBar } from './progress'
@@ -36,7 +36,7 @@ export function registerChatCommands(program: Command): void {
     .option('--join-project', 'put a Distill export in the project it names (joined by name, or made)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { title?: string; again?: boolean; joinProject?: boolean; json?: boolean }) => {
-      if (await importDistillChat(program, file, opts)) return
+      if (await importDistillFile(program, file, opts)) return
       // A ChatGPT export is read twice, a conversation at a time: checked whole, then written.
       const streamed = startsLikeChatGPTExport(file)
       let count = 0

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { CATALOG, resolveModel, type ModelSpec } from '../models/catalog'
-import { parseOpenAIMessages } from '../importers/openai-messages'
+import { parseOpenAIMessages } from '../imports/openai-messages'
 import { createConsoleLogger } from '../logger'
 import { PROVIDER_ENV } from '../services/settings/providers-service'
 import { createTokenCounter } from '../tokens/token-counter'

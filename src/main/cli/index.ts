@@ -1,7 +1,7 @@
 import { Command } from 'commander'
 import { version } from '../../../package.json'
 import { DatabaseOpenError } from '../db/client'
-import { ImportError } from '../importers/openai-messages'
+import { ImportError } from '../imports/openai-messages'
 import { AppError } from '../../shared/app-error'
 import { registerChatCommands } from './chat-commands'
 import { registerCount } from './count-command'

@@ -1,7 +1,7 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs'
 import { JSONParser } from '@streamparser/json'
-import { parseChatGPTConversation, type ImportedConversation } from '../importers/chatgpt-export'
-import { ImportError } from '../importers/openai-messages'
+import { parseChatGPTConversation, type ImportedConversation } from '../imports/chatgpt-export'
+import { ImportError } from '../imports/openai-messages'
 
 /** The file's first characters (a byte-order mark dropped), to tell formats apart without reading it whole. */
 export function fileStart(file: string, bytes = 64 * 1024): string {

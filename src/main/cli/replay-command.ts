@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { Option } from 'commander'
-import { parseOpenAIMessages } from '../importers/openai-messages'
+import { parseOpenAIMessages } from '../imports/openai-messages'
 import { replayConversation } from './replay'
 import { findModel } from './count-command'
 import { withScratchApp, print } from './open-app'

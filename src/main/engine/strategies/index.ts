@@ -1,4 +1,5 @@
-/** Compression strategies besides the rolling summary (DESIGN §5): see README.md. */
+/** The compression strategies (DESIGN §5) side by side: see README.md. */
+export * from './rolling/plan-compression'
 export * from './summarize'
 export * from './tiered'
 export * from './importance'

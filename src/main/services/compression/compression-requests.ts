@@ -1,6 +1,10 @@
 import { restoresSnapshotId, type RunType, type Snapshot, type SummarizerKind } from '../../../shared/domain/snapshot'
 import { cascadeBase, insertSummary, topicBoundaries } from '../../db/repositories/snapshots-repo'
-import { EXPECTED_SUMMARY_RATIO, planCompression, type CompressionPlan } from '../../engine/plan-compression'
+import {
+  EXPECTED_SUMMARY_RATIO,
+  planCompression,
+  type CompressionPlan
+} from '../../engine/strategies/rolling/plan-compression'
 import { type EngineMessage, totalTokens } from '../../engine/types'
 import type { RetryPolicy } from '../../providers/stream-reply'
 import type { ModelsService } from '../settings/models-service'
@@ -17,8 +21,8 @@ import type { RunRequest } from './compression-run'
 import type { SettingsService } from '../settings/settings-service'
 import type { Conversation } from '../conversation/conversation'
 import type { UsageService } from '../conversation/usage-service'
-import type { ExtractiveThread } from '../../workers/extractive-thread'
-import { runStrategyJob, type StrategyJob } from '../../workers/strategy-job'
+import type { ExtractiveThread } from '../../workers/summary/extractive-thread'
+import { runStrategyJob, type StrategyJob } from '../../workers/summary/strategy-job'
 
 /** Between a summary and the part appended to it. */
 export const APPEND_SEPARATOR = '\n\n'

@@ -1,6 +1,6 @@
 import type { Strategy } from '../../../shared/domain/session'
 import type { SummaryContent } from '../../../shared/domain/snapshot'
-import { AFTER_COMPRESSION_TARGET } from '../../engine/plan-compression'
+import { AFTER_COMPRESSION_TARGET } from '../../engine/strategies/rolling/plan-compression'
 import type { StrategyOutcome } from '../../engine/strategies/strategy-outcome'
 import { type EngineMessage, totalTokens } from '../../engine/types'
 import type { Conversation } from '../conversation/conversation'

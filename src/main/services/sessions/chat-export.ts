@@ -9,7 +9,7 @@ import {
   DISTILL_EXPORT_VERSION,
   type DistillExport,
   type ExportedMessage
-} from '../../importers/distill-export'
+} from '../../imports/distill-export'
 
 export type ExportFormat = 'md' | 'json'
 

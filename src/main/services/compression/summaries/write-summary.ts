@@ -6,7 +6,7 @@ import { describeProviderError } from '../../../providers/describe-provider-erro
 import { DEFAULT_STALL_MS, firstChunkTimeoutMs } from '../../../providers/provider-timing'
 import type { RetryPolicy } from '../../../providers/stream-reply'
 import { AppError } from '../../../../shared/app-error'
-import { runDetailsJob } from '../../../workers/details-job'
+import { runDetailsJob } from '../../../workers/summary/details-job'
 import type { ModelsService } from '../../settings/models-service'
 import type { ProvidersService } from '../../settings/providers-service'
 import type { Clock, Emit, Logger } from '../../service-deps'
@@ -28,7 +28,7 @@ import {
   type SummarizerLimits
 } from './summarizers'
 import type { Conversation } from '../../conversation/conversation'
-import type { ExtractiveThread } from '../../../workers/extractive-thread'
+import type { ExtractiveThread } from '../../../workers/summary/extractive-thread'
 
 /** A summary stopped by the user (or replaced): reported as cancelled, never as a failure. */
 export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')

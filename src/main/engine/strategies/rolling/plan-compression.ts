@@ -1,6 +1,6 @@
-import type { Budget } from './budget'
-import { retentionStart } from './retention'
-import { type ActiveSummary, type CompressionSettings, type EngineMessage, totalTokens } from './types'
+import type { Budget } from '../../budget'
+import { retentionStart } from '../../retention'
+import { type ActiveSummary, type CompressionSettings, type EngineMessage, totalTokens } from '../../types'
 
 /** A summary gets at least this share of the usable budget (room allowing)… */
 export const SUMMARY_SHARE = 0.15

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
-import { useTestApps } from '../../../test/support/test-apps'
+import { useTestApps } from '../../../../test/support/test-apps'
 
 describe('checkpoints on a thread of their own', () => {
   const open = useTestApps()

@@ -3,7 +3,7 @@
  * checkpoint-thread.ts). Built as its own file beside the bundle (electron.vite.config.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { openSecondConnection } from '../db/repositories/restore-repo'
+import { openSecondConnection } from '../../db/repositories/restore-repo'
 
 const data = workerData as { role?: string; file?: string } | undefined
 if (parentPort && data?.role === 'distill-checkpoint' && data.file) {

@@ -1,5 +1,5 @@
-import { storedPartsReader } from '../db/repositories/messages/message-parts-repo'
-import { plainText } from '../tokens/render'
+import { storedPartsReader } from '../../db/repositories/messages/message-parts-repo'
+import { plainText } from '../../tokens/render'
 
 /**
  * Reads messages' text on the worker thread from the stored parts (see storedPartsReader), so the main

@@ -1,5 +1,5 @@
-import { summarizeExtractive } from '../engine/extractive/summarize-extractive'
-import type { ModelSpec } from '../models/catalog'
+import { summarizeExtractive } from '../../engine/extractive/summarize-extractive'
+import type { ModelSpec } from '../../models/catalog'
 import { summaryCounter, withTextsRead, type JobMessage, type ReadTexts } from './job-texts'
 
 /** One extractive summary to write off the main thread: plain, cloneable data. */

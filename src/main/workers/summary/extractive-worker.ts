@@ -10,7 +10,7 @@ import { messageTextReader } from './read-message-texts'
 import { runStrategyJob } from './strategy-job'
 import { runDetailsJob } from './details-job'
 import { runRecountJob } from './recount-job'
-import { storedPartsReader } from '../db/repositories/messages/message-parts-repo'
+import { storedPartsReader } from '../../db/repositories/messages/message-parts-repo'
 import { summaryCounter } from './job-texts'
 import { mainThreadCounting, type CountRequest } from './main-thread-counter'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CATALOG } from '../models/catalog'
+import { CATALOG } from '../../models/catalog'
 import { PASS_CHARS, runExtractiveJob } from './extractive-job'
 import { summaryCounter } from './job-texts'
 

@@ -1,7 +1,7 @@
-import { importanceOutcome, tieredOutcome, type StrategyOutcome } from '../engine/strategies/strategy-outcome'
-import type { EngineMessage } from '../engine/types'
-import type { ModelSpec } from '../models/catalog'
-import { countMessage } from '../tokens/message-tokens'
+import { importanceOutcome, tieredOutcome, type StrategyOutcome } from '../../engine/strategies/strategy-outcome'
+import type { EngineMessage } from '../../engine/types'
+import type { ModelSpec } from '../../models/catalog'
+import { countMessage } from '../../tokens/message-tokens'
 import { withTextsRead, type ReadTexts } from './job-texts'
 
 /** A stored message as a strategy sees it; without its text the thread reads the text itself. */

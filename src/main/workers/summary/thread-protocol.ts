@@ -1,4 +1,4 @@
-import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
+import type { StrategyOutcome } from '../../engine/strategies/strategy-outcome'
 import type { DetailsJob } from './details-job'
 import type { ExtractiveJob } from './extractive-job'
 import type { StrategyJob } from './strategy-job'

@@ -1,8 +1,8 @@
 import type { Db } from '../db/client'
 import type { ImportRecord } from '../db/repositories/imports-repo'
 import { openSecondConnection } from '../db/repositories/restore-repo'
-import type { DistillExport } from '../importers/distill-export'
-import { ImportError } from '../importers/openai-messages'
+import type { DistillExport } from './distill-export'
+import { ImportError } from './openai-messages'
 import { prepareImport, writeImport, type PreparedImport, type WriteOptions } from './import-job'
 
 export const IMPORT_WORKER = 'distill-import'

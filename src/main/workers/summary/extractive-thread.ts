@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads'
-import type { EngineRole } from '../engine/types'
-import type { ModelSpec } from '../models/catalog'
-import type { StrategyOutcome } from '../engine/strategies/strategy-outcome'
-import type { EngineMessage } from '../engine/types'
+import type { EngineRole } from '../../engine/types'
+import type { ModelSpec } from '../../models/catalog'
+import type { StrategyOutcome } from '../../engine/strategies/strategy-outcome'
+import type { EngineMessage } from '../../engine/types'
 import { runExtractiveJob, type ExtractiveJob } from './extractive-job'
 import {
   EXTRACTIVE_WORKER,
@@ -12,10 +12,10 @@ import {
   type ThreadResult
 } from './thread-protocol'
 import { runRecountJob, type RecountJob, type Recounted } from './recount-job'
-import { storedPartsReader } from '../db/repositories/messages/message-parts-repo'
+import { storedPartsReader } from '../../db/repositories/messages/message-parts-repo'
 import { runStrategyJob, type StrategyJob } from './strategy-job'
 import { runDetailsJob, type DetailsJob } from './details-job'
-import { workerSource } from './worker-source'
+import { workerSource } from '../worker-source'
 import { answerCount, countCells, isCountRequest, type CountRequest } from './main-thread-counter'
 import { summaryCounter } from './job-texts'
 
@@ -162,7 +162,7 @@ export function createExtractiveThread(options: {
   function start(): Worker | undefined {
     clearTimeout(idleTimer)
     if (worker || unavailable) return worker
-    const source = workerSource('extractive-worker')
+    const source = workerSource(__dirname, 'extractive-worker')
     if (!source) {
       unavailable = true
       options.warn('The summary worker was not found beside the app; extractive summaries run on the main thread.')

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import type { Command } from 'commander'
-import { looksLikeDistillExport } from '../importers/distill-export'
-import { AlreadyImported, ImportError } from '../importers/openai-messages'
-import { importDistillChat as importChat, type ImportedDistillChat } from '../services/sessions/import-distill-chat'
+import { looksLikeDistillExport } from '../imports/distill-export'
+import { AlreadyImported, ImportError } from '../imports/openai-messages'
+import { importDistillChat, type ImportedDistillChat } from '../services/sessions/import-distill-chat'
 import { print, withApp } from './open-app'
 import { fileStart } from './read-chatgpt-export'
 
@@ -32,7 +32,7 @@ function describe(imported: ImportedDistillChat & { joined: boolean }): string {
  * summaries and attached files included. Resolves false, having done nothing, when the file is in
  * another format.
  */
-export async function importDistillChat(
+export async function importDistillFile(
   program: Command,
   file: string,
   opts: { title?: string; json?: boolean; again?: boolean; joinProject?: boolean }
@@ -44,7 +44,7 @@ export async function importDistillChat(
   const imported = await withApp(
     program,
     async (app) =>
-      importChat(app.services, bytes, {
+      importDistillChat(app.services, bytes, {
         source: basename(file),
         again: opts.again,
         title: opts.title,

@@ -1,7 +1,7 @@
-import { SUMMARY_PREFIX } from '../engine/build-context'
-import type { EngineRole } from '../engine/types'
-import type { ModelSpec } from '../models/catalog'
-import { countMessage } from '../tokens/message-tokens'
+import { SUMMARY_PREFIX } from '../../engine/build-context'
+import type { EngineRole } from '../../engine/types'
+import type { ModelSpec } from '../../models/catalog'
+import { countMessage } from '../../tokens/message-tokens'
 
 /** A message to summarize: its text, or its id for the thread to read the text from the database itself. */
 export type JobMessage = { role: EngineRole; createdAt?: number } & ({ text: string } | { id: string })

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
-import type { DbHandle } from '../db/client'
-import { workerSource } from './worker-source'
+import type { DbHandle } from '../../db/client'
+import { workerSource } from '../worker-source'
 
 /** SQLite's own point for a checkpoint: 1,000 pages of log. */
 const CHECKPOINT_BYTES = 1000 * 4096
@@ -22,7 +22,7 @@ export interface Checkpoints {
  * start, SQLite checkpoints as before.
  */
 export function startCheckpoints(database: DbHandle, warn: (message: string, err?: unknown) => void): Checkpoints {
-  const source = workerSource('checkpoint-worker')
+  const source = workerSource(__dirname, 'checkpoint-worker')
   if (!source) return { close: async () => undefined }
   const main = database.sqlite
   main.pragma('wal_autocheckpoint = 0')

@@ -1,25 +1,9 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { Db } from '../db/client'
 import type { ImportRecord } from '../db/repositories/imports-repo'
+import { workerSource } from '../workers/worker-source'
 import type { PreparedImport, WriteOptions } from './import-job'
 import { IMPORT_WORKER, rebuildError, serveImportJobs, type ImportJob, type ImportOutcome } from './import-protocol'
-
-/** Where the worker's code is: beside the bundle (out/main) or, run from source (tests, tsx), the .ts file. */
-function workerSource(): { code: string; eval: boolean } | undefined {
-  if (__filename.endsWith('.ts')) {
-    // Source has to be compiled on load: tsx registers itself in the thread first.
-    return {
-      code: `require('tsx/cjs/api').register(); require(${JSON.stringify(join(__dirname, 'import-worker.ts'))})`,
-      eval: true
-    }
-  }
-  const file = [join(__dirname, 'import-worker.js'), join(__dirname, '..', 'import-worker.js')].find((f) =>
-    existsSync(f)
-  )
-  return file ? { code: file, eval: false } : undefined
-}
 
 type Job = ImportJob extends infer J ? (J extends ImportJob ? Omit<J, 'id'> : never) : never
 
@@ -73,7 +57,7 @@ export function createImportThread(options: {
 
   function start(): Worker | undefined {
     if (worker) return worker
-    const source = inline || memoryDb ? undefined : workerSource()
+    const source = inline || memoryDb ? undefined : workerSource(__dirname, 'import-worker')
     if (!source) return undefined
     try {
       const w = new Worker(source.code, { eval: source.eval, workerData: { role: IMPORT_WORKER } })

@@ -1,6 +1,6 @@
-import type { StoredParts } from '../db/repositories/messages/message-parts-repo'
-import type { ModelSpec } from '../models/catalog'
-import { countMessage } from '../tokens/message-tokens'
+import type { StoredParts } from '../../db/repositories/messages/message-parts-repo'
+import type { ModelSpec } from '../../models/catalog'
+import { countMessage } from '../../tokens/message-tokens'
 
 /** Messages to count again for a chat's new model (a recount after a model switch), by id. */
 export interface RecountJob {

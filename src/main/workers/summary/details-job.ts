@@ -1,6 +1,6 @@
-import { withMissingDetails } from '../engine/summary-details'
-import { speakerNames } from '../engine/extractive/speaker-labels'
-import type { ModelSpec } from '../models/catalog'
+import { withMissingDetails } from '../../engine/summary-details'
+import { speakerNames } from '../../engine/extractive/speaker-labels'
+import type { ModelSpec } from '../../models/catalog'
 import { summaryCounter, withTextsRead, type JobMessage, type ReadTexts } from './job-texts'
 
 /** A model summary to check against the span it summarized: plain, cloneable data. */

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import { PDF_WORKER, type PdfMessage, type PdfWorkerData } from './pdf-protocol'
-import { workerSource } from './worker-source'
+import { workerSource } from '../../workers/worker-source'
 
 /** What a PDF holds, as far as it was read, and what was left out (in words), if anything. */
 export interface PdfContent {
@@ -29,7 +29,7 @@ const range = (from: number, to: number) => (from === to ? `page ${from}` : `pag
  * can open (or it could not be opened within the limits).
  */
 export function readPdf(bytes: Uint8Array, limits: PdfLimits = PDF_LIMITS): Promise<PdfContent | null> {
-  const source = workerSource('pdf-worker')
+  const source = workerSource(__dirname, 'pdf-worker')
   if (!source) return Promise.reject(new Error('The PDF worker was not found beside the app.'))
   return new Promise((resolve) => {
     let pages: number | null = null

@@ -9,8 +9,8 @@ import {
   recordImport,
   type ImportedRow
 } from '../db/repositories/imports-repo'
-import type { ImportedConversation } from '../importers/chatgpt-export'
-import { ImportError } from '../importers/openai-messages'
+import type { ImportedConversation } from './chatgpt-export'
+import { ImportError } from './openai-messages'
 import type { ModelSpec } from '../models/catalog'
 import { countMessage, countMessageAsync, type MessageCount } from '../tokens/message-tokens'
 
