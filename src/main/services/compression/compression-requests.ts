@@ -1,4 +1,4 @@
-import { restoresSnapshotId, type RunType, type Snapshot, type SummarizerKind } from '../../../shared/domain/snapshot'
+import { restoresSnapshotId, type Snapshot } from '../../../shared/domain/snapshot'
 import { cascadeBase, insertSummary, topicBoundaries } from '../../db/repositories/snapshots-repo'
 import {
   EXPECTED_SUMMARY_RATIO,
@@ -12,20 +12,17 @@ import type { ProvidersService } from '../settings/providers-service'
 import type { ServiceDeps } from '../service-deps'
 import { tierSnapshotRows } from './tier-snapshots'
 import { planStrategyRun, type StrategyAsk } from './strategy-run'
-import { writeSummary } from './summaries/write-summary'
+import { APPEND_SEPARATOR, writeSummary } from './summaries/write-summary'
 import { summarizableText } from '../../../shared/domain/user-notes'
 import { reselectBase } from './summaries/reselect-base'
-import { BACKLOG_NEAR_TOKENS, backlogNote, isBacklog } from './summaries/backlog'
-import { backlogSpan, backlogTailStart } from '../../db/repositories/messages/backlog-repo'
-import type { RunRequest } from './compression-run'
+import { createBacklogRun } from './backlog-run'
+import type { RunOptions, RunRequest } from './compression-run'
 import type { SettingsService } from '../settings/settings-service'
 import type { Conversation } from '../conversation/conversation'
 import type { UsageService } from '../conversation/usage-service'
 import type { ExtractiveThread } from '../../workers/summary/extractive-thread'
 import { runStrategyJob, type StrategyJob } from '../../workers/summary/strategy-job'
 
-/** Between a summary and the part appended to it. */
-export const APPEND_SEPARATOR = '\n\n'
 const APPEND_SEPARATOR_TOKENS = 2
 /** An appended part is written to at least this many tokens (a shorter one would say little). */
 const MIN_SEGMENT_TOKENS = 150
@@ -34,18 +31,7 @@ const APPEND_MIN_RATIO = 0.15
 /** A model summary written again (or first) takes this share of its room: the rest is for appended parts. */
 export const CONDENSE_SHARE = 0.6
 
-export interface RunOptions {
-  type: RunType
-  focus?: string
-  retentionOverride?: number
-  summarizer?: SummarizerKind
-  /** Auto compression: the request's pending user message, which is never summarized. */
-  beforeSeq?: number
-  /** A quick summary that a model summary written in the background will replace. */
-  background?: 'writing'
-  /** A summary prepared ahead: only the model writes it (a failure is retried later, not replaced). */
-  modelOnly?: boolean
-}
+export type { RunOptions } from './compression-run'
 
 /** A strategy run on this thread (no worker given): the messages keep their lazily read text. */
 function inlineStrategyJob(ask: StrategyAsk, conv: Conversation): StrategyJob {
@@ -299,84 +285,6 @@ export function createRunRequests(deps: RunRequestDeps) {
   }
 
   /**
-   * An automatic offline summary over a backlog (an imported or never-compressed long history, see
-   * summaries/backlog.ts): only the newest part of the history is read, planned and summarized as
-   * usual; the older rest is covered by the same cutoff, announced in the text, and summarized whole
-   * in the background. Undefined when the chat has no backlog or this run is not such a summary.
-   */
-  async function backlogRun(conv: Conversation, options: RunOptions): Promise<RunRequest | undefined> {
-    const summarizer = options.modelOnly ? 'llm' : (options.summarizer ?? settings.get().summarizer)
-    if (summarizer !== 'extractive' || options.type !== 'auto' || options.focus?.trim()) return undefined
-    if (!isBacklog(conv.historyTokens, conv.budget.window)) return undefined
-    const sessionId = conv.session.id
-    const afterSeq = conv.summary?.cutoffSeq ?? 0
-    const beforeSeq = options.beforeSeq ?? Infinity
-    const tailFirst = backlogTailStart(
-      db,
-      sessionId,
-      afterSeq,
-      beforeSeq,
-      conv.budget.countedUsable + BACKLOG_NEAR_TOKENS
-    )
-    if (!tailFirst) return undefined
-    const tail = await usage.engineMessagesInPages(sessionId, tailFirst.seq - 1, beforeSeq - 1)
-    const pending = options.beforeSeq !== undefined && tail.at(-1)?.id === conv.pending?.id ? tail.at(-1) : undefined
-    const history = pending ? tail.slice(0, -1) : tail
-    const plan = planFor(conv, options, undefined, { history, pending })
-    if (plan.empty) return undefined
-    const far = backlogSpan(db, sessionId, afterSeq, tailFirst.seq)
-    const nearTokens = totalTokens(plan.toSummarize)
-    // As the conversation counts them: the whole history's count less what was read of it.
-    const farTokens = Math.max(0, conv.historyTokens - totalTokens(tail))
-    const last = plan.toSummarize.at(-1)!
-    const messagesIncluded = (conv.summary?.content.messagesIncluded ?? 0) + far.messages + plan.toSummarize.length
-    return {
-      conv,
-      type: options.type,
-      messages: far.messages + plan.toSummarize.length,
-      tokensBefore: conv.contextTokens(),
-      summarize: async (signal) => {
-        const written = await writeSummary({
-          ...summaryDeps,
-          conv,
-          request: {
-            previousSummary: conv.summary ? summarizableText(conv.summary.content) : undefined,
-            messages: plan.toSummarize,
-            targetTokens: plan.targetSummaryTokens,
-            messagesIncluded
-          },
-          summarizer: 'extractive',
-          onModelFailure: 'throw',
-          signal
-        })
-        return { ...written, text: backlogNote(far) + APPEND_SEPARATOR + written.text }
-      },
-      content: {
-        messageRange: {
-          firstMessageId: conv.summary?.content.messageRange.firstMessageId ?? far.first.id,
-          lastMessageId: last.id
-        },
-        compressionType: 'auto',
-        originalTokenCount: (conv.summary?.content.originalTokenCount ?? 0) + farTokens + nearTokens,
-        messagesIncluded,
-        strategy: 'rolling',
-        restoresSnapshotId: conv.summary?.id ?? null,
-        baseSnapshotId: conv.summary?.id ?? null,
-        focus: null,
-        retentionTokens: plan.retentionTokens,
-        contextTokensBefore: conv.contextTokens(),
-        ...(conv.summary?.content.userNotes ? { userNotes: conv.summary.content.userNotes } : {}),
-        backlog: { messages: far.messages, tokens: farTokens, firstSeq: far.first.seq, lastSeq: far.last.seq }
-      },
-      warnings: plan.warnings,
-      cutoffId: last.id,
-      coveredTokens: farTokens + nearTokens,
-      span: { firstSeq: far.first.seq, lastSeq: last.seq, tokens: farTokens + nearTokens },
-      ...(options.background ? { background: options.background } : {})
-    }
-  }
-
-  /**
    * The active summary's range again: from the summary it was cascaded from, not the one it replaced.
    * `upgrade`: the model summary that replaces a quick one, as if the quick one had never been
    * (Undo goes back to what was before it); 'offline': the whole span's offline summary that replaces
@@ -465,6 +373,8 @@ export function createRunRequests(deps: RunRequestDeps) {
       ...(upgrade === 'offline' && active.content.backlog ? { backlogDone: active.content.backlog.messages } : {})
     }
   }
+
+  const backlogRun = createBacklogRun({ db, usage, settings, planFor, summaryDeps })
 
   return { settingsFor, planFor, strategyRun, rollingRun, backlogRun, regenerateRun }
 }

@@ -1,5 +1,5 @@
 import type { CompressionReport } from '../../../shared/contract'
-import type { RunType, Snapshot, SummaryContent } from '../../../shared/domain/snapshot'
+import type { RunType, Snapshot, SummarizerKind, SummaryContent } from '../../../shared/domain/snapshot'
 import type { Tx } from '../../db/client'
 import { activeSummary, findSnapshot, insertSummary, setSnapshotStatus } from '../../db/repositories/snapshots-repo'
 import { AppError } from '../../../shared/app-error'
@@ -12,6 +12,20 @@ import { deleteDrafts } from '../../db/repositories/summary-drafts-repo'
 export interface RunResult {
   snapshot: Snapshot
   report: CompressionReport
+}
+
+/** How a compression run is asked for (compression-requests.ts plans it). */
+export interface RunOptions {
+  type: RunType
+  focus?: string
+  retentionOverride?: number
+  summarizer?: SummarizerKind
+  /** Auto compression: the request's pending user message, which is never summarized. */
+  beforeSeq?: number
+  /** A quick summary that a model summary written in the background will replace. */
+  background?: 'writing'
+  /** A summary prepared ahead: only the model writes it (a failure is retried later, not replaced). */
+  modelOnly?: boolean
 }
 
 /** What a run writes besides the summary itself and what the commit measures. */

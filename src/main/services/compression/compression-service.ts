@@ -15,11 +15,10 @@ import { createCompressionRunner, type RunRequest, type RunResult } from './comp
 import { createRunRequests, type RunOptions, type RunRequestDeps } from './compression-requests'
 import type { Conversation } from '../conversation/conversation'
 import { withDraft } from '../conversation/draft-conversation'
-import { findMessage } from '../../db/repositories/messages/messages-repo'
 import { cacheWentCold } from './cache-went-cold'
 import { createSummaryDrafts } from './summary-drafts'
 import { createDraftActions } from './draft-actions'
-import { withUserNotes } from '../../../shared/domain/user-notes'
+import { unstoredSummary } from './unstored-summary'
 
 export type { RunOptions, RunResult }
 
@@ -44,6 +43,15 @@ export function createCompressionService(
 
   const runner = createCompressionRunner(deps)
   const { settingsFor, planFor, strategyRun, rollingRun, backlogRun, regenerateRun } = createRunRequests(deps)
+  /** Whether the chat's context is past its threshold now (FR-1.2), from its totals. */
+  const due = (conv: Conversation) =>
+    compressionTrigger({
+      contextTokens: conv.total(),
+      compressibleTokens: conv.compressibleTokens(),
+      budget: conv.budget,
+      settings: settingsFor()
+    })
+
   const nothingNew = () => new AppError('nothing_to_do', 'There is nothing new to summarize yet.')
   const drafts = createSummaryDrafts({ db, clock, ids, emit, conversation: (id) => usage.conversation(id) })
   /**
@@ -148,13 +156,7 @@ export function createCompressionService(
     return lock.run(sessionId, async () => {
       const conv = usage.conversation(sessionId, beforeSeq)
       if (!settings.forChat(conv.session).autoCompress) return
-      const due = compressionTrigger({
-        contextTokens: conv.total(),
-        compressibleTokens: conv.compressibleTokens(),
-        budget: conv.budget,
-        settings: settingsFor()
-      })
-      if (!due.compress) return
+      if (!due(conv).compress) return
       const ready = reviewing(conv) ? undefined : prepared.take(conv)
       try {
         if (ready) {
@@ -179,25 +181,25 @@ export function createCompressionService(
     })
   }
 
+  /** The run the chat's strategy asks for; undefined when there is nothing to summarize. */
+  async function requestFor(conv: Conversation, options: RunOptions): Promise<RunRequest | undefined> {
+    const { strategy } = settings.forChat(conv.session)
+    if (strategy !== 'rolling' && options.summarizer !== 'truncate') return strategyRun(conv, strategy, options)
+    // A backlog reads only its newest part; any other history a page at a time, so reading a
+    // long one does not hold up replies and requests.
+    const backlog = await backlogRun(conv, options)
+    if (backlog) return backlog
+    await conv.loadHistory()
+    return rollingRun(conv, options)
+  }
+
   /** Plans the run for the chat's strategy and runs it; undefined when there is nothing to do. */
   async function execute(sessionId: string, options: RunOptions): Promise<RunResult | undefined> {
     // A model summary still being written is for a span this run changes: it would only conflict.
     background.cancel(sessionId)
     prepared.discard(sessionId)
     const conv = usage.conversation(sessionId, options.beforeSeq)
-    const { strategy } = settings.forChat(conv.session)
-    let request: RunRequest | undefined
-    if (strategy !== 'rolling' && options.summarizer !== 'truncate')
-      request = await strategyRun(conv, strategy, options)
-    else {
-      // A backlog reads only its newest part; any other history a page at a time, so reading a
-      // long one does not hold up replies and requests.
-      request = await backlogRun(conv, options)
-      if (!request) {
-        await conv.loadHistory()
-        request = rollingRun(conv, options)
-      }
-    }
+    const request = await requestFor(conv, options)
     if (!request) {
       if (options.type === 'auto') return undefined
       throw nothingNew()
@@ -253,12 +255,7 @@ export function createCompressionService(
         const conv = usage.conversation(sessionId, beforeSeq)
         if (!settings.forChat(conv.session).autoCompress) return undefined
         // From the chat's totals: the history itself is read only when a compression runs.
-        const decision = compressionTrigger({
-          contextTokens: conv.total(),
-          compressibleTokens: conv.compressibleTokens(),
-          budget: conv.budget,
-          settings: settingsFor()
-        })
+        const decision = due(conv)
         if (!decision.compress) {
           // Older messages still pending from before the app last closed: their summary is written now.
           if (conv.summary?.content.backlog && background.pendingFor(sessionId)?.id !== conv.summary.id)
@@ -308,47 +305,12 @@ export function createCompressionService(
     async nextSummary(sessionId: string, draft: string): Promise<Snapshot | undefined> {
       const stored = usage.conversation(sessionId)
       const conv = draft.trim() ? withDraft(stored, draft) : stored
-      const { autoCompress: auto, strategy } = settings.forChat(conv.session)
-      const trigger = compressionTrigger({
-        contextTokens: conv.total(),
-        compressibleTokens: conv.compressibleTokens(),
-        budget: conv.budget,
-        settings: settingsFor()
-      })
-      if (!auto || !trigger.compress) return undefined
+      if (!settings.forChat(conv.session).autoCompress || !due(conv).compress) return undefined
       const beforeSeq = conv.pending ? conv.pending.seq : undefined
-      const options: RunOptions = { type: 'auto', beforeSeq, summarizer: 'extractive' }
-      let request: RunRequest | undefined
-      if (strategy !== 'rolling') request = await strategyRun(conv, strategy, options)
-      else {
-        request = await backlogRun(conv, options)
-        if (!request) {
-          await conv.loadHistory()
-          request = rollingRun(conv, options)
-        }
-      }
+      const request = await requestFor(conv, { type: 'auto', beforeSeq, summarizer: 'extractive' })
       if (!request) return undefined
       const written = await request.summarize(new AbortController().signal)
-      const summaryTokens = conv.summaryTokensOf(written.text)
-      return {
-        id: 'next-summary',
-        sessionId,
-        kind: 'summary',
-        content: {
-          ...request.content,
-          summaryText: withUserNotes(written.text, request.content.userNotes),
-          summarizer: written.summarizer,
-          warnings: [...request.warnings, ...written.warnings],
-          compressionTimestamp: new Date(clock.now()).toISOString(),
-          summaryTokenCount: summaryTokens,
-          contextTokensAfter: conv.cost(conv.totalAfter(request.coveredTokens, summaryTokens, request.cutoffId))
-        },
-        messageCutoffId: request.cutoffId,
-        cutoffSeq: findMessage(db, request.cutoffId)?.seq ?? 0,
-        tokenCount: summaryTokens,
-        status: 'active',
-        createdAt: clock.now()
-      }
+      return unstoredSummary(db, conv, request, written, clock.now())
     },
 
     /** Summarizes the active summary's range again (same base summary, same messages). */
@@ -401,15 +363,8 @@ export function createCompressionService(
      */
     afterReply(sessionId: string): void {
       const conv = usage.conversation(sessionId)
-      const due =
-        settings.forChat(conv.session).autoCompress &&
-        compressionTrigger({
-          contextTokens: conv.total(),
-          compressibleTokens: conv.compressibleTokens(),
-          budget: conv.budget,
-          settings: settingsFor()
-        }).compress
-      if (due) void afterSend(sessionId, Number.MAX_SAFE_INTEGER)
+      if (settings.forChat(conv.session).autoCompress && due(conv).compress)
+        void afterSend(sessionId, Number.MAX_SAFE_INTEGER)
       else prepared.consider(sessionId, 'reply')
     },
 

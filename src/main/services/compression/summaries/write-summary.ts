@@ -31,6 +31,9 @@ import type { Conversation } from '../../conversation/conversation'
 import type { ExtractiveThread } from '../../../workers/summary/extractive-thread'
 
 /** A summary stopped by the user (or replaced): reported as cancelled, never as a failure. */
+/** Between a summary and the part appended to it. */
+export const APPEND_SEPARATOR = '\n\n'
+
 export const cancelledError = () => new AppError('cancelled', 'The summary was cancelled.')
 
 /** A summary this much over its target is re-made tighter once (FR-5.3), then cut to fit. */
