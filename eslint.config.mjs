@@ -22,10 +22,11 @@ const withTests = (files) => files.flatMap((file) => [file, file.replace(/\.ts$/
 /**
  * The services' floors, top first: a floor may call those below it, never those above (issue 36).
  * chat > next-request > compression | recall | history (Full history) > conversation (the reader
- * and its accounting) > sessions | settings.
+ * and its accounting) > sessions | settings; imports (a file made into chats) sits on sessions.
  */
 const serviceFloorNames = [
   'chat',
+  'imports',
   'next-request',
   'compression',
   'recall',
@@ -166,6 +167,7 @@ const servicesBelow = {
   'services/recall': below('conversation', 'sessions', 'settings'),
   'services/history': below('conversation', 'sessions', 'settings'),
   'services/conversation': below('sessions', 'settings'),
+  'services/imports': below('sessions', 'settings'),
   'services/sessions': below('settings'),
   'services/settings': below()
 }

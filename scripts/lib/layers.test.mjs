@@ -170,7 +170,18 @@ const forbidden = [
     'src/main/services/settings/probe.ts',
     "export { createSessionsService } from '../sessions/sessions-service'"
   ],
-  ['history → chat', 'src/main/services/history/probe.ts', "export { createChatService } from '../chat/chat-service'"]
+  ['history → chat', 'src/main/services/history/probe.ts', "export { createChatService } from '../chat/chat-service'"],
+  [
+    'imports → compression',
+    'src/main/services/imports/probe.ts',
+    "export { createCompressionService } from '../compression/compression-service'"
+  ],
+  [
+    'sessions → imports',
+    'src/main/services/sessions/probe.ts',
+    "export { importChats } from '../imports/import-chats'"
+  ],
+  ['imports (formats) → services', 'src/main/imports/probe.ts', "export type { Services } from '../services/services'"]
 ]
 
 const allowed = [
@@ -249,6 +260,11 @@ const allowed = [
     'conversation → settings',
     'src/main/services/conversation/probe.ts',
     "export { createSettingsService } from '../settings/settings-service'"
+  ],
+  [
+    'imports → sessions',
+    'src/main/services/imports/probe.ts',
+    "export { createSessionsService } from '../sessions/sessions-service'"
   ],
   [
     "a floor → the services' shared deps",

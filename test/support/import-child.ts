@@ -1,7 +1,7 @@
 // A child process for the import crash test: imports one long conversation, announcing
 // "writing <n>" after each batch of stored messages (inside the chat's transaction), until it is killed.
 import { createApp } from '../../src/main/app'
-import { importChats } from '../../src/main/imports/import-chats'
+import { importChats } from '../../src/main/services/imports/import-chats'
 import { silentLogger } from '../../src/main/logger'
 
 const [dbFile, count] = process.argv.slice(2)

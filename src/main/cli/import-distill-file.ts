@@ -3,7 +3,7 @@ import { basename } from 'node:path'
 import type { Command } from 'commander'
 import { looksLikeDistillExport } from '../imports/distill-export'
 import { AlreadyImported, ImportError } from '../imports/openai-messages'
-import { importDistillChat, type ImportedDistillChat } from '../services/sessions/import-distill-chat'
+import { importDistillChat, type ImportedDistillChat } from '../services/imports/import-distill-chat'
 import { print, withApp } from './open-app'
 import { fileStart } from './read-chatgpt-export'
 

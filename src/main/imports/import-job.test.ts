@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Snapshot } from '../../shared/domain/snapshot'
 import type { App } from '../app'
 import { checkChatIntegrity } from '../db/repositories/chat-integrity'
-import { importDistillChat } from '../services/sessions/import-distill-chat'
+import { importDistillChat } from '../services/imports/import-distill-chat'
 import { manualClock, useTempDir } from '../../../test/support/temp-dir'
 import { useOpenApps } from '../../../test/support/test-apps'
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { App } from '../../app'
 import { manualClock, useTempDir } from '../../../../test/support/temp-dir'
 import { useOpenApps } from '../../../../test/support/test-apps'
-import { importDistillChat } from './import-distill-chat'
+import { importDistillChat } from '../imports/import-distill-chat'
 
 describe('export and import carry the chat’s project', () => {
   const tempDir = useTempDir()

@@ -8,8 +8,8 @@ import { utf8InSlices } from '../../imports/utf8-in-slices'
 import { idsNeeded, type ImportedFile, type PreparedImport } from '../../imports/import-job'
 import { createImportThread, type ImportThread } from '../../imports/import-thread'
 import type { ModelsService } from '../settings/models-service'
-import type { SessionsService } from './sessions-service'
-import type { ProjectsService } from './projects-service'
+import type { SessionsService } from '../sessions/sessions-service'
+import type { ProjectsService } from '../sessions/projects-service'
 import type { SettingsService } from '../settings/settings-service'
 
 export interface ImportedDistillChat {

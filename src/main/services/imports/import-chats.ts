@@ -1,18 +1,19 @@
 import { createHash } from 'node:crypto'
 import { v7 as uuidv7 } from 'uuid'
-import { MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG, messageText, type MessagePart } from '../../shared/domain/chat-message'
-import type { App } from '../app'
+import { MAX_MESSAGE_CHARS, MESSAGE_TOO_LONG, messageText, type MessagePart } from '../../../shared/domain/chat-message'
+import type { Db } from '../../db/client'
+import type { Services } from '../services'
 import {
   findImport,
   inImportTransaction,
   insertImportedMessages,
   recordImport,
   type ImportedRow
-} from '../db/repositories/imports-repo'
-import type { ImportedConversation } from './chatgpt-export'
-import { ImportError } from './openai-messages'
-import type { ModelSpec } from '../models/catalog'
-import { countMessage, countMessageAsync, type MessageCount } from '../tokens/message-tokens'
+} from '../../db/repositories/imports-repo'
+import type { ImportedConversation } from '../../imports/chatgpt-export'
+import { ImportError } from '../../imports/openai-messages'
+import type { ModelSpec } from '../../models/catalog'
+import { countMessage, countMessageAsync, type MessageCount } from '../../tokens/message-tokens'
 
 export interface ImportChatsOptions {
   /** The file name, kept with each imported chat. */
@@ -127,7 +128,7 @@ async function countInTurns(
  * marked as such.
  */
 export async function importChats(
-  app: App,
+  app: { database: { db: Db }; services: Pick<Services, 'sessions' | 'models' | 'settings'> },
   conversations: readonly ImportedConversation[] | AsyncIterable<ImportedConversation>,
   options: ImportChatsOptions & {
     /** How many conversations a stream holds (checked by the caller, sizes included). */
