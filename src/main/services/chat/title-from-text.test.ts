@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { titleFromText } from './chat-service'
+import { titleFromText } from './title-from-text'
 
 describe('titleFromText', () => {
   it('names a chat after the first line with words, cut at a word boundary', () => {
