@@ -4,7 +4,9 @@
 // one (a) sends a message of 500,000 lines, (b) compresses a 10,000-message chat (with the model
 // summary, the default, and with the offline one), (c) switches a 100,000-message chat from GPT-4o to
 // Claude (another tokenizer: the chat is recounted in the background; the meter asks chat.context
-// every 250 ms until the recount ends). Each row gives the longest round trip and the pings over
+// every 250 ms until the recount ends), (d) pastes a 1,000,000-character draft into a compressed
+// 10,000-message chat: the meter asks chat.context with the draft, then with Recall as typing pauses,
+// as the renderer's usage store does. Each row gives the longest round trip and the pings over
 // 50 ms; the baseline is the same pinging with nothing running, in the same run.
 // `npx vitest bench --run bench/door-stall.bench.ts`; with DISTILL_BENCH_CPU_PROF=DIR the server
 // runs under `node --cpu-prof` and writes its threads' profiles into DIR when it stops.
@@ -13,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, bench, describe } from 'vitest'
 import { MAX_MESSAGE_CHARS } from '../src/shared/domain/chat-message'
-import { seedDatabase, startFakeProcess, startPinger, startServe, type PingFigures } from './door'
+import { conversationText, seedDatabase, startFakeProcess, startPinger, startServe, type PingFigures } from './door'
 import { fmtMs, goalLine } from './goal'
 
 const GOAL_MS = 50
@@ -119,6 +121,22 @@ describe('answers from the server while it works (settings.get every 5 ms from a
       measure('compression.run, 10,000 messages, extractive', () =>
         served.call('compression.run', { sessionId: chats.tenK[1], summarizer: 'extractive' })
       ),
+    once
+  )
+
+  bench(
+    'chat.context, a 1,000,000-character draft, with Recall',
+    async () => {
+      // The chat compressed above has a summary, so Recall searches what it holds. The meter reads
+      // the chat as it is opened, before the paste.
+      const sessionId = chats.tenK[0]
+      await served.call('chat.context', { sessionId })
+      const draft = conversationText(MAX_MESSAGE_CHARS)
+      await measure('chat.context, a 1,000,000-character draft, then with Recall', async () => {
+        await served.call('chat.context', { sessionId, draft })
+        await served.call('chat.context', { sessionId, draft, recall: true })
+      })
+    },
     once
   )
 

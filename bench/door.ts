@@ -2,6 +2,7 @@
 // `npx distill serve` in processes of their own, a database seeded before the server opens it, the
 // server's RPC routes and event stream, and a second client (door-pinger.mjs) timing a cheap route.
 import { fork, spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApp } from '../src/main/app'
 import { silentLogger } from '../src/main/logger'
@@ -144,6 +145,20 @@ export async function seedDatabase(dbFile: string): Promise<SeededChats> {
   }
   await app.close()
   return seeded
+}
+
+/**
+ * `chars` characters of the real conversation the chats are seeded with (its messages' text one
+ * after another, again from the start as often as it takes): a long paste of prose and code, with
+ * words Recall can search for.
+ */
+export function conversationText(chars: number): string {
+  const texts = readFileSync(join(ROOT, 'fixtures', 'conversations', 'software-project.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => (JSON.parse(line) as { content: string }).content)
+  const one = texts.join('\n\n')
+  return one.repeat(Math.ceil(chars / one.length)).slice(0, chars)
 }
 
 export interface Rpc {

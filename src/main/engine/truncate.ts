@@ -8,12 +8,19 @@ export const truncationMarker = (removed: number) => `\n[...${removed}...]\n`
  * that countTokens(result) ≤ maxTokens. The stored original is never touched; this is only what the
  * model is shown. Returns the text unchanged when it already fits.
  */
-export function truncateMiddle(text: string, maxTokens: number, countTokens: CountTokens): string {
-  if (countTokens(text) <= maxTokens) return text
+export function truncateMiddle(
+  text: string,
+  maxTokens: number,
+  countTokens: CountTokens,
+  /** countTokens(text), when the caller has it: a long message takes tens of ms to count. */
+  counted?: number
+): string {
+  const whole = counted ?? countTokens(text)
+  if (whole <= maxTokens) return text
   const empty = countTokens(truncationMarker(text.length))
   if (maxTokens <= empty) return truncationMarker(text.length).trim()
   // Start from the proportional guess and tighten until it fits; each round shrinks the kept part.
-  let keep = Math.floor((text.length * (maxTokens - empty)) / Math.max(1, countTokens(text)))
+  let keep = Math.floor((text.length * (maxTokens - empty)) / Math.max(1, whole))
   for (let round = 0; round < 30; round++) {
     const head = Math.ceil(keep * 0.6)
     const tail = keep - head

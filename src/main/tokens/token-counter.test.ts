@@ -125,6 +125,19 @@ describe('createTokenCounter', () => {
     expect(await counter.countMessage(user('abcdefgh'), gpt4o)).toMatchObject({ counter: 'tiktoken:o200k_base' })
   })
 
+  it('counts a long message as countMessage does, exactly, for OpenAI and the estimates', async () => {
+    const counter = createTokenCounter()
+    const long = user('A paste of words, code() {} and numbers 12,345.\n'.repeat(2_000))
+    for (const spec of [gpt4o, resolveModel('anthropic', 'claude-sonnet-4-5')!]) {
+      const expected = countMessage(long, spec)
+      expect(await counter.countMessage(long, spec)).toEqual({
+        tokens: expected.tokens,
+        counter: expected.counter,
+        exact: spec === gpt4o
+      })
+    }
+  })
+
   it('estimates a composer draft synchronously', () => {
     const counter = createTokenCounter()
     expect(counter.estimateText('How are you today?', gpt4o)).toBe(

@@ -126,8 +126,14 @@ export function createTokenCounter(opts: TokenCounterOptions = {}): TokenCounter
 
   /** countLocally, with a long message's texts counted first in slices that keep the event loop free. */
   async function countLocallySliced(message: CountableMessage, spec: ModelSpec): Promise<CountResult> {
-    if (message.parts.some((p) => p.type !== 'text' || p.text.length >= SLICED_MIN))
-      await countMessageAsync(message, spec)
+    if (message.parts.some((p) => p.type === 'text' && p.text.length >= SLICED_MIN)) {
+      // Its long texts are counted in slices and remembered by the encoder, which is this count's
+      // cache: a key for the cache above would serialize and hash up to a million characters.
+      const r = await countMessageAsync(message, spec)
+      if (r.error) opts.log?.warn('token counting failed; using chars/4', r.error)
+      return { tokens: r.tokens, counter: r.counter, exact: isExactCounter(r.counter) }
+    }
+    if (message.parts.some((p) => p.type !== 'text')) await countMessageAsync(message, spec)
     return countLocally(message, spec)
   }
 

@@ -33,7 +33,19 @@ export interface ExtractiveInput {
   countTokens: (text: string) => number
   /** Optional user instruction, e.g. "keep the API design decisions": boosts sentences sharing its terms. */
   focus?: string
+  /**
+   * Told once, before the first count, the texts the summary will most likely count (a thread that asks
+   * another for its counts asks for them together). A hint: the result is the same with or without it.
+   */
+  prefetch?: (texts: string[]) => void
 }
+
+/**
+ * How many of the best candidates (by estimated value, the selection's first order) a summary of this
+ * many tokens is told ahead: a bit more than it can hold, since some are weighed and left.
+ */
+const prefetchCount = (targetTokens: number, meanEstimate: number) =>
+  Math.ceil((3 * targetTokens) / Math.max(1, meanEstimate)) + 32
 
 /**
  * Scoring is linear, but selection and token counting are not free: only the best candidates compete,
@@ -182,6 +194,35 @@ function restated(carried: readonly Unit[], picked: readonly Unit[]): number[] {
   return out
 }
 
+/**
+ * The texts step 3 counts before selecting (framing, each day's heading, the carried lines), then the
+ * lines of the candidates the selection meets first: those with the best estimated value.
+ */
+function prefetchCounts(
+  prefetch: (texts: string[]) => void,
+  target: number,
+  header: string,
+  units: readonly Unit[],
+  carried: readonly Scored[],
+  candidates: readonly Scored[],
+  noted: (i: number) => Scored
+): void {
+  const estimate = (u: Unit) => Math.ceil((u.text.length + u.label.length + 4) / 4)
+  const value = (i: number) => candidates[i]!.score / Math.sqrt(Math.max(1, estimate(candidates[i]!.unit)))
+  const best = candidates
+    .map((_, i) => i)
+    .sort((a, b) => value(b) - value(a) || candidates[a]!.position - candidates[b]!.position)
+  const mean = best.length === 0 ? 1 : best.reduce((a, i) => a + estimate(candidates[i]!.unit), 0) / best.length
+  const day = units.find((u) => u.day !== undefined)?.day
+  prefetch([
+    '',
+    header,
+    ...(day !== undefined ? [`${heading(day)}\n`] : []),
+    ...carried.map((c) => `${line(c.unit)}\n`),
+    ...best.slice(0, prefetchCount(target, mean)).map((i) => `${line(noted(i).unit)}\n`)
+  ])
+}
+
 export function summarizeExtractive(input: ExtractiveInput): string {
   return summarizeWithSources(input).text
 }
@@ -235,6 +276,14 @@ export function summarizeWithSources(input: ExtractiveInput): { text: string; qu
       .slice(0, maxCandidates(target))
   }
   const carried = scoreAll(old, input.focus)
+  // Notes are written only for the candidates the selection weighs (it asks for a cost once each).
+  const notes = new Map<number, Scored>()
+  const noted = (i: number): Scored => {
+    let c = notes.get(i)
+    if (!c) notes.set(i, (c = asNote(candidates[i]!)))
+    return c
+  }
+  if (input.prefetch) prefetchCounts(input.prefetch, target, header, [...old, ...fresh], carried, candidates, noted)
 
   // 3. Budgets. A line's cost includes its newline; summing line costs over-estimates the whole (framing is
   //    counted once), and step 4 checks the real total. Date headings take a few tokens each.
@@ -262,13 +311,6 @@ export function summarizeWithSources(input: ExtractiveInput): { text: string; qu
   const covered = previous ? (previous.covered ?? Math.max(1, input.messages.length)) : 0
   const share = input.messages.length / Math.max(1, input.messages.length + covered)
   const freshBudget = Math.max(Math.floor(available * share), available - carriedTotal)
-  // Notes are written only for the candidates the selection weighs (it asks for a cost once each).
-  const notes = new Map<number, Scored>()
-  const noted = (i: number): Scored => {
-    let c = notes.get(i)
-    if (!c) notes.set(i, (c = asNote(candidates[i]!)))
-    return c
-  }
   const picked =
     freshBudget > 0 && candidates.length > 0
       ? selectCandidates(candidates, {

@@ -193,6 +193,24 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     expect(retried).toMatchObject({ status: 'complete', parts: [{ type: 'text', text: 'Reply to: talk slowly' }] })
   })
 
+  it('says a message went out cut by publishing it whole, as stored, with the cut', async () => {
+    const { app, events } = open()
+    app.services.settings.update({
+      customModels: [{ provider: 'openai', id: 'tiny-4k', contextWindow: 4096, maxOutput: 512 }]
+    })
+    const session = app.services.sessions.create()
+    app.services.sessions.update(session.id, { provider: 'openai', modelId: 'tiny-4k' })
+    const { message } = app.services.chat.send(session.id, 'a long paste of plain words '.repeat(2_000))
+    await app.services.chat.idle()
+    const noted = events
+      .filter((e) => e.event === 'chat.message')
+      .map((e) => (e.payload as { message: ChatMessage }).message)
+      .filter((m) => m.id === message.id && m.sentCutTokens)
+    expect(noted).toHaveLength(1)
+    expect(noted[0]).toEqual(app.services.chat.message(message.id))
+    expect(noted[0]!.parts).toEqual(message.parts)
+  })
+
   it('refuses a second message while a reply streams, losing nothing', async () => {
     const { app } = open()
     fake.script([{ chunks: ['a', 'b', 'c'], delayMs: 100 }])

@@ -25,29 +25,11 @@ import type { MessageCursor } from '../../../shared/contract/message-page'
 import { readPage } from '../sessions/message-page'
 import { DEFAULT_STALL_MS } from '../../providers/provider-timing'
 import { streamIntoReply } from './stream-into-reply'
+import { titleFromText } from './title-from-text'
 import type { ChatServiceOptions } from './chat-service-options'
 import { AppError } from '../../../shared/app-error'
 import type { ServiceDeps } from '../service-deps'
 import { DEFAULT_SESSION_TITLE } from '../sessions/sessions-service'
-
-const AUTO_TITLE_CHARS = 60
-/** Of the first line, a title reads this much at most: a message can be a million characters on one line. */
-const TITLE_SCAN_CHARS = 4096
-
-/** A title from the first line of the first message, cut at a word boundary. */
-export function titleFromText(text: string): string {
-  const start = text.search(/\S/)
-  if (start === -1) return ''
-  const end = text.indexOf('\n', start)
-  const line = text
-    .slice(start, Math.min(end === -1 ? text.length : end, start + TITLE_SCAN_CHARS))
-    .replace(/\s+/g, ' ')
-    .trim()
-  if (line.length <= AUTO_TITLE_CHARS) return line
-  const cut = line.slice(0, AUTO_TITLE_CHARS)
-  const space = cut.lastIndexOf(' ')
-  return `${(space > AUTO_TITLE_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
-}
 
 export type ChatService = ReturnType<typeof createChatService>
 
@@ -89,7 +71,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   }
 
   /** Streams the reply into an existing assistant message row, once `written` (the count of the message it answers) is done. */
-  function startReply(session: Session, reply: ChatMessage, written?: Promise<void>): void {
+  function startReply(session: Session, reply: ChatMessage, written?: Promise<void>, message?: ChatMessage): void {
     const { provider, modelId } = deps.settings.forChat(session)
     const status = providers.status(provider)
     if (!status.ready) {
@@ -106,7 +88,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     const done = (async () => {
       await streamIntoReply(
         { ...deps, stallMs, publish },
-        { session, reply, provider, modelId, signal: controller.signal, written }
+        { session, reply, provider, modelId, signal: controller.signal, written, message }
       )
     })()
       .catch((err: unknown) => {
@@ -264,7 +246,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       })
       const shown = publish(message)
       publish(reply)
-      startReply(session, reply, countLater(message, session))
+      startReply(session, reply, countLater(message, session), message)
       return { message: shown, reply }
     },
 
@@ -309,7 +291,7 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       const { message, reply, session } = writeTurn(sessionId, text, undefined, files)
       publish(message)
       publish(reply)
-      startReply(session, reply, countLater(message, session))
+      startReply(session, reply, countLater(message, session), message)
       return { message, reply }
     },
 

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { ProviderId } from '../../../shared/domain/provider'
 import type { Session } from '../../../shared/domain/session'
-import { updateMessage } from '../../db/repositories/messages/messages-repo'
+import { updateMessage, updateMessageBesideParts } from '../../db/repositories/messages/messages-repo'
 import { createLanguageModel } from '../../providers/create-language-model'
 import { contextOverflow } from '../../providers/context-overflow'
 import { describeProviderError } from '../../providers/describe-provider-error'
@@ -40,6 +40,8 @@ export async function streamIntoReply(
     signal: AbortSignal
     /** The message this reply answers, counted and stored (a turn after it was written). */
     written?: Promise<void>
+    /** That message as it was written, when the caller holds it: its parts need not be read back. */
+    message?: ChatMessage
   }
 ): Promise<void> {
   const { db, clock, emit, log, providers, sessions, stallMs, publish } = deps
@@ -53,7 +55,10 @@ export async function streamIntoReply(
     // A message larger than the window allows goes out cut in the middle: the chat says so.
     const cut = request.inputCut
     if (cut) {
-      const shortened = updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
+      const held = turn.message?.id === cut.id ? turn.message : undefined
+      const shortened = held
+        ? updateMessageBesideParts(db, cut.id, held.parts, { sentCutTokens: cut.tokens })
+        : updateMessage(db, cut.id, { sentCutTokens: cut.tokens })
       if (shortened) publish(shortened)
     }
     // Older messages that did not fit and no summary holds: the reply says so, never silently.
@@ -63,6 +68,9 @@ export async function streamIntoReply(
       if (noted) publish(noted)
       log.warn(`A request in chat ${session.id} went out without its ${leftOut.messages} oldest unsummarized messages`)
     }
+    // The notes (a message of a million characters published again), the files read in and the
+    // request handed to the provider each take a turn of their own.
+    if (cut || leftOut) await nextTurn()
     const messages = deps.attachments
       ? await deps.attachments.resolve(request.messages, {
           provider,
@@ -71,6 +79,8 @@ export async function streamIntoReply(
           cutoffSeq: deps.reply?.summaryState(session.id).cutoffSeq ?? 0
         })
       : request.messages
+    if (controller.signal.aborted) return { outcome: 'aborted', text: '' } as const
+    await nextTurn()
     if (controller.signal.aborted) return { outcome: 'aborted', text: '' } as const
     // The provider's prompt cache serves what repeats the previous request: say where it ends.
     const cached = withPromptCache(
@@ -138,6 +148,8 @@ export async function streamIntoReply(
       cacheWriteTokens: result.cacheWriteTokens ?? null
     })!
     deps.reply?.reported(final, session, request.sentTokens)
+    // What follows a reply (a title, a summary due or written ahead) reads the chat again: a turn of its own.
+    await nextTurn()
     deps.reply?.completed(final, session)
   } else if (result.outcome === 'aborted') {
     final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!

@@ -281,6 +281,7 @@ export function createCompressionService(
           setImmediate(() => void afterSend(sessionId, beforeSeq))
           return undefined
         }
+        deps.extractive?.warm() // the summary thread (ended if idle) starts while the history is read
         try {
           const result = await execute(sessionId, {
             type: 'auto',

@@ -14,6 +14,7 @@ import { modelKey, type ModelSpec } from '../../models/catalog'
 import { Calibrator } from '../../tokens/calibration'
 import { createTokenCounter, type TokenCounter } from '../../tokens/token-counter'
 import { refusalLesson } from './refusal-lesson'
+import { recountOnThread, type CountUpdate, type Recounted } from './recount-on-thread'
 import { createConversationReader } from './conversation'
 import { countersFor, countTextFor } from './head-counter'
 import { countMessage, localCounterFor } from '../../tokens/message-tokens'
@@ -23,8 +24,14 @@ import { resolveChatWindow } from '../../../shared/domain/chat-settings'
 const RECOUNT_BATCH = 50
 /** The longest a recount counts before giving the event loop back (DESIGN §12: stalls under 50 ms). */
 const RECOUNT_SLICE_MS = 10
-/** Messages a recount hands the summary thread at a time (its store is one short transaction here). */
+/** Messages a recount hands the summary thread at a time (one job, one message each way). */
 const THREAD_BATCH = 500
+/** Batches handed to the summary thread before the first of them is stored. */
+const THREAD_JOBS_AHEAD = 2
+/** Counts stored per transaction (and turn of the event loop) while the thread counts on. */
+const STORE_SLICE = 250
+/** Gives the event loop back: what waits (a ping, the meter's request) is answered first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 /** How often the meter hears of a recount's progress. */
 const RECOUNT_REPORT_MS = 250
 import type { ModelsService } from '../settings/models-service'
@@ -35,6 +42,17 @@ import type { SettingsService } from '../settings/settings-service'
 import { chatCost } from './chat-cost'
 
 export type { Conversation } from './conversation'
+
+/** One chat's recount for its new model: what both ways of counting share. */
+interface RecountRun {
+  sessionId: string
+  spec: ModelSpec
+  counters: [string, string]
+  /** False once the chat counts with another counter, or the app closes. */
+  goesOn(): boolean
+  /** Stores counts, STORE_SLICE per transaction and turn; `messages` of the recount are done. */
+  store(counts: CountUpdate[], messages: number): Promise<void>
+}
 
 export type UsageService = ReturnType<typeof createUsageService>
 
@@ -57,10 +75,7 @@ export function createUsageService(
      * Counts messages for a model off the main thread, reading them by id there (the summary
      * thread); undefined where it cannot (in memory): a recount then counts here, a slice at a time.
      */
-    recountOffThread?: (
-      spec: ModelSpec,
-      ids: string[]
-    ) => Promise<Array<{ id: string; tokens: number; counter: string }>> | undefined
+    recountOffThread?: (spec: ModelSpec, ids: string[]) => Promise<Recounted[]> | undefined
   }
 ) {
   const { db, emit, log, sessions, settings, providers, models } = deps
@@ -125,7 +140,7 @@ export function createUsageService(
 
   /**
    * Recounts, once and off the request path, the messages counted for another model: newest first,
-   * in small batches that give the event loop back between them, reporting progress to the meter.
+   * in batches that give the event loop back between them, reporting progress to the meter.
    */
   function recount(session: Session, spec: ModelSpec): void {
     if (recounting.has(session.id)) return
@@ -138,90 +153,82 @@ export function createUsageService(
     if (progress.total === 0) return
     recounting.set(session.id, progress)
     emit('usage.changed', { sessionId: session.id })
-    void (async () => {
-      let offThread = deps.recountOffThread !== undefined
-      let lastReport = deps.clock.now()
-      let before = Number.POSITIVE_INFINITY
-      while (!disposed) {
-        // The chat's model may have changed again: recount for the model it has now.
-        const current = specOf(sessions.get(session.id))
-        if (localCounterFor(current) !== counters[0]) break
-        const batch = staleCounted(db, session.id, counters, offThread ? THREAD_BATCH : RECOUNT_BATCH, before)
-        if (batch.length === 0) break
-        // Off the main thread: this loop only stores what the thread counted, a batch per turn.
-        const counted = offThread
-          ? await deps
-              .recountOffThread?.(
-                spec,
-                batch.map((b) => b.id)
-              )
-              ?.catch((err: unknown) => {
-                log.warn('Recounting on the summary thread failed; counting here', err)
-                offThread = false
-                return undefined
-              })
-          : undefined
-        if (counted) {
-          const byId = new Map(counted.map((c) => [c.id, c]))
-          const counts = batch.flatMap((b) => {
-            const c = byId.get(b.id)
-            return c
-              ? [
-                  {
-                    id: b.id,
-                    from: { counter: b.tokenCounter, tokens: b.tokenCount },
-                    to: { counter: c.counter, tokens: c.tokens }
-                  }
-                ]
-              : []
-          })
-          before = batch.at(-1)!.seq
-          if (disposed) break
-          db.transaction((tx) => storeCounts(tx, session.id, counts))
-          progress.done = Math.min(progress.total, progress.done + batch.length)
-          if (deps.clock.now() - lastReport >= RECOUNT_REPORT_MS) {
-            lastReport = deps.clock.now()
-            emit('usage.changed', { sessionId: session.id })
-          }
-          await new Promise((resolve) => setImmediate(resolve))
-          continue
+    let lastReport = deps.clock.now()
+    const job: RecountRun = {
+      sessionId: session.id,
+      spec,
+      counters,
+      // The chat's model may have changed again: go on only while it counts with this counter.
+      goesOn: () => !disposed && localCounterFor(specOf(sessions.get(session.id))) === counters[0],
+      async store(counts, messages) {
+        // A few hundred rows per turn: the thread counts the next batch meanwhile, so this loop stores
+        // twice as often as when the two took turns, and a ping waited behind 500-row transactions
+        // (11–22 µs a row in the profile, more on two busy cores).
+        for (let i = 0; i < counts.length; i += STORE_SLICE) {
+          if (i > 0) await nextTurn()
+          if (disposed) return
+          db.transaction((tx) => storeCounts(tx, session.id, counts.slice(i, i + STORE_SLICE)))
         }
-        if (offThread) offThread = false
-        // Local counts (the model's tokenizer or its calibrated estimate): a provider's countTokens
-        // endpoint is for new messages, not for thousands of requests after a switch.
-        const rows = findMessages(
-          db,
-          batch.map((b) => b.id)
-        )
-        const started = performance.now()
-        const counts: Parameters<typeof storeCounts>[2][number][] = []
-        for (const b of batch) {
-          before = b.seq
-          const message = rows.get(b.id)
-          if (!message) continue
-          const counted = countMessage({ role: message.role, parts: message.parts }, spec)
-          counts.push({
-            id: message.id,
-            from: { counter: message.tokenCounter, tokens: message.tokenCount },
-            to: { counter: counted.counter, tokens: counted.tokens }
-          })
-          // A slice of counting per turn: 50 long messages could hold the loop for tens of ms.
-          if (performance.now() - started >= RECOUNT_SLICE_MS) break
-        }
-        db.transaction((tx) => storeCounts(tx, session.id, counts))
-        progress.done = Math.min(progress.total, progress.done + counts.length)
+        progress.done = Math.min(progress.total, progress.done + messages)
         if (deps.clock.now() - lastReport >= RECOUNT_REPORT_MS) {
           lastReport = deps.clock.now()
           emit('usage.changed', { sessionId: session.id })
         }
-        await new Promise((resolve) => setImmediate(resolve))
       }
+    }
+    void (async () => {
+      const offThread = deps.recountOffThread
+      // On the summary thread where it can read the database, else (or from where it failed) here.
+      const from = offThread
+        ? await recountOnThread({
+            read: (before) => staleCounted(db, session.id, counters, THREAD_BATCH, before),
+            count: (ids) => offThread(spec, ids),
+            store: job.store,
+            goesOn: job.goesOn,
+            ahead: THREAD_JOBS_AHEAD,
+            failed: (err) => log.warn('Recounting on the summary thread failed; counting here', err),
+            yieldTurn: nextTurn
+          })
+        : Number.POSITIVE_INFINITY
+      if (from !== undefined) await recountHere(job, from)
     })()
       .catch((err: unknown) => log.warn('Recounting tokens failed', err))
       .finally(() => {
         recounting.delete(session.id)
         emit('usage.changed', { sessionId: session.id })
       })
+  }
+
+  /** The recount on this thread, a slice of a few milliseconds per turn (where no thread can read the database). */
+  async function recountHere(job: RecountRun, from: number): Promise<void> {
+    let before = from
+    while (job.goesOn()) {
+      const batch = staleCounted(db, job.sessionId, job.counters, RECOUNT_BATCH, before)
+      if (batch.length === 0) break
+      // Local counts (the model's tokenizer or its calibrated estimate): a provider's countTokens
+      // endpoint is for new messages, not for thousands of requests after a switch.
+      const rows = findMessages(
+        db,
+        batch.map((b) => b.id)
+      )
+      const started = performance.now()
+      const counts: CountUpdate[] = []
+      for (const b of batch) {
+        before = b.seq
+        const message = rows.get(b.id)
+        if (!message) continue
+        const counted = countMessage({ role: message.role, parts: message.parts }, job.spec)
+        counts.push({
+          id: message.id,
+          from: { counter: message.tokenCounter, tokens: message.tokenCount },
+          to: { counter: counted.counter, tokens: counted.tokens }
+        })
+        // A slice of counting per turn: 50 long messages could hold the loop for tens of ms.
+        if (performance.now() - started >= RECOUNT_SLICE_MS) break
+      }
+      await job.store(counts, counts.length)
+      await nextTurn()
+    }
   }
 
   const reader = createConversationReader({

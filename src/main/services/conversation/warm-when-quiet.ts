@@ -95,10 +95,19 @@ export function warmWhenQuiet(
 }
 
 /**
+ * Node loads its HTTP client (undici, behind `fetch` and `Headers`) on first use: 30–40 ms in one
+ * piece, which otherwise falls inside the first reply's request (the providers' SDK builds its
+ * headers with it) while the page waits on other answers.
+ */
+function loadHttpClient(): void {
+  void globalThis.Headers
+}
+
+/**
  * The warm-up of an opened app: the newest chat's request (the chat the user most likely returns
  * to, read into the tail cache and the request's code run once), then every tokenizer a model
- * switch needs. Events sent to the page (a reply streaming, a summary being written) count as
- * activity, so a step never lands in the middle of them.
+ * switch needs, then the HTTP client the providers call through. Events sent to the page (a reply
+ * streaming, a summary being written) count as activity, so a step never lands in the middle of them.
  */
 export function warmAppWhenQuiet(
   app: {
@@ -109,7 +118,7 @@ export function warmAppWhenQuiet(
   warn: (message: string, err: unknown) => void
 ): QuietWarmUp {
   const warm = warmWhenQuiet(
-    [() => warmNewestChat(app.services.sessions, app.services.usage, warn), ...tokenizerWarmSteps()],
+    [() => warmNewestChat(app.services.sessions, app.services.usage, warn), ...tokenizerWarmSteps(), loadHttpClient],
     { warn }
   )
   const unsubscribe = app.events.subscribe(() => warm.activity())

@@ -105,6 +105,17 @@ describe('recall of summarized originals (DESIGN §11)', () => {
     expect(dayHolding(texts(r).join('\n'), DETAIL)).toMatch(/^\[3 June 2022\]\n/)
   })
 
+  it('plans the same when the names of a message were learned first, a few at a time', async () => {
+    const text = 'Thanks, Dana! And what budget did Ravi Menon approve for Project Heron before the SOC 2 audit?'
+    const learnedFirst = await compressedChat()
+    const { recall, sessions } = learnedFirst.app.services
+    await recall.learnNames(sessions.get(learnedFirst.session.id), text)
+    const asked = await compressedChat()
+    const planned = texts(request(asked.app, asked.session.id, text).request)
+    expect(planned.join('\n')).toContain('Heron')
+    expect(texts(request(learnedFirst.app, learnedFirst.session.id, text).request)).toEqual(planned)
+  })
+
   it('recalls nothing when recall is off, globally or for the chat, and the chat may turn it back on', async () => {
     const { app, session } = await compressedChat()
     const question = "What is the keeper's cat called?"

@@ -20,6 +20,7 @@ import type { Conversation } from '../conversation/conversation'
 import { attachmentRecallRows, mergeRecallRows } from './attachment-recall'
 import { filesBefore, type ChatFile } from '../../db/repositories/attachment-chunks-repo'
 import { idsInChat } from '../../db/repositories/projects-repo'
+import { activeSummary } from '../../db/repositories/snapshots-repo'
 import { createCrossChatLeaveOut, crossChatCandidates, recallsAcrossChats } from './cross-chat-recall'
 import { passageDater, statedDates, type StatedDates } from './passage-day'
 import { LruCache } from '../../tokens/lru-cache'
@@ -115,17 +116,21 @@ export function createRecallService(
     return nameRoles.get(key)
   }
 
+  /** The names a message may use that are among its content words. */
+  function namesIn(text: string): string[] {
+    const words = new Set(contentWords(text))
+    return nameCandidates(text).filter((name) => words.has(name))
+  }
+
   /** The side a message's names are (when they all are one side), and those names. */
   function namedSpeaker(
     sessionId: string,
     summaryId: string,
     text: string
   ): { role?: 'user' | 'assistant'; names: string[] } {
-    const words = new Set(contentWords(text))
     const roles = new Set<'user' | 'assistant'>()
     const names: string[] = []
-    for (const name of nameCandidates(text)) {
-      if (!words.has(name)) continue
+    for (const name of namesIn(text)) {
       const role = roleOf(sessionId, summaryId, name)
       if (!role) continue
       roles.add(role)
@@ -220,6 +225,22 @@ export function createRecallService(
   return {
     enabled,
     forRequest,
+    /**
+     * Learns who the names of a pending message are before the synchronous plan asks, one read of
+     * the chat per name with the event loop given back between them: a long paste can hold dozens
+     * of names, and learning them in one piece held every other request for a tenth of a second.
+     * The plan finds them remembered and decides as it would have.
+     */
+    async learnNames(session: Session, text: string): Promise<void> {
+      if (!text.trim() || !enabled(session)) return
+      const summary = activeSummary(db, session.id)
+      if (!summary) return
+      for (const name of namesIn(askedText(text))) {
+        if (nameRoles.has(`${session.id}:${summary.id}:${name}`)) continue
+        await new Promise((resolve) => setImmediate(resolve))
+        roleOf(session.id, summary.id, name)
+      }
+    },
     /**
      * Remembers what a reply's request recalled, for the marks in the chat and in full history (this
      * chat's messages: the marks open them here) and the note under the reply (the other chats'

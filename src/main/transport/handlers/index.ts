@@ -30,6 +30,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'chat.messages': ({ sessionId, ...cursor }) => chat.page(sessionId, cursor),
     'chat.send': async ({ sessionId, text, attachments: files }) => {
       await countFirst(services, sessionId, text)
+      await recall.learnNames(sessions.get(sessionId), text)
       return chat.send(sessionId, text, files)
     },
     'chat.retry': ({ sessionId }) => chat.retry(sessionId),
@@ -39,6 +40,7 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     },
     'chat.edit': async ({ sessionId, messageId, text }) => {
       await countFirst(services, sessionId, text)
+      await recall.learnNames(sessions.get(sessionId), text)
       await summarySettled(services, sessionId)
       return chat.edit(sessionId, messageId, text)
     },
@@ -52,8 +54,13 @@ export function createHandlers(services: Services, info: () => AppInfo): Handler
     'providers.update': ({ provider, ...change }) => providers.update(provider, change),
     'providers.test': ({ provider, ...typed }) => providers.test(provider, typed),
     'models.list': ({ provider }) => models.list(provider),
-    'chat.context': ({ sessionId, draft, recall }) =>
-      services.next.meter(sessionId, draft, { recall: recall ?? false }),
+    'chat.context': async ({ sessionId, draft = '', recall: withRecall = false }) => {
+      // A long draft the request would cut is counted in slices first, and the names Recall would
+      // look up are learned a few at a time: the meter then finds both remembered.
+      await countFirst(services, sessionId, draft)
+      if (withRecall) await recall.learnNames(sessions.get(sessionId), draft)
+      return services.next.meter(sessionId, draft, { recall: withRecall })
+    },
     'chat.cost': ({ sessionId }) => usage.cost(sessionId),
     'compression.preview': ({ sessionId, retentionTokens }) => compression.preview(sessionId, retentionTokens),
     'compression.run': ({ sessionId, retentionTokens, focus, summarizer }) =>

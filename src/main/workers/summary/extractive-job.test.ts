@@ -49,3 +49,29 @@ describe('a long span is summarized in passes', () => {
     expect(count(summary)).toBeLessThanOrEqual(600)
   })
 })
+
+describe('counts asked together', () => {
+  it('writes the same summary, asking one by one for only a few texts', () => {
+    const messages = span(60)
+    const job = { spec, request: { messages, targetTokens: 500 } }
+    const alone: string[] = []
+    const without = runExtractiveJob(job, undefined, (t) => (alone.push(t), count(t)))
+    const one: string[] = []
+    let batches = 0
+    const withBatches = runExtractiveJob(
+      job,
+      undefined,
+      (t) => (one.push(t), count(t)),
+      undefined,
+      (texts) => (batches++, texts.map(count))
+    )
+    expect(withBatches).toBe(without)
+    expect(batches).toBe(1)
+    expect(one.length).toBeLessThan(alone.length / 4)
+  })
+
+  it('counts one by one when no answer comes', () => {
+    const job = { spec, request: { messages: span(30), targetTokens: 400 } }
+    expect(runExtractiveJob(job, undefined, count, undefined, () => undefined)).toBe(runExtractiveJob(job))
+  })
+})

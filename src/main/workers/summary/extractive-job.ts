@@ -32,14 +32,33 @@ export function runExtractiveJob(
   readTexts?: ReadTexts,
   countTokens: (text: string) => number = summaryCounter(job.spec),
   /** After each pass but the last: messages summarized so far, of all (a long span's progress). */
-  onPass?: (done: number, total: number) => void
+  onPass?: (done: number, total: number) => void,
+  /**
+   * Counts many texts in one go (on a thread: one round trip to the main thread's counter instead of
+   * one per text); undefined when it could not. Each count is the one `countTokens` gives.
+   */
+  countAll?: (texts: string[]) => number[] | undefined
 ): string {
   const all = job.request.messages
   let summary = job.request.previousSummary
   let pass: Array<{ role: JobMessage['role']; createdAt?: number; text: string }> = []
   let chars = 0
+  const known = new Map<string, number>()
+  const count = countAll ? (text: string) => known.get(text) ?? countTokens(text) : countTokens
+  const prefetch = countAll
+    ? (texts: string[]) => {
+        const missing = [...new Set(texts)].filter((t) => !known.has(t))
+        countAll(missing)?.forEach((n, i) => known.set(missing[i]!, n))
+      }
+    : undefined
   const write = () => {
-    summary = summarizeExtractive({ ...job.request, previousSummary: summary, messages: pass, countTokens })
+    summary = summarizeExtractive({
+      ...job.request,
+      previousSummary: summary,
+      messages: pass,
+      countTokens: count,
+      ...(prefetch ? { prefetch } : {})
+    })
     pass = []
     chars = 0
   }

@@ -11,7 +11,7 @@ import { runStrategyJob } from './strategy-job'
 import { runDetailsJob } from './details-job'
 import { runRecountJob } from './recount-job'
 import { storedPartsReader } from '../../db/repositories/messages/message-parts-repo'
-import { summaryCounter } from './job-texts'
+import { countOnMainThread, summaryCounter } from './job-texts'
 import { mainThreadCounting, type CountRequest } from './main-thread-counter'
 
 const data = workerData as ExtractiveWorkerData | undefined
@@ -38,8 +38,14 @@ if (parentPort && data?.role === EXTRACTIVE_WORKER) {
             ? runStrategyJob(job.job, readTexts)
             : job.kind === 'details'
               ? runDetailsJob(job.job, readTexts, count)
-              : runExtractiveJob(job.job, readTexts, count, (done, total) =>
-                  port.postMessage({ id: message.id, progress: { done, total } } satisfies ExtractiveOutcome)
+              : runExtractiveJob(
+                  job.job,
+                  readTexts,
+                  count,
+                  (done, total) =>
+                    port.postMessage({ id: message.id, progress: { done, total } } satisfies ExtractiveOutcome),
+                  // The texts a summary is about to count, asked of the main thread at once.
+                  count && ((texts) => countOnMainThread((batch) => port.postMessage(batch), message.id, texts))
                 )
       outcome = { id: message.id, result }
     } catch (err) {

@@ -28,3 +28,52 @@ export function withTextsRead<M extends { text: string } | { id: string }>(
     return { ...m, text }
   })
 }
+
+/**
+ * A summary thread's question for many counts at once (the texts a summary is about to count, see
+ * ExtractiveInput.prefetch): one round trip to the main thread instead of one per text. `into` is
+ * shared: [state, ...counts].
+ */
+export interface CountBatch {
+  id: number
+  countAll: string[]
+  into: Int32Array
+}
+
+const PENDING = 0
+const DONE = 1
+const FAILED = 2
+/** As long as a single count is waited for (main-thread-counter.ts); then the texts are counted one by one. */
+const BATCH_WAIT_MS = 10_000
+
+export function isCountBatch(message: unknown): message is CountBatch {
+  return typeof message === 'object' && message !== null && Array.isArray((message as CountBatch).countAll)
+}
+
+/** On the main thread: counts each text of the batch with the job's counter, or says it cannot (the job is gone). */
+export function answerCountBatch(batch: CountBatch, count: ((text: string) => number) | undefined): void {
+  let state = FAILED
+  if (count) {
+    try {
+      batch.countAll.forEach((text, i) => Atomics.store(batch.into, i + 1, count(text)))
+      state = DONE
+    } catch {
+      state = FAILED
+    }
+  }
+  Atomics.store(batch.into, 0, state)
+  Atomics.notify(batch.into, 0)
+}
+
+/** On the thread: asks the main thread for the texts' counts at once; undefined when no answer came. */
+export function countOnMainThread(
+  post: (batch: CountBatch) => void,
+  id: number,
+  texts: string[]
+): number[] | undefined {
+  if (texts.length === 0) return []
+  const into = new Int32Array(new SharedArrayBuffer(4 * (texts.length + 1)))
+  post({ id, countAll: texts, into })
+  Atomics.wait(into, 0, PENDING, BATCH_WAIT_MS)
+  return Atomics.load(into, 0) === DONE ? Array.from(into.subarray(1)) : undefined
+}

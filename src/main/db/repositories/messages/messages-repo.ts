@@ -111,6 +111,23 @@ export function updateMessage(
 }
 
 /**
+ * updateMessage for a message whose parts the caller holds and leaves unchanged: its other columns
+ * are written and read back, its parts are not (a message of a million characters would cross from
+ * SQLite and be parsed again for a note about it).
+ */
+export function updateMessageBesideParts(
+  db: Db,
+  id: string,
+  parts: ChatMessage['parts'],
+  patch: Partial<Pick<NewChatMessageRow, 'sentCutTokens' | 'sentWithoutMessages'>>
+): ChatMessage | undefined {
+  const { parts: _parts, ...columns } = getTableColumns(chatMessages)
+  const row = db.update(chatMessages).set(patch).where(eq(chatMessages.id, id)).returning(columns).get()
+  if (row) noteWrite(db, row.sessionId, row.seq)
+  return row ? toChatMessage({ ...row, parts }) : undefined
+}
+
+/**
  * Stores a message's count, reading nothing back: updateMessage returns the whole row, and reading
  * the parts of a message of a million characters back took 10-15 ms for a 0.3 ms write.
  */

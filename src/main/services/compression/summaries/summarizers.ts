@@ -38,8 +38,8 @@ export class SummarizerError extends Error {
   }
 }
 
-/** Messages whose text is read between turns of the event loop (~5 ms of reading). */
-const TEXTS_PER_TURN = 256
+/** Main-thread time a transcript is built for before the event loop gets a turn (a reply keeps streaming). */
+const SLICE_MS = 8
 
 /**
  * Of the summarization model's window, what no request uses (DESIGN §5's safety margin S): the
@@ -145,6 +145,8 @@ interface TranscriptEntry {
 /**
  * Each message as a transcript line and what it costs, by stored counts (no re-tokenizing); a
  * message larger than `cap` is cut in the middle (only those, and messages never counted, are counted).
+ * Each text is read from the database on first use (the conversation reads rows in small batches)
+ * and the loop yields every SLICE_MS: a 10,000-message span never holds the event loop for long.
  */
 async function transcriptEntries(
   messages: readonly EngineMessage[],
@@ -152,12 +154,22 @@ async function transcriptEntries(
   countTokens: CountTokens
 ): Promise<TranscriptEntry[]> {
   const entries: TranscriptEntry[] = []
-  for (const [i, m] of messages.entries()) {
-    // Each text is read from the database on first use: a long span is read with the event loop free now and then.
-    if (i > 0 && i % TEXTS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve))
+  let slice = performance.now()
+  const turn = async () => {
+    if (performance.now() - slice < SLICE_MS) return
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    slice = performance.now()
+  }
+  for (const m of messages) {
     const line = transcriptLine(m.role, m.text)
     const tokens = m.tokens > 0 ? m.tokens : countTokens(line)
-    entries.push(tokens > cap ? { line: truncateMiddle(line, cap, countTokens), tokens: cap } : { line, tokens })
+    if (tokens > cap) {
+      // A message too long for its part: counted, then cut, each in a turn of its own.
+      const whole = countTokens(line)
+      await turn()
+      entries.push({ line: truncateMiddle(line, cap, countTokens, whole), tokens: cap })
+    } else entries.push({ line, tokens })
+    await turn()
   }
   return entries
 }

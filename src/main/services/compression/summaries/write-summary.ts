@@ -115,12 +115,8 @@ export function summaryEstimate(
   conv: Conversation,
   request: Pick<SummaryRequest, 'previousSummary' | 'messages' | 'targetTokens'>
 ): SummaryEstimate {
-  const { summarizer, strategy } = settings.get()
-  if (
-    summarizer !== 'llm' ||
-    (conv.session.strategy ?? strategy) !== 'rolling' ||
-    !providers.status(conv.spec.provider).ready
-  ) {
+  const { summarizer, strategy } = settings.forChat(conv.session)
+  if (summarizer !== 'llm' || strategy !== 'rolling' || !providers.status(conv.spec.provider).ready) {
     return { summaryRequests: 0, summarizationModel: null, estimatedCostUsd: null }
   }
   const modelId = summarizationModelOf(settings, conv)
