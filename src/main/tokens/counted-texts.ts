@@ -45,6 +45,29 @@ export async function countIndexedInSlices(
   return counted
 }
 
+/** Characters compared at once before the one that differs is looked for (a million, one by one, took ~10 ms). */
+const BLOCK = 4096
+
+/** How many characters `a` and `b` share from their start, at most `max`. */
+function sharedStart(a: string, b: string, max: number): number {
+  let same = 0
+  while (same + BLOCK <= max && a.slice(same, same + BLOCK) === b.slice(same, same + BLOCK)) same += BLOCK
+  while (same < max && a.charCodeAt(same) === b.charCodeAt(same)) same++
+  return same
+}
+
+/** How many characters `a` and `b` share at their end, at most `max`. */
+function sharedEnd(a: string, b: string, max: number): number {
+  let same = 0
+  while (
+    same + BLOCK <= max &&
+    a.slice(a.length - same - BLOCK, a.length - same) === b.slice(b.length - same - BLOCK, b.length - same)
+  )
+    same += BLOCK
+  while (same < max && a.charCodeAt(a.length - 1 - same) === b.charCodeAt(b.length - 1 - same)) same++
+  return same
+}
+
 /**
  * Long texts already counted (by the string itself). Besides answering a text counted before, it
  * counts a text made mostly of a counted one's start and end (a message cut in the middle to fit the
@@ -76,14 +99,8 @@ export class CountedTexts {
     for (const known of [...this.texts.values()]) {
       const a = known.text
       const shortest = Math.min(a.length, text.length)
-      let same = 0
-      while (same < shortest && a.charCodeAt(same) === text.charCodeAt(same)) same++
-      let sameEnd = 0
-      while (
-        sameEnd < shortest - same &&
-        a.charCodeAt(a.length - 1 - sameEnd) === text.charCodeAt(text.length - 1 - sameEnd)
-      )
-        sameEnd++
+      const same = sharedStart(a, text, shortest)
+      const sameEnd = sharedEnd(a, text, shortest - same)
       if (same + sameEnd < text.length / 2) continue
       // The last segment end inside the shared start, and the first segment start inside the shared
       // end, each two characters clear of the difference (whether a piece starts depends on its
