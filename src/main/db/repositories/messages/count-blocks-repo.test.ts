@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../../../../../test/support/temp-dir'
 import { openDatabase, type Db } from '../../client'
 import { blockTotals } from './count-blocks-repo'
-import { historyTotals } from './messages-repo'
+import { findMessage, historyTotals, storeCounts } from './messages-repo'
 
 const byCounter = <T extends { counter: string | null }>(groups: T[]) =>
   [...groups].sort((a, b) => String(a.counter).localeCompare(String(b.counter)))
@@ -87,6 +87,30 @@ describe('token count blocks', () => {
     expect(blockTotals(db, 'long', 0, Infinity)).toEqual(
       expect.arrayContaining(historyTotals(db, 'long', 0, Infinity).map((g) => expect.objectContaining(g)))
     )
+    close()
+  })
+
+  it('are not moved by a recount over a message counted again meanwhile', () => {
+    const { db, close } = openDatabase(join(tempDir(), 'distill.db'))
+    chat(db, 'c', 10)
+    const read = findMessage(db, 'c/1')!
+    // Counted again after the recount read it (the message was edited, or counted for the next model).
+    db.run(sql`UPDATE chat_messages SET token_count = 77, token_counter = 'tiktoken:o200k_base' WHERE id = 'c/1'`)
+    storeCounts(db, 'c', [
+      {
+        id: 'c/1',
+        from: { counter: read.tokenCounter, tokens: read.tokenCount },
+        to: { counter: 'estimate:anthropic', tokens: 5 }
+      },
+      {
+        id: 'c/2',
+        from: { counter: 'tiktoken:o200k_base', tokens: 2 },
+        to: { counter: 'estimate:anthropic', tokens: 9 }
+      }
+    ])
+    expect(findMessage(db, 'c/1')).toMatchObject({ tokenCount: 77, tokenCounter: 'tiktoken:o200k_base' })
+    expect(findMessage(db, 'c/2')).toMatchObject({ tokenCount: 9, tokenCounter: 'estimate:anthropic' })
+    expect(byCounter(blockTotals(db, 'c', 0, Infinity))).toEqual(byCounter(historyTotals(db, 'c', 0, Infinity)))
     close()
   })
 })

@@ -154,12 +154,15 @@ export function storeCounts(
 ): void {
   const update = prepared<{ seq: number; inHistory: number }>(
     db,
-    `UPDATE chat_messages SET token_count = ?, token_counter = ? WHERE id = ? AND session_id = ?
+    // Only over the count it was made from: a message counted again meanwhile (written, edited, or
+    // recounted for the next model) keeps its newer count, and the totals move by no stale difference.
+    `UPDATE chat_messages SET token_count = ?, token_counter = ?
+     WHERE id = ? AND session_id = ? AND token_count IS ? AND token_counter IS ?
      RETURNING seq, (status = 'complete' OR (status = 'aborted' AND role = 'assistant' AND part_count > 0)) AS inHistory`
   )
   const changes: CountChange[] = []
   for (const c of counts) {
-    const row = update.get(c.to.tokens, c.to.counter, c.id, sessionId)
+    const row = update.get(c.to.tokens, c.to.counter, c.id, sessionId, c.from.tokens, c.from.counter)
     if (row) changes.push({ seq: row.seq, inHistory: row.inHistory === 1, from: c.from, to: c.to })
   }
   noteCounts(db, sessionId, changes)
