@@ -1,18 +1,12 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../client'
-import { chatMatch, FTS_FIRST } from './search-repo'
+import { chatMatch, FTS_FIRST, type RecallRow } from './search-repo'
 
-/** A message of a summary's span that a line of the summary may come from. */
-export interface SpanMatch {
-  messageId: string
-  seq: number
-  role: 'system' | 'user' | 'assistant' | 'tool'
-  createdAt: number
-  /** The start of the message's text as the index holds it (at most SPAN_TEXT_CHARS). */
-  text: string
-  /** bm25: lower (more negative) is a better match. */
-  score: number
-}
+/**
+ * A message of a summary's span that a line of the summary may come from: a Recall row whose text is
+ * the start of the message's text as the index holds it (at most SPAN_TEXT_CHARS).
+ */
+export type SpanMatch = RecallRow
 
 /** How much of a candidate's text comes back to be compared with a line. */
 export const SPAN_TEXT_CHARS = 20_000
