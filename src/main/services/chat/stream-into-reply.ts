@@ -148,9 +148,6 @@ export async function streamIntoReply(
       cacheWriteTokens: result.cacheWriteTokens ?? null
     })!
     deps.reply?.reported(final, session, request.sentTokens)
-    // What follows a reply (a title, a summary due or written ahead) reads the chat again: a turn of its own.
-    await nextTurn()
-    deps.reply?.completed(final, session)
   } else if (result.outcome === 'aborted') {
     final = updateMessage(db, reply.id, { parts, status: 'aborted', error: null })!
   } else {
@@ -162,6 +159,13 @@ export async function streamIntoReply(
     final = updateMessage(db, reply.id, { parts, status: 'error', error })!
   }
   publish(final)
-  void deps.reply?.messageWritten(final, session)
+  const counted = deps.reply?.messageWritten(final, session)
   sessions.touch(session.id)
+  if (result.outcome !== 'complete') return
+  // What follows a reply (a title, a summary due or written ahead) reads the chat again, once the
+  // reply's count is stored (read before, it looked never counted and started a recount) and in a
+  // turn of its own.
+  await counted
+  await nextTurn()
+  deps.reply?.completed(final, session)
 }

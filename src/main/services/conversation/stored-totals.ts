@@ -80,7 +80,9 @@ export function createStoredTotals(
    * model's (and recounted in the background); undefined when some were never counted.
    */
   function storedTotals(session: Session, spec: ModelSpec, afterSeq: number, beforeSeq: number): Totals | undefined {
-    const groups = countsByCounter(session.id, afterSeq, beforeSeq)
+    // A counter's group can be left with no messages (a count moved from it to another): it is no
+    // stale count, and taking it for one started a recount after every reply.
+    const groups = countsByCounter(session.id, afterSeq, beforeSeq).filter((g) => g.messages > 0)
     if (groups.some((g) => g.counted < g.messages)) return undefined
     const fits = (g: HistoryTotal) => fitsCounter(g.counter, spec)
     const ratio = groups.every(fits) ? 1 : counter.staleRatio(session, spec)

@@ -82,6 +82,8 @@ export function createUsageService(
   const calibrator = new Calibrator(readCalibration(db))
   /** Chats whose history is being recounted for their model: how many of how many are done. */
   const recounting = new Map<string, { done: number; total: number }>()
+  /** Messages of each chat whose count is being stored now (messageWritten). */
+  const countsInFlight = new Map<string, number>()
   let disposed = false
 
   // Remote countTokens endpoints follow the configured keys; rebuild the counter when they change.
@@ -238,8 +240,10 @@ export function createUsageService(
     settings: () => settings.get(),
     calibration: (spec) => calibrator.calibration(modelKey(spec.provider, spec.id)),
     // A read-only process uses local counts for stale messages and leaves storing them to the owner.
+    // A message whose count is being stored (a reply just written) reads as never counted until it
+    // lands: that is no reason for a recount (one started after every reply, and woke the thread).
     onStale: (session, spec) => {
-      if (!deps.readOnly) recount(session, spec)
+      if (!deps.readOnly && !countsInFlight.has(session.id)) recount(session, spec)
     }
   })
   const conversation = reader.conversation
@@ -270,9 +274,15 @@ export function createUsageService(
     /** Counts a message just written (the user's, or a finished reply) and stores the count. */
     messageWritten(message: ChatMessage, session: Session): Promise<void> {
       if (message.status === 'streaming' || message.parts.length === 0) return Promise.resolve()
+      countsInFlight.set(session.id, (countsInFlight.get(session.id) ?? 0) + 1)
       return countAndStore(message, specOf(session))
         .catch((err: unknown) => log.warn('Counting a message failed', err))
-        .finally(() => emit('usage.changed', { sessionId: session.id }))
+        .finally(() => {
+          const left = (countsInFlight.get(session.id) ?? 1) - 1
+          if (left > 0) countsInFlight.set(session.id, left)
+          else countsInFlight.delete(session.id)
+          emit('usage.changed', { sessionId: session.id })
+        })
     },
 
     /**
