@@ -243,7 +243,8 @@ const layerPolicies = [
     builtins: ['crypto', 'module', 'fs', 'path']
   }),
   ...layer('models', { may: ['domain'], packages: ['zod'] }),
-  ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'] }),
+  // http/net: the warm-up's one round trip to a server of its own on the loopback address (warm-http-client.ts).
+  ...layer('providers', { may: ['domain', 'shared'], packages: ['ai', '@ai-sdk/*'], builtins: ['http', 'net'] }),
   // Everything about bringing other files in as chats: the formats, the bulk writer of the CLI's import and
   // the import thread, which parses a Distill export and writes it on a connection of its own.
   ...layer('imports', {

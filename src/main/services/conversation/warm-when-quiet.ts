@@ -1,6 +1,7 @@
 import type { UsageService } from './usage-service'
 import { warmNewestChat } from './warm-newest-chat'
 import { tokenizerWarmSteps } from './warm-tokenizers'
+import { warmHttpClient } from '../../providers/warm-http-client'
 
 /** How long nothing must have happened before a warm-up step runs. */
 export const QUIET_MS = 500
@@ -95,18 +96,10 @@ export function warmWhenQuiet(
 }
 
 /**
- * Node loads its HTTP client (undici, behind `fetch` and `Headers`) on first use: 30–40 ms in one
- * piece, which otherwise falls inside the first reply's request (the providers' SDK builds its
- * headers with it) while the page waits on other answers.
- */
-function loadHttpClient(): void {
-  void globalThis.Headers
-}
-
-/**
  * The warm-up of an opened app: the newest chat's request (the chat the user most likely returns
  * to, read into the tail cache and the request's code run once), then every tokenizer a model
- * switch needs, then the HTTP client the providers call through. Events sent to the page (a reply
+ * switch needs, then the HTTP client the providers call through (one round trip on the loopback
+ * address, warm-http-client.ts). Events sent to the page (a reply
  * streaming, a summary being written) count as activity, so a step never lands in the middle of them.
  */
 export function warmAppWhenQuiet(
@@ -118,7 +111,11 @@ export function warmAppWhenQuiet(
   warn: (message: string, err: unknown) => void
 ): QuietWarmUp {
   const warm = warmWhenQuiet(
-    [() => warmNewestChat(app.services.sessions, app.services.usage, warn), ...tokenizerWarmSteps(), loadHttpClient],
+    [
+      () => warmNewestChat(app.services.sessions, app.services.usage, warn),
+      ...tokenizerWarmSteps(),
+      () => void warmHttpClient().catch((err: unknown) => warn('Warming up the HTTP client failed', err))
+    ],
     { warn }
   )
   const unsubscribe = app.events.subscribe(() => warm.activity())
