@@ -100,7 +100,8 @@ describe('sessions and messages on a real SQLite file', () => {
     const app = openApp(join(tempDir(), 'distill.db'))
     const a = app.services.sessions.create('a')
     const b = app.services.sessions.create('b')
-    const seqs = [a, b, a, a, b].map((s) => app.services.chat.send(s.id, 'x').message.seq)
+    const seqs: number[] = []
+    for (const s of [a, b, a, a, b]) seqs.push((await app.services.chat.send(s.id, 'x')).message.seq)
     // Each send stores the user's message and the reply's row.
     expect(seqs).toEqual([1, 1, 3, 5, 3])
     await app.close()

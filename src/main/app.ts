@@ -270,7 +270,8 @@ export function createApp(options: AppOptions): App {
     // A test that shortens the stall timeout shortens the first-chunk wait with it.
     firstChunkMs: options.stallMs,
     retry: options.retry,
-    reply: createAfterReply({ usage, titles, compression, readOnly })
+    reply: createAfterReply({ usage, titles, compression, readOnly }),
+    ...(checkpoints.append ? { appendOnThread: checkpoints.append } : {})
   })
   const history = createHistoryService({ ...deps, sessions, usage, settings })
   const services: Services = {

@@ -1,10 +1,12 @@
 import Database from 'better-sqlite3'
 import { drizzle } from 'drizzle-orm/better-sqlite3'
+import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
 import type { Snapshot, SummaryContent } from '../../../shared/domain/snapshot'
 import type { Db } from '../client'
 import * as schema from '../schema'
 import { checkChatIntegrity } from './chat-integrity'
+import { appendMessage, type NewMessage } from './messages/messages-repo'
 import { findImport, insertRestoredMessages, recordImport, type ImportRecord, type RestoredRow } from './imports-repo'
 import { insertSession } from './sessions-repo'
 import { insertSummary, setSnapshotStatus } from './snapshots-repo'
@@ -13,16 +15,27 @@ import { insertSummary, setSnapshotStatus } from './snapshots-repo'
  * A second connection to a database the app already opened (and migrated), for writing a large
  * import off the main thread: WAL lets the app keep reading meanwhile.
  */
-export function openSecondConnection(file: string): { db: Db; close(): void; checkpoint(): void } {
+export function openSecondConnection(file: string): {
+  db: Db
+  close(): void
+  checkpoint(): void
+  /** Writes a message at the end of its chat in a transaction of its own; the parts are not returned. */
+  append(row: NewMessage): Omit<ChatMessage, 'parts'>
+} {
   const sqlite = new Database(file, { fileMustExist: true })
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('synchronous = NORMAL')
+  const db = drizzle(sqlite, { schema })
   return {
-    db: drizzle(sqlite, { schema }),
+    db,
     close: () => sqlite.close(),
     // PASSIVE: copies what no reader still needs, never waiting for (or blocking) other writers.
-    checkpoint: () => void sqlite.pragma('wal_checkpoint(PASSIVE)')
+    checkpoint: () => void sqlite.pragma('wal_checkpoint(PASSIVE)'),
+    append: (row) => {
+      const { parts: _parts, ...message } = db.transaction((tx) => appendMessage(tx, row))
+      return message
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import type { EventEnvelope } from '../../../shared/contract'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { ProviderId } from '../../../shared/domain/provider'
 import type { App } from '../../app'
+import { LONG_MESSAGE_CHARS } from './chat-service'
 import { useTempDir } from '../../../../test/support/temp-dir'
 import { useFakeProvider, useTestApps } from '../../../../test/support/test-apps'
 
@@ -176,7 +177,7 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     const unsubscribe = app.events.subscribe(({ event }) => {
       if (event === 'chat.delta' && ++deltas === 2) gotTwo()
     })
-    const { reply: pending } = app.services.chat.send(session.id, 'talk slowly')
+    const { reply: pending } = await app.services.chat.send(session.id, 'talk slowly')
     expect(pending.status).toBe('streaming')
     await twoArrived
     unsubscribe()
@@ -200,7 +201,7 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     })
     const session = app.services.sessions.create()
     app.services.sessions.update(session.id, { provider: 'openai', modelId: 'tiny-4k' })
-    const { message } = app.services.chat.send(session.id, 'a long paste of plain words '.repeat(2_000))
+    const { message } = await app.services.chat.send(session.id, 'a long paste of plain words '.repeat(2_000))
     await app.services.chat.idle()
     const noted = events
       .filter((e) => e.event === 'chat.message')
@@ -220,6 +221,32 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     expect(second).toMatchObject({ ok: false, error: { code: 'busy' } })
     await app.services.chat.idle()
     expect(app.services.chat.messages(session.id).map((m) => m.status)).toEqual(['complete', 'complete'])
+  })
+
+  it('writes a long message on the database thread: whole, answered, titled, and the chat busy until it is saved', async () => {
+    const { app } = open()
+    const session = app.services.sessions.create()
+    const text = 'Lantern report for the harbor master. '.repeat(4_000)
+    expect(text.length).toBeGreaterThanOrEqual(LONG_MESSAGE_CHARS)
+    const sent = app.services.chat.send(session.id, text)
+    // The thread is still writing it: a second message in the same chat waits its turn.
+    await expect(app.services.chat.send(session.id, 'and this')).rejects.toMatchObject({
+      code: 'busy',
+      message: 'A message is still being saved in this chat.'
+    })
+    const { message, reply } = await sent
+    expect([message.seq, reply.seq]).toEqual([1, 2])
+    await app.services.chat.idle()
+    const stored = app.services.chat.messages(session.id)
+    expect(stored.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'complete']
+    ])
+    expect(stored[0]!.parts).toEqual([{ type: 'text', text }])
+    expect(app.services.sessions.get(session.id).title).toMatch(/^Lantern report for the harbor master/)
+    // The next message is written as usual, after it.
+    const next = await app.services.chat.send(session.id, 'Thanks')
+    expect(next.message.seq).toBe(3)
   })
 
   it('marks replies interrupted by a crash as stopped on the next start', async () => {

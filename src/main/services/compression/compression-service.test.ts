@@ -343,7 +343,7 @@ describe('compression against the real stack', () => {
     fake.script([{ chunks: ['SUMMARY ', 'WRITTEN ', 'SLOWLY'], delayMs: 80 }, { reply: 'answer after summary' }])
     const compressing = app.services.compression.run(session.id)
     await new Promise((r) => setTimeout(r, 30))
-    const { message } = app.services.chat.send(session.id, 'sent while summarizing')
+    const { message } = await app.services.chat.send(session.id, 'sent while summarizing')
     expect(message.status).toBe('complete') // stored at once
     await compressing
     await app.services.chat.idle()

@@ -134,7 +134,7 @@ describe('recall of summarized originals (DESIGN §11)', () => {
   it('sends the recalled passages to the model and remembers them for the reply', async () => {
     const { app, session } = await compressedChat()
     fake.script([{ reply: 'He is called barnacle.' }])
-    const { reply } = app.services.chat.send(session.id, "What is the keeper's cat called?")
+    const { reply } = await app.services.chat.send(session.id, "What is the keeper's cat called?")
     await app.services.chat.idle()
     expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain('barnacle')
     const remembered = app.services.recall.replies(session.id)

@@ -44,10 +44,10 @@ export function partsColumns(parts: ChatMessage['parts']) {
   }
 }
 
-export function appendMessage(
-  db: Db,
-  row: Omit<NewChatMessageRow, 'seq' | 'rid' | 'partCount' | 'hasToolParts'>
-): ChatMessage {
+/** A message as written: the repository numbers it and derives the columns of its parts. */
+export type NewMessage = Omit<NewChatMessageRow, 'seq' | 'rid' | 'partCount' | 'hasToolParts'>
+
+export function appendMessage(db: Db, row: NewMessage): ChatMessage {
   const next = db
     .select({ seq: sql<number>`coalesce(max(${chatMessages.seq}), 0) + 1` })
     .from(chatMessages)
