@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import { messageText } from '../../../shared/domain/chat-message'
 import type { Session } from '../../../shared/domain/session'
-import { listMessages } from '../../db/repositories/messages/messages-repo'
+import { openingMessages, type OpeningMessage } from '../../db/repositories/messages/opening-messages-repo'
 import { createLanguageModel } from '../../providers/create-language-model'
 import { streamReply } from '../../providers/stream-reply'
 import { titleFromText } from './title-from-text'
@@ -58,7 +58,12 @@ export function createTitleService(
   const running = new Set<Promise<void>>()
   const controller = new AbortController()
 
-  async function generate(session: Session, first: ChatMessage, reply: ChatMessage, automatic: string): Promise<void> {
+  async function generate(
+    session: Session,
+    first: OpeningMessage,
+    reply: ChatMessage,
+    automatic: string
+  ): Promise<void> {
     const { provider, modelId: chatModel } = settings.forChat(session)
     if (!providers.status(provider).ready) return
     const modelId =
@@ -71,7 +76,7 @@ export function createTitleService(
       messages: [
         {
           role: 'user',
-          content: `Title this chat.\n\nUser: ${messageText(first.parts).slice(0, EXCERPT_CHARS)}\n\nAssistant: ${messageText(reply.parts).slice(0, EXCERPT_CHARS)}`
+          content: `Title this chat.\n\nUser: ${first.excerpt}\n\nAssistant: ${messageText(reply.parts).slice(0, EXCERPT_CHARS)}`
         }
       ],
       maxOutputTokens: 32,
@@ -100,11 +105,11 @@ export function createTitleService(
       // A first reply is among the first few rows (after a failed attempt or two at most).
       if (reply.role !== 'assistant' || reply.status !== 'complete' || reply.seq > 6) return Promise.resolve()
       try {
-        const before = listMessages(db, session.id).filter((m) => m.seq < reply.seq)
+        const before = openingMessages(db, session.id, reply.seq, EXCERPT_CHARS)
         if (before.some((m) => m.role === 'assistant' && m.status === 'complete')) return Promise.resolve()
         const first = before.find((m) => m.role === 'user')
         if (!first) return Promise.resolve()
-        const automatic = titleFromText(messageText(first.parts))
+        const automatic = titleFromText(first.excerpt)
         const current = sessions.get(session.id)
         if (current.title !== automatic) return Promise.resolve()
         const run: Promise<void> = generate(current, first, reply, automatic)
