@@ -360,5 +360,11 @@ export function createConversationReader(deps: ConversationReaderDeps) {
     }
   }
 
-  return { conversation, fullHistory, fullHistoryInPages }
+  return {
+    conversation,
+    fullHistory,
+    fullHistoryInPages,
+    /** A message just written, kept with its parts for the next request (message-tail-cache.ts). */
+    hold: (message: MessageParts) => tail.hold(message)
+  }
 }

@@ -11,6 +11,7 @@ import {
   storeCounts,
   updateMessage
 } from '../../db/repositories/messages/messages-repo'
+import type { ChatMessage } from '../../../shared/domain/chat-message'
 import { createMessageTailCache } from './message-tail-cache'
 
 /** What a chat goes through between two requests. */
@@ -49,19 +50,26 @@ describe('the kept newest end of a chat', () => {
           const sessionId = app.services.sessions.create(`chat ${n++}`).id
           const asideHeads: string[] = []
           let text = 0
-          const append = (role: 'user' | 'assistant', streaming = false) =>
-            appendMessage(db, {
-              id: `${sessionId}-${text++}`,
-              sessionId,
-              role,
-              parts: [{ type: 'text', text: `message ${text}` }],
-              status: streaming ? 'streaming' : 'complete',
-              createdAt: text,
-              tokenCount: 5,
-              tokenCounter: 'local:o200k_base'
-            })
-          for (let i = 0; i < initial; i++) append(i % 2 ? 'assistant' : 'user')
           const cache = createMessageTailCache(db)
+          // As the app does, a message is held by the cache once written (usage-service.ts, messageWritten).
+          const held = <M extends ChatMessage | undefined>(m: M): M => {
+            if (m && m.status !== 'streaming') cache.hold(m)
+            return m
+          }
+          const append = (role: 'user' | 'assistant', streaming = false) =>
+            held(
+              appendMessage(db, {
+                id: `${sessionId}-${text++}`,
+                sessionId,
+                role,
+                parts: [{ type: 'text', text: `message ${text}` }],
+                status: streaming ? 'streaming' : 'complete',
+                createdAt: text,
+                tokenCount: 5,
+                tokenCounter: 'local:o200k_base'
+              })
+            )
+          for (let i = 0; i < initial; i++) append(i % 2 ? 'assistant' : 'user')
           for (const { writes, requests } of steps) {
             for (const w of writes) {
               const path = listMessages(db, sessionId)
@@ -69,10 +77,12 @@ describe('the kept newest end of a chat', () => {
               if (w.kind === 'append') append(w.role, w.streaming)
               else if (w.kind === 'finish' && target) updateMessage(db, target.id, { status: 'complete' })
               else if (w.kind === 'recount' && target)
-                updateMessage(db, target.id, {
-                  tokenCount: target.tokenCount! + 1,
-                  parts: [{ type: 'text', text: `recounted ${target.seq}` }]
-                })
+                held(
+                  updateMessage(db, target.id, {
+                    tokenCount: target.tokenCount! + 1,
+                    parts: [{ type: 'text', text: `recounted ${target.seq}` }]
+                  })
+                )
               else if (w.kind === 'new-count' && target) {
                 // Counts only, as a recount for another model stores them (two messages at once).
                 const other = path[w.also % path.length]!
@@ -120,6 +130,27 @@ describe('the kept newest end of a chat', () => {
       ),
       { numRuns: 60 }
     )
+  })
+
+  it('serves a message it was given as written, without reading it back', () => {
+    const app = openApp()
+    const { db } = app.database
+    const sessionId = app.services.sessions.create('held').id
+    const cache = createMessageTailCache(db)
+    const written = appendMessage(db, {
+      id: 'long',
+      sessionId,
+      role: 'user',
+      parts: [{ type: 'text', text: 'a\n'.repeat(200_000) }],
+      status: 'complete',
+      createdAt: 1
+    })
+    cache.hold(written)
+    const row = cache.rows(sessionId, ['long']).get('long')!
+    expect(row.parts).toBe(written.parts)
+    // Rewritten since: read again.
+    updateMessage(db, 'long', { parts: [{ type: 'text', text: 'short now' }] })
+    expect(cache.rows(sessionId, ['long']).get('long')!.parts).toEqual([{ type: 'text', text: 'short now' }])
   })
 
   it('reads only what was written since the last request', () => {

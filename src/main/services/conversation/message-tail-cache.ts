@@ -27,6 +27,12 @@ export interface MessageTailCache {
   rows(sessionId: string, ids: readonly string[]): Map<string, MessageParts>
   /** The plain text of a row, computed once per stored row. */
   textOf(row: MessageParts): string
+  /**
+   * A message this process has just written, with the parts it holds: kept, so the next request
+   * does not read it back (a message of a million characters: 5-17 ms of reading and parsing).
+   * Call it after the write; a later write at or before its seq drops it as usual.
+   */
+  hold(row: MessageParts): void
 }
 
 interface Entry {
@@ -147,5 +153,11 @@ export function createMessageTailCache(db: Db): MessageTailCache {
     return text
   }
 
-  return { newest, rows, textOf }
+  function hold(row: MessageParts): void {
+    const entry = current(row.sessionId)
+    if (row.seq <= entry.top)
+      entry.rows.set(row.id, { id: row.id, sessionId: row.sessionId, seq: row.seq, role: row.role, parts: row.parts })
+  }
+
+  return { newest, rows, textOf, hold }
 }

@@ -274,6 +274,7 @@ export function createUsageService(
     /** Counts a message just written (the user's, or a finished reply) and stores the count. */
     messageWritten(message: ChatMessage, session: Session): Promise<void> {
       if (message.status === 'streaming' || message.parts.length === 0) return Promise.resolve()
+      reader.hold(message)
       countsInFlight.set(session.id, (countsInFlight.get(session.id) ?? 0) + 1)
       return countAndStore(message, specOf(session))
         .catch((err: unknown) => log.warn('Counting a message failed', err))
