@@ -23,6 +23,8 @@ export function createAfterReply(deps: {
 }) {
   const { usage, titles, compression } = deps
   return {
+    /** What a user's message about to be written counts, to write it with its count. */
+    countOf: (parts: ChatMessage['parts'], session: Session) => usage.countOf(parts, session),
     /** A message was written: its tokens are counted and stored. */
     messageWritten: (message: ChatMessage, session: Session): Promise<void> => usage.messageWritten(message, session),
     /** A reply finished with the provider's usage, for the request of `sentTokens` counted tokens. */

@@ -236,6 +236,8 @@ describe('chat against real provider SDKs and the scripted fake provider', () =>
     })
     const { message, reply } = await sent
     expect([message.seq, reply.seq]).toEqual([1, 2])
+    // Written with its count, not rewritten for it afterwards.
+    expect(message.tokenCount).toBeGreaterThan(20_000)
     await app.services.chat.idle()
     const stored = app.services.chat.messages(session.id)
     expect(stored.map((m) => [m.role, m.status])).toEqual([

@@ -170,11 +170,14 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
     onThread: (row: NewMessage) => Promise<ChatMessage>
   ) {
     // A chat that is not there is refused before anything is handed over.
-    sessions.get(sessionId)
+    const session = sessions.get(sessionId)
     const row = userMessage(sessionId, text, files)
     saving.add(sessionId)
     let message: ChatMessage
     try {
+      // Written with its count: storing the count afterwards rewrote the whole row again.
+      const count = await deps.reply?.countOf(row.parts, session).catch(() => undefined)
+      if (count) Object.assign(row, { tokenCount: count.tokens, tokenCounter: count.counter })
       message = await onThread(row).catch((err: unknown) => {
         log.warn('Writing a long message on the database thread failed; writing it here', err)
         return findMessage(db, row.id) ?? appendMessage(db, row)

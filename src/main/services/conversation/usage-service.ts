@@ -132,6 +132,8 @@ export function createUsageService(
 
   async function countAndStore(message: ChatMessage, spec: ModelSpec): Promise<void> {
     const result = await tokenCounter().countMessage({ role: message.role, parts: message.parts }, spec)
+    // Written with its count (a long message: rewriting its row for the count took ~10 ms).
+    if (message.tokenCount === result.tokens && message.tokenCounter === result.counter) return
     storeMessageCount(db, message.id, { tokens: result.tokens, counter: result.counter })
   }
 
@@ -271,6 +273,11 @@ export function createUsageService(
     recountState: (sessionId: string): number | null => recountShare(sessionId),
     /** What the chat's requests took and cost (the meter's details). */
     cost: (sessionId: string) => chatCost(db, sessionId, specOf(sessions.get(sessionId))),
+    /** What a message about to be written counts for the chat's model (stored with it: countAndStore). */
+    countOf: async (parts: ChatMessage['parts'], session: Session): Promise<{ tokens: number; counter: string }> => {
+      const { tokens, counter } = await tokenCounter().countMessage({ role: 'user', parts }, specOf(session))
+      return { tokens, counter }
+    },
     /** Counts a message just written (the user's, or a finished reply) and stores the count. */
     messageWritten(message: ChatMessage, session: Session): Promise<void> {
       if (message.status === 'streaming' || message.parts.length === 0) return Promise.resolve()
