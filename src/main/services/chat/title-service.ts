@@ -104,24 +104,24 @@ export function createTitleService(
     afterReply(reply: ChatMessage, session: Session): Promise<void> {
       // A first reply is among the first few rows (after a failed attempt or two at most).
       if (reply.role !== 'assistant' || reply.status !== 'complete' || reply.seq > 6) return Promise.resolve()
-      try {
+      const run: Promise<void> = (async () => {
+        // In a turn of its own: the rest of what follows a reply (compression's check) runs first.
+        await new Promise((resolve) => setImmediate(resolve))
+        if (controller.signal.aborted) return
         const before = openingMessages(db, session.id, reply.seq, EXCERPT_CHARS)
-        if (before.some((m) => m.role === 'assistant' && m.status === 'complete')) return Promise.resolve()
+        if (before.some((m) => m.role === 'assistant' && m.status === 'complete')) return
         const first = before.find((m) => m.role === 'user')
-        if (!first) return Promise.resolve()
+        if (!first) return
         const automatic = titleFromText(first.excerpt)
         const current = sessions.get(session.id)
-        if (current.title !== automatic) return Promise.resolve()
-        const run: Promise<void> = generate(current, first, reply, automatic)
-          .catch((err: unknown) => log.warn('Generating a chat title failed', err))
-          .finally(() => running.delete(run))
-        running.add(run)
-        return run
-      } catch (err) {
-        // The chat was deleted meanwhile, or the database is closing: the reply itself is unaffected.
-        log.warn('Generating a chat title failed', err)
-        return Promise.resolve()
-      }
+        if (current.title !== automatic) return
+        await generate(current, first, reply, automatic)
+      })()
+        // The chat was deleted meanwhile, or the model failed: the reply itself is unaffected.
+        .catch((err: unknown) => log.warn('Generating a chat title failed', err))
+        .finally(() => running.delete(run))
+      running.add(run)
+      return run
     },
 
     /** Waits for title requests in flight (tests). */
