@@ -5,7 +5,7 @@ import type { EventEnvelope } from '../../../shared/contract'
 import type { ChatMessage } from '../../../shared/domain/chat-message'
 import type { ProviderId } from '../../../shared/domain/provider'
 import type { App } from '../../app'
-import { LONG_MESSAGE_CHARS } from './chat-service'
+import { LONG_MESSAGE_CHARS } from './turn-writer'
 import { useTempDir } from '../../../../test/support/temp-dir'
 import { useFakeProvider, useTestApps } from '../../../../test/support/test-apps'
 

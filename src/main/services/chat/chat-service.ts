@@ -1,4 +1,3 @@
-import type { Db, Tx } from '../../db/client'
 import type { ChatMessage, MessageError, MessagePart } from '../../../shared/domain/chat-message'
 import { PROVIDER_LABELS } from '../../../shared/domain/provider'
 import type { Session } from '../../../shared/domain/session'
@@ -8,10 +7,8 @@ import {
   lastMessage,
   listMessages,
   markInterruptedReplies,
-  updateMessage,
-  type NewMessage
+  updateMessage
 } from '../../db/repositories/messages/messages-repo'
-import { noteWrite } from '../../db/repositories/write-generation'
 import {
   isOnPath,
   listVersions,
@@ -27,24 +24,19 @@ import type { MessageCursor } from '../../../shared/contract/message-page'
 import { readPage } from '../sessions/message-page'
 import { DEFAULT_STALL_MS } from '../../providers/provider-timing'
 import { streamIntoReply } from './stream-into-reply'
-import { titleFromText } from './title-from-text'
+import { createTurnWriter, LONG_MESSAGE_CHARS } from './turn-writer'
 import type { ChatServiceOptions } from './chat-service-options'
 import { AppError } from '../../../shared/app-error'
 import type { ServiceDeps } from '../service-deps'
-import { DEFAULT_SESSION_TITLE } from '../sessions/sessions-service'
 
 export type ChatService = ReturnType<typeof createChatService>
-
-/** From this length a message is written on the database's thread: ~5 ms of the event loop and more here. */
-export const LONG_MESSAGE_CHARS = 128 * 1024
 
 export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   const { db, clock, ids, emit, log, sessions, providers } = deps
   const stallMs = deps.stallMs ?? DEFAULT_STALL_MS
   /** One reply at a time per chat; Stop aborts it. */
   const active = new Map<string, { controller: AbortController; done: Promise<void> }>()
-  /** Chats whose long message the database thread is writing. */
-  const saving = new Set<string>()
+  const { emptyReply, writeTurn, writeLongTurn, saving } = createTurnWriter(deps)
 
   const interrupted =
     deps.repairInterrupted === false
@@ -107,87 +99,10 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
   }
 
   function assertIdle(sessionId: string): void {
-    if (saving.has(sessionId)) throw new AppError('busy', 'A message is still being saved in this chat.')
+    if (saving(sessionId)) throw new AppError('busy', 'A message is still being saved in this chat.')
     if (active.has(sessionId)) {
       throw new AppError('busy', 'A reply is still streaming in this chat. Stop it or wait for it to finish.')
     }
-  }
-
-  /** An empty reply, streaming, at the end of the chat (a new version of `versionGroup`, if given). */
-  function emptyReply(tx: Db | Tx, sessionId: string, versionGroup?: string): ChatMessage {
-    return appendMessage(tx, {
-      id: ids(),
-      sessionId,
-      role: 'assistant',
-      parts: [],
-      status: 'streaming',
-      createdAt: clock.now(),
-      ...(versionGroup ? { versionGroup } : {})
-    })
-  }
-
-  /** The row of a message the user sends (a new version of `versionGroup`, if given). */
-  function userMessage(sessionId: string, text: string, files: MessagePart[], versionGroup?: string): NewMessage {
-    return {
-      id: ids(),
-      sessionId,
-      role: 'user',
-      parts: [...(text.trim() !== '' || files.length === 0 ? [{ type: 'text' as const, text }] : []), ...files],
-      status: 'complete',
-      createdAt: clock.now(),
-      ...(versionGroup ? { versionGroup } : {})
-    }
-  }
-
-  /** After the user's message: the empty reply, and the chat touched (titled by its first message). */
-  function replyTo(tx: Db | Tx, session: Session, message: ChatMessage, text: string, files: MessagePart[]) {
-    const reply = emptyReply(tx, session.id)
-    const isFirst = message.seq === 1 && session.title === DEFAULT_SESSION_TITLE
-    const firstLine =
-      text.trim() !== '' ? text : files.flatMap((f) => (f.type === 'attachment' ? [f.filename] : [])).join(', ')
-    const touched = sessions.touch(session.id, isFirst && firstLine ? { title: titleFromText(firstLine) } : {})
-    return { message, reply, session: touched }
-  }
-
-  /** Stores the user's message and an empty reply in one transaction (a new version of `versionGroup`, if given). */
-  function writeTurn(sessionId: string, text: string, versionGroup?: string, files: MessagePart[] = []) {
-    return db.transaction((tx) => {
-      const session = sessions.get(sessionId)
-      const message = appendMessage(tx, userMessage(sessionId, text, files, versionGroup))
-      return replyTo(tx, session, message, text, files)
-    })
-  }
-
-  /**
-   * The same for a long message, written on the database's thread (its own transaction, then the
-   * reply's). Nothing else is sent in the chat meanwhile (assertIdle). Should the thread fail, the
-   * message is written here, unless the thread stored it before failing.
-   */
-  async function writeLongTurn(
-    sessionId: string,
-    text: string,
-    files: MessagePart[],
-    onThread: (row: NewMessage) => Promise<ChatMessage>
-  ) {
-    // A chat that is not there is refused before anything is handed over.
-    const session = sessions.get(sessionId)
-    const row = userMessage(sessionId, text, files)
-    saving.add(sessionId)
-    let message: ChatMessage
-    try {
-      // Written with its count: storing the count afterwards rewrote the whole row again.
-      const count = await deps.reply?.countOf(row.parts, session).catch(() => undefined)
-      if (count) Object.assign(row, { tokenCount: count.tokens, tokenCounter: count.counter })
-      message = await onThread(row).catch((err: unknown) => {
-        log.warn('Writing a long message on the database thread failed; writing it here', err)
-        return findMessage(db, row.id) ?? appendMessage(db, row)
-      })
-    } finally {
-      saving.delete(sessionId)
-    }
-    // This connection's caches learn of the row the thread wrote.
-    noteWrite(db, sessionId, message.seq)
-    return db.transaction((tx) => replyTo(tx, sessions.get(sessionId), message, text, files))
   }
 
   /** The parts of the files being sent, refused before anything is written when the chat's model cannot take them. */
@@ -339,8 +254,8 @@ export function createChatService(deps: ServiceDeps & ChatServiceOptions) {
       assertIdle(sessionId)
       const files = attachmentParts(sessionId, attached, text)
       const { message, reply, session } =
-        deps.appendOnThread && text.length >= LONG_MESSAGE_CHARS
-          ? await writeLongTurn(sessionId, text, files, deps.appendOnThread)
+        text.length >= LONG_MESSAGE_CHARS
+          ? await writeLongTurn(sessionId, text, files)
           : writeTurn(sessionId, text, undefined, files)
       publish(message)
       publish(reply)
