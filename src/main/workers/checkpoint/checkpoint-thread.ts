@@ -29,9 +29,9 @@ export interface Checkpoints {
  * 1,000 pages the thread (started then) checkpoints on its own connection. Where no thread can
  * start, SQLite checkpoints as before.
  *
- * The same thread writes the long messages the app sends (services/chat/turn-writer.ts): storing a message of a
- * million characters (its row, its full-text index and the index's merges) held the event loop
- * 20-45 ms in one statement.
+ * The same thread writes the long messages the app sends (services/chat/turn-writer.ts): storing
+ * a message of a million characters (its row, its full-text index and the index's merges) held
+ * the event loop 20-45 ms in one statement.
  */
 export function startCheckpoints(database: DbHandle, warn: (message: string, err?: unknown) => void): Checkpoints {
   const source = workerSource(__dirname, 'checkpoint-worker')
